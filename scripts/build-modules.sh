@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Build the kernel modules against KDIR in a copy of the sources under OUTDIR,
+# so that modules for several kernels (test kernel, stock kernel) can exist
+# side by side without touching the source tree.
+#   usage: build-modules.sh KDIR OUTDIR [make arguments...]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 2 ] || ub_die "usage: ${0##*/} KDIR OUTDIR [make arguments...]"
+kdir=$1 out=$2
+shift 2
+[ -e "$kdir/Makefile" ] || ub_die "$kdir is not a kernel build directory"
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Object files are excluded, hence kept, so rebuilds stay incremental.
+(cd "$UB_TOP" && rsync -a --delete --include='*/' --include='*.[ch]' \
+	--include=Kbuild --exclude='*' Kbuild "${UB_KMOD_DIRS[@]}" "$out/")
+make -C "$kdir" M="$out" W=1 -j"$(nproc)" "$@" modules

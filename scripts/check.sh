@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# "make check": every test of the project.
+#   1. dependencies, userspace build, host GoogleTest suites;
+#   2. the test kernel (built once, cached), the modules against it;
+#   3. a QEMU guest with that kernel runs the KUnit suites, the in-guest cases
+#      and the GoogleTest integration binaries;
+#   4. scripts/summarize.py judges it all: per-suite lines, then
+#      "N passed, N failed". Exits non-zero on any failure.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+build=$UB_TOP/build
+res=$build/results
+failures=()
+step() {
+	local what=$1
+	shift
+	ub_log "$what"
+	"$@" || { failures+=("$what"); return 1; }
+}
+finish() {
+	python3 "$UB_TOP/scripts/summarize.py" "$@" \
+		"${failures[@]/#/--extra-failure=}"
+	exit $?
+}
+
+rm -rf "$res"
+mkdir -p "$res/host"
+step "install dependencies" "$UB_TOP/scripts/deps.sh" || finish
+step "configure userspace" cmake -S "$UB_TOP" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
+	> "$res/cmake.log" || finish
+step "build userspace" cmake --build "$build" -j"$(nproc)" > "$res/build.log" ||
+	{ tail -30 "$res/build.log"; finish; }
+
+for t in "$build"/tests/unit/*_test; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	"$t" --gtest_output="json:$res/host/$n.json" > "$res/host/$n.log" 2>&1 ||
+		ub_log "host suite $n failed (log: $res/host/$n.log)"
+done
+
+ub_log "build or reuse the test kernel"
+kdir=$("$UB_TOP/scripts/test-kernel.sh") || {
+	failures+=("build the test kernel")
+	finish --host "$res/host"
+}
+step "build modules for the test kernel" "$UB_TOP/scripts/build-modules.sh" \
+	"$kdir" "$build/kmod/test" > "$res/kmod.log" 2>&1 ||
+	{ tail -30 "$res/kmod.log"; finish --host "$res/host"; }
+if grep -E 'warning:|error:' "$res/kmod.log"; then
+	failures+=("modules build without warnings (W=1)")
+fi
+
+ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
+"$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
+	"$UB_TOP/tests/guest/check-guest.sh" ||
+	ub_log "guest run incomplete; console: $res/guest/console.log"
+finish --host "$res/host" --guest "$res/guest"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Boot a guest kernel in QEMU (TCG) with the host root over 9p, run a script
+# in it, and collect the results in OUTDIR: script.log, script.rc, dmesg.txt,
+# kmemleak.txt, lockdep.txt (from the guest) and console.log, and "timeout"
+# if the guest had to be killed.
+#   usage: guest-run.sh [--kernel test|stock] [--timeout SECONDS] OUTDIR SCRIPT
+# SCRIPT runs in the guest as "bash SCRIPT /run/out" from the repo top, with
+# UB_KMOD (the module build for that kernel) in its environment.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=test
+timeout=${UB_GUEST_TIMEOUT:-1800}
+usage() {
+	sed -n '2,8s/^# \{0,1\}//p' "$0"
+	exit "${1:-0}"
+}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) ub_log "unknown option $1"; usage 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || usage 2
+out=$1 script=$(realpath "$2")
+
+case "$kernel" in
+test)
+	kdir=$("$UB_TOP/scripts/test-kernel.sh")
+	image=$kdir/arch/x86/boot/bzImage
+	initrd=()
+	modroot=$kdir/modroot
+	root="root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$UB_TOP/tests/guest/init.sh"
+	;;
+stock)
+	kdir=$(ub_stock_kdir)
+	sdir=$("$UB_TOP/scripts/stock-kernel.sh")
+	image=$sdir/vmlinuz
+	initrd=(-initrd "$sdir/initrd.img")
+	modroot=$sdir/root
+	root="ub_init=$UB_TOP/tests/guest/init.sh"
+	;;
+*) ub_die "--kernel must be test or stock" ;;
+esac
+
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+kmod=$UB_TOP/build/kmod/$kernel
+
+append="console=ttyS0 $root panic=-1 loglevel=6"
+append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
+
+rc=0
+timeout --foreground -k 10 "$timeout" \
+	qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 2 \
+	-kernel "$image" "${initrd[@]}" -append "$append" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
+	-virtfs "local,path=$out,mount_tag=out,security_model=none" \
+	-nic none -nographic -no-reboot -monitor none -serial stdio \
+	< /dev/null > "$out/console.log" 2>&1 || rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	touch "$out/timeout"
+	ub_log "guest timed out after ${timeout}s (console: $out/console.log)"
+	exit 1
+fi
+[ -e "$out/script.rc" ] || {
+	ub_log "guest stopped before its script finished (console: $out/console.log)"
+	exit 1
+}
+exit 0

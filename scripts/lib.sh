@@ -1,0 +1,32 @@
+# Common settings for the project's scripts; sourced, never run.
+# shellcheck shell=bash
+
+UB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Caches live outside the checkout so that a fresh clone reuses them.
+UB_CACHE=${UB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ub-urma}
+UB_KSRC_PKG=linux-source-6.1
+
+ub_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+ub_die() { ub_log "error: $*"; exit 1; }
+
+ub_pkg_version() {
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
+}
+
+# Headers of Debian's stock kernel, as pulled in by linux-headers-amd64.
+ub_stock_kdir() {
+	local abi
+	abi=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		grep -o 'linux-headers-[0-9][^ ,]*-amd64' | head -1)
+	[ -n "$abi" ] || ub_die "linux-headers-amd64 is not installed (scripts/deps.sh)"
+	echo "/usr/src/$abi"
+}
+
+# Kernel release of a build directory (e.g. 6.1.0-57-amd64).
+ub_kernel_release() {
+	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$1/include/generated/utsrelease.h"
+}
+
+# Source directories of the kernel modules, relative to the top.
+UB_KMOD_DIRS=(include ubcore)

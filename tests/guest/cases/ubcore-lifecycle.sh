@@ -1,0 +1,16 @@
+#!/bin/bash
+# ubcore loads, creates /sys/class/ubcore with its ABI version, and unloads
+# without a trace, several times over.
+set -eu
+. "$UB_TOP/tests/guest/lib.sh"
+
+for i in 1 2 3; do
+	ub_load_stack || ub_fail "round $i: load"
+	[ -d /sys/class/ubcore ] || ub_fail "round $i: no /sys/class/ubcore"
+	v=$(cat /sys/class/ubcore/abi_version)
+	[ "$v" = 1 ] || ub_fail "round $i: abi_version is '$v', want 1"
+	ub_unload_stack || ub_fail "round $i: unload"
+	[ ! -e /sys/class/ubcore ] || ub_fail "round $i: /sys/class/ubcore left behind"
+	grep -q '^ubcore ' /proc/modules && ub_fail "round $i: ubcore still loaded"
+done
+echo "3 load/unload rounds clean"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# In-guest part of "make check": KUnit suites, shell cases and GoogleTest
+# integration binaries against the freshly built modules. Writes one line per
+# case to $OUT/results.txt ("PASS name" / "FAIL name"); KUnit's KTAP goes to
+# dmesg, GoogleTest's JSON to $OUT/gtest/. The host judges all of it.
+set -u
+OUT=$1
+export UB_TOP=$PWD
+. "$UB_TOP/tests/guest/lib.sh"
+results=$OUT/results.txt
+mkdir -p "$OUT/cases" "$OUT/gtest"
+: > "$results"
+
+record() {
+	local name=$1 rc=$2
+	if [ "$rc" -eq 0 ]; then
+		echo "PASS $name" >> "$results"
+	else
+		echo "FAIL $name (exit $rc, log: cases/$name.log)" >> "$results"
+	fi
+	echo "ub-check: $name exit $rc" > /dev/kmsg
+}
+
+run_case() {
+	local name=$1 rc=0
+	shift
+	echo "ub-check: $name" > /dev/kmsg
+	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
+	record "$name" $rc
+}
+
+# KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded.
+kunit_run() {
+	local ko rc=0
+	ub_load_stack || return 1
+	for ko in $(find "$UB_KMOD" -name '*_kunit.ko' | sort); do
+		echo "loading $ko"
+		insmod "$ko" || { rc=1; continue; }
+		rmmod "$(basename "$ko" .ko)" || rc=1
+	done
+	ub_unload_stack || rc=1
+	return $rc
+}
+run_case kunit-modules kunit_run
+
+for c in "$UB_TOP"/tests/guest/cases/*.sh; do
+	[ -e "$c" ] || continue
+	run_case "$(basename "$c" .sh)" bash "$c"
+done
+
+for t in "$UB_TOP"/build/tests/integration/*_itest; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	run_case "$n" "$t" --gtest_output="json:$OUT/gtest/$n.json"
+done
+
+# Nothing may be left loaded after the cases: each cleans up after itself.
+leftover() {
+	local m
+	for m in $(ub_modules); do
+		m=$(basename "$m" .ko)
+		if grep -q "^$m " /proc/modules; then
+			echo "module $m still loaded"
+			return 1
+		fi
+	done
+}
+run_case no-leftover-modules leftover
