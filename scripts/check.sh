@@ -12,11 +12,16 @@ set -uo pipefail
 build=$UB_TOP/build
 res=$build/results
 failures=()
+# step WHAT LOG COMMAND...: run a set-up step, its output to LOG; on failure
+# show the end of LOG and count the step as failed.
 step() {
-	local what=$1
-	shift
+	local what=$1 log=$2
+	shift 2
 	ub_log "$what"
-	"$@" || { failures+=("$what"); return 1; }
+	"$@" > "$log" 2>&1 && return 0
+	tail -30 "$log"
+	failures+=("$what (log: $log)")
+	return 1
 }
 finish() {
 	python3 "$UB_TOP/scripts/summarize.py" "$@" \
@@ -26,11 +31,11 @@ finish() {
 
 rm -rf "$res"
 mkdir -p "$res/host"
-step "install dependencies" "$UB_TOP/scripts/deps.sh" || finish
-step "configure userspace" cmake -S "$UB_TOP" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
-	> "$res/cmake.log" || finish
-step "build userspace" cmake --build "$build" -j"$(nproc)" > "$res/build.log" ||
-	{ tail -30 "$res/build.log"; finish; }
+step "install dependencies" "$res/deps.log" "$UB_TOP/scripts/deps.sh" || finish
+step "configure userspace" "$res/cmake.log" \
+	cmake -S "$UB_TOP" -B "$build" -DCMAKE_BUILD_TYPE=Debug || finish
+step "build userspace" "$res/build.log" \
+	cmake --build "$build" -j"$(nproc)" || finish
 
 for t in "$build"/tests/unit/*_test; do
 	[ -x "$t" ] || continue
@@ -44,9 +49,9 @@ kdir=$("$UB_TOP/scripts/test-kernel.sh") || {
 	failures+=("build the test kernel")
 	finish --host "$res/host"
 }
-step "build modules for the test kernel" "$UB_TOP/scripts/build-modules.sh" \
-	"$kdir" "$build/kmod/test" > "$res/kmod.log" 2>&1 ||
-	{ tail -30 "$res/kmod.log"; finish --host "$res/host"; }
+step "build modules for the test kernel" "$res/kmod.log" \
+	"$UB_TOP/scripts/build-modules.sh" "$kdir" "$build/kmod/test" ||
+	finish --host "$res/host"
 if grep -E 'warning:|error:' "$res/kmod.log"; then
 	failures+=("modules build without warnings (W=1)")
 fi

@@ -21,10 +21,14 @@ record() {
 	echo "ub-check: $name exit $rc" > /dev/kmsg
 }
 
+# run_case NAME COMMAND...: COMMAND may be a shell function of this script.
 run_case() {
 	local name=$1 rc=0
 	shift
 	echo "ub-check: $name" > /dev/kmsg
+	if declare -F "$1" > /dev/null; then
+		set -- bash -c "$(declare -f); $*"
+	fi
 	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	record "$name" $rc
 }

@@ -30,8 +30,6 @@ fi
 hostname ubguest
 ip link set lo up
 kmemleak=/sys/kernel/debug/kmemleak
-# Whatever boot left behind is not ours to judge.
-[ -w $kmemleak ] && echo clear > $kmemleak
 
 echo "ub-guest: running $ub_script" > /dev/kmsg
 (cd "$ub_top" && bash "$ub_script" "$OUT") > $OUT/script.log 2>&1
@@ -41,7 +39,11 @@ echo "ub-guest: script finished" > /dev/kmsg
 if [ -w $kmemleak ]; then
 	# An object is reported only once it has been unreferenced through
 	# two scans some seconds apart.
-	echo scan > $kmemleak; sleep 6; echo scan > $kmemleak
+	echo "ub-guest: kmemleak scan" > /dev/kmsg
+	echo scan > $kmemleak
+	echo "ub-guest: kmemleak scan 2" > /dev/kmsg
+	sleep 6
+	echo scan > $kmemleak
 	cat $kmemleak > $OUT/kmemleak.txt
 fi
 if [ -r /proc/lockdep_stats ]; then
@@ -50,4 +52,4 @@ fi
 dmesg > $OUT/dmesg.txt
 sync
 echo "ub-guest: done" > /dev/kmsg
-/bin/busybox poweroff -f
+/bin/busybox reboot -f
