@@ -12,6 +12,8 @@
 
 #include <uapi/ub/ubcore_abi.h>
 
+#include "ubcore_priv.h"
+
 static ssize_t abi_version_show(struct class *class,
 				struct class_attribute *attr, char *buf)
 {
@@ -25,7 +27,7 @@ static struct attribute *ubcore_class_attrs[] = {
 };
 ATTRIBUTE_GROUPS(ubcore_class);
 
-static struct class ubcore_class = {
+struct class ubcore_class = {
 	.name = UBCORE_CLASS_NAME,
 	.owner = THIS_MODULE,
 	.class_groups = ubcore_class_groups,
@@ -35,17 +37,28 @@ static int __init ubcore_init(void)
 {
 	int ret;
 
+	ubcore_sysfs_init();
 	ret = class_register(&ubcore_class);
 	if (ret) {
 		pr_err("cannot register class %s: %d\n", UBCORE_CLASS_NAME, ret);
 		return ret;
 	}
+	ret = ubcore_netdev_init();
+	if (ret) {
+		pr_err("cannot follow netdevs: %d\n", ret);
+		goto err_class;
+	}
 	pr_info("loaded, ABI version %d\n", UBCORE_ABI_VERSION);
 	return 0;
+
+err_class:
+	class_unregister(&ubcore_class);
+	return ret;
 }
 
 static void __exit ubcore_exit(void)
 {
+	ubcore_netdev_exit();
 	class_unregister(&ubcore_class);
 }
 

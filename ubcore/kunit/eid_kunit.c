@@ -126,6 +126,3 @@ static struct kunit_suite ubcore_eid_suite = {
 };
 
 kunit_test_suite(ubcore_eid_suite);
-
-MODULE_DESCRIPTION("KUnit tests for ubcore");
-MODULE_LICENSE("GPL");

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * UB devices as ubcore sees them: what a provider (udma, or hardware later)
+ * registers, the capabilities it reports, its EID table and port state, and
+ * the clients (uburma, ipourma, roub, ums) that attach to every device.
+ */
+#ifndef _UB_UBCORE_DEVICE_H
+#define _UB_UBCORE_DEVICE_H
+
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+
+#include <ub/ubcore_eid.h>
+
+#define UBCORE_MAX_DEV_NAME	64
+/* Size of a device's EID table; indexes are 0 .. UBCORE_MAX_EID_CNT - 1. */
+#define UBCORE_MAX_EID_CNT	64
+/* Kernel clients that can be registered at once. */
+#define UBCORE_MAX_CLIENTS	16
+
+/* Values as urma_port_state_t. */
+enum ubcore_port_state {
+	UBCORE_PORT_NOP = 0,
+	UBCORE_PORT_DOWN,
+	UBCORE_PORT_INIT,
+	UBCORE_PORT_ARMED,
+	UBCORE_PORT_ACTIVE,
+	UBCORE_PORT_ACTIVE_DEFER,
+};
+
+/* Values as urma_mtu_t. */
+enum ubcore_mtu {
+	UBCORE_MTU_256 = 1,
+	UBCORE_MTU_512,
+	UBCORE_MTU_1024,
+	UBCORE_MTU_2048,
+	UBCORE_MTU_4096,
+	UBCORE_MTU_8192,
+};
+
+/* How the EID table is filled: from the netdev's addresses, or by admin. */
+enum ubcore_eid_mode {
+	UBCORE_EID_MODE_DYNAMIC = 0,
+	UBCORE_EID_MODE_STATIC,
+};
+
+/* atomic_feature bits (user guide, urma_admin show -w). */
+#define UBCORE_ATOMIC_CAS	BIT(0)
+#define UBCORE_ATOMIC_SWAP	BIT(1)
+#define UBCORE_ATOMIC_FAA	BIT(2)
+#define UBCORE_ATOMIC_FSUB	BIT(3)
+#define UBCORE_ATOMIC_FOR	BIT(4)
+#define UBCORE_ATOMIC_FXOR	BIT(5)
+
+/* trans_mode bits. */
+#define UBCORE_TM_RM		BIT(0)
+#define UBCORE_TM_RC		BIT(1)
+#define UBCORE_TM_UM		BIT(2)
+
+/* congestion_ctrl_alg bits. */
+#define UBCORE_CC_NONE		BIT(0)
+#define UBCORE_CC_DCQCN		BIT(1)
+
+/**
+ * struct ubcore_device_cap - what a device can do; fixed at registration
+ * @max_jfc: number of JFCs
+ * @max_jfs: number of JFSs
+ * @max_jfr: number of JFRs
+ * @max_jetty: number of jetties
+ * @max_jfc_depth: entries of one JFC
+ * @max_jfs_depth: WQEs of one JFS or jetty send queue
+ * @max_jfr_depth: RQEs of one JFR or jetty receive queue
+ * @max_jfs_sge: local SGEs in one send WQE
+ * @max_jfs_rsge: remote SGEs in one send WQE (1 in UB)
+ * @max_jfr_sge: SGEs in one receive WQE
+ * @max_jfs_inline_size: inline data bytes in one send WQE
+ * @max_msg_size: bytes of one message (sum of the SGEs)
+ * @max_write_size: bytes of one write
+ * @max_read_size: bytes of one read
+ * @max_token_id: token IDs (segments) the device can hold
+ * @atomic_feature: UBCORE_ATOMIC_* bits
+ * @trans_mode: UBCORE_TM_* bits
+ * @congestion_ctrl_alg: UBCORE_CC_* bits
+ * @reserved_jetty_id_max: jetty IDs 1 .. this are reserved for well-known
+ *	jetties that kernel clients ask for by number; dynamic IDs are above it
+ */
+struct ubcore_device_cap {
+	u32 max_jfc;
+	u32 max_jfs;
+	u32 max_jfr;
+	u32 max_jetty;
+	u32 max_jfc_depth;
+	u32 max_jfs_depth;
+	u32 max_jfr_depth;
+	u32 max_jfs_sge;
+	u32 max_jfs_rsge;
+	u32 max_jfr_sge;
+	u32 max_jfs_inline_size;
+	u64 max_msg_size;
+	u64 max_write_size;
+	u64 max_read_size;
+	u32 max_token_id;
+	u32 atomic_feature;
+	u32 trans_mode;
+	u32 congestion_ctrl_alg;
+	u32 reserved_jetty_id_max;
+};
+
+struct ubcore_device;
+
+/**
+ * struct ubcore_ops - what a provider implements
+ * @owner: the provider module; pinned while a device is registered
+ * @driver_name: short name of the provider ("udma")
+ * @query_port: report the state and active MTU of the port; called by
+ *	ubcore when the bound netdev changes, may sleep
+ * @release: free the provider's own resources of the device once the last
+ *	reference is gone; ubcore frees the structure itself afterwards
+ * @dellink: remove this device at an administrator's request (netlink
+ *	"dev del"); may sleep; returns 0 or a negative errno
+ *
+ * Object operations (jetties, segments, ...) join this table as they are
+ * implemented.
+ */
+struct ubcore_ops {
+	struct module *owner;
+	const char *driver_name;
+	int (*query_port)(struct ubcore_device *dev, enum ubcore_port_state *state,
+			  enum ubcore_mtu *mtu);
+	void (*release)(struct ubcore_device *dev);
+	int (*dellink)(struct ubcore_device *dev);
+};
+
+/**
+ * struct ubcore_link_ops - how an administrator creates devices of a
+ *	provider on a netdev (netlink "dev add <type> <netdev> [name]")
+ * @type: the provider's name on the command line ("udma")
+ * @newlink: create and register a device on @netdev, named @name (a
+ *	format with %d allowed); may sleep; called without rtnl_lock;
+ *	returns 0 or a negative errno
+ * @list: private to ubcore
+ */
+struct ubcore_link_ops {
+	const char *type;
+	int (*newlink)(const char *name, struct net_device *netdev);
+	struct list_head list;
+};
+
+void ubcore_register_link_ops(struct ubcore_link_ops *ops);
+void ubcore_unregister_link_ops(struct ubcore_link_ops *ops);
+
+/**
+ * struct ubcore_eid_entry - one slot of a device's EID table
+ * @eid: the EID
+ * @valid: the slot holds an EID
+ * @is_static: added by an administrator (kept when the netdev's addresses
+ *	change); otherwise it follows an address of the netdev
+ */
+struct ubcore_eid_entry {
+	union ubcore_eid eid;
+	bool valid;
+	bool is_static;
+};
+
+/**
+ * struct ubcore_device - a UB device
+ * @dev_name: name, unique among UB devices ("udma0")
+ * @dev: the device in class "ubcore"; its refcount is the lifetime of this
+ *	structure
+ * @ops: the provider's operations
+ * @cap: capabilities; set by the provider before registration, then fixed
+ * @netdev: the bound netdev (UBoE), or NULL; held (dev_hold) while bound
+ * @eid_lock: protects @eid_mode and @eid_table
+ * @eid_mode: how the EID table is filled
+ * @eid_table: the EIDs of this device
+ * @port_state: last state reported by ops->query_port (READ_ONCE)
+ * @active_mtu: last MTU reported by ops->query_port (READ_ONCE)
+ * @list_node: in the list of registered devices (ubcore_devices_rwsem)
+ * @client_ctx: per-client data, indexed by client id; the xarray's lock
+ * @clients_attached: client ids whose add succeeded (ubcore_devices_rwsem)
+ * @event_handlers: kernel handlers of this device's async events
+ *	(@event_lock)
+ * @event_lock: protects @event_handlers; a spinlock, events are raised
+ *	from any context
+ * @registered: between the end of registration and the start of
+ *	unregistration (ubcore_devices_rwsem)
+ */
+struct ubcore_device {
+	char dev_name[UBCORE_MAX_DEV_NAME];
+	struct device dev;
+	const struct ubcore_ops *ops;
+	struct ubcore_device_cap cap;
+	struct net_device *netdev;
+
+	struct mutex eid_lock;		/* see above */
+	enum ubcore_eid_mode eid_mode;
+	struct ubcore_eid_entry eid_table[UBCORE_MAX_EID_CNT];
+
+	enum ubcore_port_state port_state;
+	enum ubcore_mtu active_mtu;
+
+	/* private to ubcore */
+	struct list_head list_node;
+	struct xarray client_ctx;
+	DECLARE_BITMAP(clients_attached, UBCORE_MAX_CLIENTS);
+	struct list_head event_handlers;
+	spinlock_t event_lock;		/* see above */
+	bool registered;
+};
+
+static inline struct ubcore_device *to_ubcore_device(struct device *dev)
+{
+	return container_of(dev, struct ubcore_device, dev);
+}
+
+struct ubcore_device *ubcore_alloc_device(size_t size);
+void ubcore_dealloc_device(struct ubcore_device *dev);
+
+int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt);
+void ubcore_unregister_device(struct ubcore_device *dev);
+
+struct ubcore_device *ubcore_get_device_by_name(const char *name);
+struct ubcore_device *ubcore_get_device_by_netdev(struct net_device *netdev,
+						  const struct ubcore_ops *ops);
+void ubcore_put_device(struct ubcore_device *dev);
+
+/* EID table administration; return 0 or a negative errno. */
+int ubcore_add_static_eid(struct ubcore_device *dev, u32 idx,
+			  const union ubcore_eid *eid);
+int ubcore_del_static_eid(struct ubcore_device *dev, u32 idx);
+int ubcore_set_eid_mode(struct ubcore_device *dev, enum ubcore_eid_mode mode);
+int ubcore_get_eid(struct ubcore_device *dev, u32 idx, union ubcore_eid *eid);
+
+/**
+ * struct ubcore_client - a kernel user of every UB device
+ * @name: client name, for logs
+ * @add: called for each registered device, before and after the client
+ *	registers; may sleep; a non-zero return means the client does not use
+ *	this device (no @remove for it)
+ * @remove: called when the device or the client goes away, with the
+ *	context the client stored with ubcore_set_client_ctx()
+ * @list_node: private to ubcore
+ * @id: private to ubcore
+ */
+struct ubcore_client {
+	const char *name;
+	int (*add)(struct ubcore_device *dev);
+	void (*remove)(struct ubcore_device *dev, void *client_ctx);
+
+	struct list_head list_node;
+	u32 id;
+};
+
+int ubcore_register_client(struct ubcore_client *client);
+void ubcore_unregister_client(struct ubcore_client *client);
+void ubcore_set_client_ctx(struct ubcore_device *dev,
+			   struct ubcore_client *client, void *ctx);
+void *ubcore_get_client_ctx(struct ubcore_device *dev,
+			    struct ubcore_client *client);
+
+#endif /* _UB_UBCORE_DEVICE_H */

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * UB device registration, lookup and the clients that attach to devices.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
+
+#include <ub/ubcore_device.h>
+#include <ub/ubcore_event.h>
+
+#include "ubcore_priv.h"
+
+/*
+ * ubcore_devices_rwsem protects ubcore_devices, ubcore_clients and each
+ * device's ->registered. Writers (device and client registration) call the
+ * clients' add/remove callbacks under it, so a callback must not look up
+ * devices. Lock order: ubcore_devices_rwsem, then rtnl_lock, then eid_lock.
+ */
+DECLARE_RWSEM(ubcore_devices_rwsem);
+LIST_HEAD(ubcore_devices);
+static LIST_HEAD(ubcore_clients);
+static DEFINE_IDA(ubcore_client_ida);
+
+static void ubcore_device_release(struct device *device)
+{
+	struct ubcore_device *dev = to_ubcore_device(device);
+
+	WARN_ON(!xa_empty(&dev->client_ctx));
+	xa_destroy(&dev->client_ctx);
+	mutex_destroy(&dev->eid_lock);
+	if (dev->ops && dev->ops->release)
+		dev->ops->release(dev);
+	kfree(dev);
+}
+
+/**
+ * ubcore_alloc_device() - allocate a provider's device structure
+ * @size: size of the provider's structure, whose first member is the
+ *	struct ubcore_device (static_assert it in the provider)
+ *
+ * Return: the zeroed structure with the ubcore_device initialised, or NULL
+ * when out of memory. Free with ubcore_dealloc_device().
+ */
+struct ubcore_device *ubcore_alloc_device(size_t size)
+{
+	struct ubcore_device *dev;
+
+	if (WARN_ON(size < sizeof(*dev)))
+		return NULL;
+	dev = kzalloc(size, GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	device_initialize(&dev->dev);
+	dev->dev.class = &ubcore_class;
+	dev->dev.release = ubcore_device_release;
+	dev->dev.groups = ubcore_device_groups;
+	mutex_init(&dev->eid_lock);
+	xa_init(&dev->client_ctx);
+	INIT_LIST_HEAD(&dev->event_handlers);
+	spin_lock_init(&dev->event_lock);
+	INIT_LIST_HEAD(&dev->list_node);
+	return dev;
+}
+EXPORT_SYMBOL_GPL(ubcore_alloc_device);
+
+/**
+ * ubcore_dealloc_device() - drop the provider's reference to a device
+ * @dev: a device from ubcore_alloc_device(), not registered (any more)
+ *
+ * The memory is freed, after ops->release, when the last reference is gone.
+ */
+void ubcore_dealloc_device(struct ubcore_device *dev)
+{
+	WARN_ON(dev->registered);
+	put_device(&dev->dev);
+}
+EXPORT_SYMBOL_GPL(ubcore_dealloc_device);
+
+static struct ubcore_device *__ubcore_find_device(const char *name)
+{
+	struct ubcore_device *dev;
+
+	lockdep_assert_held(&ubcore_devices_rwsem);
+	list_for_each_entry(dev, &ubcore_devices, list_node)
+		if (!strcmp(dev->dev_name, name))
+			return dev;
+	return NULL;
+}
+
+/* Name from a format with at most one %d: the lowest free index. */
+static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
+{
+	char name[UBCORE_MAX_DEV_NAME];
+	int i;
+
+	lockdep_assert_held_write(&ubcore_devices_rwsem);
+	if (!strchr(name_fmt, '%')) {
+		if (strscpy(name, name_fmt, sizeof(name)) < 0 ||
+		    __ubcore_find_device(name))
+			return -EEXIST;
+		goto done;
+	}
+	for (i = 0; i < INT_MAX; i++) {
+		if (snprintf(name, sizeof(name), name_fmt, i) >= sizeof(name))
+			return -ENAMETOOLONG;
+		if (!__ubcore_find_device(name))
+			goto done;
+	}
+	return -ENFILE;
+done:
+	strscpy(dev->dev_name, name, sizeof(dev->dev_name));
+	return dev_set_name(&dev->dev, "%s", name);
+}
+
+static void ubcore_client_add_one(struct ubcore_client *client,
+				  struct ubcore_device *dev)
+{
+	int ret;
+
+	ret = client->add ? client->add(dev) : 0;
+	if (!ret) {
+		set_bit(client->id, dev->clients_attached);
+		return;
+	}
+	xa_erase(&dev->client_ctx, client->id);
+	if (ret != -EOPNOTSUPP)
+		dev_warn(&dev->dev, "client %s not attached: %d\n",
+			 client->name, ret);
+}
+
+static void ubcore_client_remove_one(struct ubcore_client *client,
+				     struct ubcore_device *dev)
+{
+	if (!test_and_clear_bit(client->id, dev->clients_attached))
+		return;
+	if (client->remove)
+		client->remove(dev, xa_load(&dev->client_ctx, client->id));
+	xa_erase(&dev->client_ctx, client->id);
+}
+
+/**
+ * ubcore_register_device() - make a device visible to ubcore's clients
+ * @dev: from ubcore_alloc_device(), with ops and cap (and netdev) set
+ * @name_fmt: the device name, or a format with one %d for the lowest free
+ *	number ("udma%d")
+ *
+ * Adds the device to class ubcore (sysfs), fills the EID table from the
+ * netdev in dynamic mode and attaches every registered client.
+ *
+ * Return: 0, or -EINVAL (no ops), -EEXIST (name taken), -ENAMETOOLONG, or
+ * the error of device_add().
+ */
+int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
+{
+	struct ubcore_client *client;
+	int ret;
+
+	if (!dev || !dev->ops || !dev->ops->driver_name || !name_fmt)
+		return -EINVAL;
+
+	down_write(&ubcore_devices_rwsem);
+	ret = ubcore_assign_name(dev, name_fmt);
+	if (ret)
+		goto unlock;
+	ret = device_add(&dev->dev);
+	if (ret) {
+		pr_err("cannot add device %s: %d\n", dev->dev_name, ret);
+		goto unlock;
+	}
+	if (dev->netdev)
+		dev_hold(dev->netdev);
+	ubcore_netdev_sync_device(dev);
+	list_add_tail(&dev->list_node, &ubcore_devices);
+	dev->registered = true;
+	list_for_each_entry(client, &ubcore_clients, list_node)
+		ubcore_client_add_one(client, dev);
+	dev_info(&dev->dev, "registered (%s%s%s)\n", dev->ops->driver_name,
+		 dev->netdev ? " on " : "",
+		 dev->netdev ? netdev_name(dev->netdev) : "");
+unlock:
+	up_write(&ubcore_devices_rwsem);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_register_device);
+
+/**
+ * ubcore_unregister_device() - detach the clients and remove a device
+ * @dev: a registered device
+ *
+ * Every client's remove callback runs (in reverse order of registration)
+ * before this returns; after it the provider may free its resources and call
+ * ubcore_dealloc_device(). Sleeps.
+ */
+void ubcore_unregister_device(struct ubcore_device *dev)
+{
+	struct ubcore_client *client;
+
+	down_write(&ubcore_devices_rwsem);
+	if (WARN_ON(!dev->registered)) {
+		up_write(&ubcore_devices_rwsem);
+		return;
+	}
+	dev->registered = false;
+	list_del_init(&dev->list_node);
+	list_for_each_entry_reverse(client, &ubcore_clients, list_node)
+		ubcore_client_remove_one(client, dev);
+	up_write(&ubcore_devices_rwsem);
+
+	dev_info(&dev->dev, "unregistered\n");
+	device_del(&dev->dev);
+	if (dev->netdev) {
+		dev_put(dev->netdev);
+		dev->netdev = NULL;
+	}
+}
+EXPORT_SYMBOL_GPL(ubcore_unregister_device);
+
+/**
+ * ubcore_get_device_by_name() - look up a registered device
+ * @name: its name
+ *
+ * Return: the device with a reference (drop it with ubcore_put_device()),
+ * or NULL.
+ */
+struct ubcore_device *ubcore_get_device_by_name(const char *name)
+{
+	struct ubcore_device *dev;
+
+	down_read(&ubcore_devices_rwsem);
+	dev = __ubcore_find_device(name);
+	if (dev)
+		get_device(&dev->dev);
+	up_read(&ubcore_devices_rwsem);
+	return dev;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_device_by_name);
+
+/**
+ * ubcore_get_device_by_netdev() - the registered device bound to a netdev
+ * @netdev: the netdev
+ * @ops: only devices of this provider, or NULL for any
+ *
+ * Return: the device with a reference (drop it with ubcore_put_device()),
+ * or NULL.
+ */
+struct ubcore_device *ubcore_get_device_by_netdev(struct net_device *netdev,
+						  const struct ubcore_ops *ops)
+{
+	struct ubcore_device *dev, *found = NULL;
+
+	down_read(&ubcore_devices_rwsem);
+	list_for_each_entry(dev, &ubcore_devices, list_node) {
+		if (dev->netdev == netdev && (!ops || dev->ops == ops)) {
+			found = dev;
+			get_device(&dev->dev);
+			break;
+		}
+	}
+	up_read(&ubcore_devices_rwsem);
+	return found;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_device_by_netdev);
+
+/**
+ * ubcore_put_device() - drop a reference taken by a lookup
+ * @dev: the device
+ */
+void ubcore_put_device(struct ubcore_device *dev)
+{
+	put_device(&dev->dev);
+}
+EXPORT_SYMBOL_GPL(ubcore_put_device);
+
+/*
+ * ubcore_device_get_live() - keep @dev registered for an administrative
+ * operation: takes ubcore_devices_rwsem for read. Returns 0, or -ENODEV
+ * (with the lock dropped) when @dev is being unregistered.
+ */
+int ubcore_device_get_live(struct ubcore_device *dev)
+{
+	down_read(&ubcore_devices_rwsem);
+	if (dev->registered)
+		return 0;
+	up_read(&ubcore_devices_rwsem);
+	return -ENODEV;
+}
+
+void ubcore_device_put_live(struct ubcore_device *dev)
+{
+	up_read(&ubcore_devices_rwsem);
+}
+
+/**
+ * ubcore_register_client() - attach a kernel client to every device
+ * @client: with name and callbacks set
+ *
+ * @client->add runs for every device registered now and later.
+ *
+ * Return: 0, -ENOSPC (UBCORE_MAX_CLIENTS are registered) or -ENOMEM.
+ */
+int ubcore_register_client(struct ubcore_client *client)
+{
+	struct ubcore_device *dev;
+	int id;
+
+	id = ida_alloc_max(&ubcore_client_ida, UBCORE_MAX_CLIENTS - 1, GFP_KERNEL);
+	if (id < 0)
+		return id;
+	client->id = id;
+
+	down_write(&ubcore_devices_rwsem);
+	list_add_tail(&client->list_node, &ubcore_clients);
+	list_for_each_entry(dev, &ubcore_devices, list_node)
+		ubcore_client_add_one(client, dev);
+	up_write(&ubcore_devices_rwsem);
+	pr_debug("client %s registered\n", client->name);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ubcore_register_client);
+
+/**
+ * ubcore_unregister_client() - detach a client from every device
+ * @client: a registered client
+ *
+ * @client->remove has run for every device it was added to when this
+ * returns. Sleeps.
+ */
+void ubcore_unregister_client(struct ubcore_client *client)
+{
+	struct ubcore_device *dev;
+
+	down_write(&ubcore_devices_rwsem);
+	list_for_each_entry(dev, &ubcore_devices, list_node)
+		ubcore_client_remove_one(client, dev);
+	list_del(&client->list_node);
+	up_write(&ubcore_devices_rwsem);
+	ida_free(&ubcore_client_ida, client->id);
+}
+EXPORT_SYMBOL_GPL(ubcore_unregister_client);
+
+/**
+ * ubcore_set_client_ctx() - store a client's context for a device
+ * @dev: the device, which @client was added to
+ * @client: the client
+ * @ctx: its data; handed back to @client->remove
+ *
+ * Called from @client->add (or later, while the client is attached). Fails
+ * (logged) only when out of memory; a client that cannot live without its
+ * context checks with ubcore_get_client_ctx().
+ */
+void ubcore_set_client_ctx(struct ubcore_device *dev,
+			   struct ubcore_client *client, void *ctx)
+{
+	void *old = xa_store(&dev->client_ctx, client->id, ctx, GFP_KERNEL);
+
+	if (xa_is_err(old))
+		dev_err(&dev->dev, "client %s: cannot store its context: %d\n",
+			client->name, xa_err(old));
+}
+EXPORT_SYMBOL_GPL(ubcore_set_client_ctx);
+
+/**
+ * ubcore_get_client_ctx() - a client's context for a device
+ * @dev: the device
+ * @client: the client
+ *
+ * Return: what @client stored with ubcore_set_client_ctx(), or NULL.
+ */
+void *ubcore_get_client_ctx(struct ubcore_device *dev,
+			    struct ubcore_client *client)
+{
+	return xa_load(&dev->client_ctx, client->id);
+}
+EXPORT_SYMBOL_GPL(ubcore_get_client_ctx);

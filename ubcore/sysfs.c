@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * /sys/class/ubcore/<dev>/: the three kinds of device attributes of the
+ * user guide (5.2.5): read-only capabilities at the top level, read-write
+ * configuration (eid_mode), read-only port state in port0/; and the EID
+ * table in eids/, one file per valid entry.
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/sysfs.h>
+
+#include "ubcore_priv.h"
+
+/* A capability file: a u32 or u64 field of struct ubcore_device_cap. */
+struct ubcore_cap_attr {
+	struct device_attribute attr;
+	size_t offset;
+	size_t size;
+	bool hex;
+};
+
+static ssize_t cap_show(struct device *device, struct device_attribute *attr,
+			char *buf)
+{
+	const struct ubcore_cap_attr *ca =
+		container_of(attr, struct ubcore_cap_attr, attr);
+	const void *field = (const u8 *)&to_ubcore_device(device)->cap + ca->offset;
+	u64 v = ca->size == sizeof(u64) ? *(const u64 *)field : *(const u32 *)field;
+
+	return sysfs_emit(buf, ca->hex ? "0x%llx\n" : "%llu\n", v);
+}
+
+#define UBCORE_CAP(_name, _size, _hex) {				\
+	.attr = { .attr = { .name = #_name, .mode = 0444 }, .show = cap_show }, \
+	.offset = offsetof(struct ubcore_device_cap, _name),		\
+	.size = _size,							\
+	.hex = _hex,							\
+}
+
+#define UBCORE_CAP32(_name)	UBCORE_CAP(_name, sizeof(u32), false)
+#define UBCORE_CAP64(_name)	UBCORE_CAP(_name, sizeof(u64), false)
+#define UBCORE_CAP_BITS(_name)	UBCORE_CAP(_name, sizeof(u32), true)
+
+static struct ubcore_cap_attr ubcore_cap_attrs[] = {
+	UBCORE_CAP32(max_jfc),
+	UBCORE_CAP32(max_jfs),
+	UBCORE_CAP32(max_jfr),
+	UBCORE_CAP32(max_jetty),
+	UBCORE_CAP32(max_jfc_depth),
+	UBCORE_CAP32(max_jfs_depth),
+	UBCORE_CAP32(max_jfr_depth),
+	UBCORE_CAP32(max_jfs_sge),
+	UBCORE_CAP32(max_jfs_rsge),
+	UBCORE_CAP32(max_jfr_sge),
+	UBCORE_CAP32(max_jfs_inline_size),
+	UBCORE_CAP64(max_msg_size),
+	UBCORE_CAP64(max_write_size),
+	UBCORE_CAP64(max_read_size),
+	UBCORE_CAP32(max_token_id),
+	UBCORE_CAP_BITS(atomic_feature),
+	UBCORE_CAP_BITS(trans_mode),
+	UBCORE_CAP_BITS(congestion_ctrl_alg),
+	UBCORE_CAP32(reserved_jetty_id_max),
+};
+
+static ssize_t driver_name_show(struct device *device,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_ubcore_device(device)->ops->driver_name);
+}
+static DEVICE_ATTR_RO(driver_name);
+
+/*
+ * The netdev's name now (it can be renamed); empty when there is none.
+ * ->netdev is cleared only after device_del(), which waits for readers.
+ */
+static ssize_t netdev_show(struct device *device, struct device_attribute *attr,
+			   char *buf)
+{
+	struct net_device *netdev = to_ubcore_device(device)->netdev;
+
+	return sysfs_emit(buf, "%s\n", netdev ? netdev_name(netdev) : "");
+}
+static DEVICE_ATTR_RO(netdev);
+
+static const char * const ubcore_eid_mode_names[] = {
+	[UBCORE_EID_MODE_DYNAMIC] = "dynamic",
+	[UBCORE_EID_MODE_STATIC] = "static",
+};
+
+static ssize_t eid_mode_show(struct device *device,
+			     struct device_attribute *attr, char *buf)
+{
+	struct ubcore_device *dev = to_ubcore_device(device);
+	enum ubcore_eid_mode mode;
+
+	mutex_lock(&dev->eid_lock);
+	mode = dev->eid_mode;
+	mutex_unlock(&dev->eid_lock);
+	return sysfs_emit(buf, "%s\n", ubcore_eid_mode_names[mode]);
+}
+
+static ssize_t eid_mode_store(struct device *device,
+			      struct device_attribute *attr, const char *buf,
+			      size_t count)
+{
+	int mode, ret;
+
+	mode = sysfs_match_string(ubcore_eid_mode_names, buf);
+	if (mode < 0)
+		return mode;
+	ret = ubcore_set_eid_mode(to_ubcore_device(device), mode);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(eid_mode);
+
+static struct attribute *ubcore_dev_attrs[ARRAY_SIZE(ubcore_cap_attrs) + 4] = {
+	&dev_attr_driver_name.attr,
+	&dev_attr_netdev.attr,
+	&dev_attr_eid_mode.attr,
+	/* the capabilities follow, filled in by ubcore_sysfs_init() */
+};
+
+static const struct attribute_group ubcore_dev_group = {
+	.attrs = ubcore_dev_attrs,
+};
+
+static const char * const ubcore_port_state_names[] = {
+	[UBCORE_PORT_NOP] = "NOP",
+	[UBCORE_PORT_DOWN] = "DOWN",
+	[UBCORE_PORT_INIT] = "INIT",
+	[UBCORE_PORT_ARMED] = "ARMED",
+	[UBCORE_PORT_ACTIVE] = "ACTIVE",
+	[UBCORE_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
+};
+
+static ssize_t state_show(struct device *device, struct device_attribute *attr,
+			  char *buf)
+{
+	enum ubcore_port_state state =
+		READ_ONCE(to_ubcore_device(device)->port_state);
+
+	if (state >= ARRAY_SIZE(ubcore_port_state_names))
+		return -EIO;
+	return sysfs_emit(buf, "%s\n", ubcore_port_state_names[state]);
+}
+static DEVICE_ATTR_RO(state);
+
+/* The active MTU in bytes (enum ubcore_mtu n stands for 128 << n). */
+static ssize_t active_mtu_show(struct device *device,
+			       struct device_attribute *attr, char *buf)
+{
+	enum ubcore_mtu mtu = READ_ONCE(to_ubcore_device(device)->active_mtu);
+
+	return sysfs_emit(buf, "%u\n", mtu ? 128U << mtu : 0);
+}
+static DEVICE_ATTR_RO(active_mtu);
+
+static struct attribute *ubcore_port_attrs[] = {
+	&dev_attr_state.attr,
+	&dev_attr_active_mtu.attr,
+	NULL,
+};
+
+static const struct attribute_group ubcore_port_group = {
+	.name = "port0",
+	.attrs = ubcore_port_attrs,
+};
+
+/* eids/eid<N>: the attribute's var holds N. */
+static char ubcore_eid_attr_names[UBCORE_MAX_EID_CNT][8];
+static struct dev_ext_attribute ubcore_eid_attrs[UBCORE_MAX_EID_CNT];
+static struct attribute *ubcore_eid_attr_list[UBCORE_MAX_EID_CNT + 1];
+
+static ssize_t eid_show(struct device *device, struct device_attribute *attr,
+			char *buf)
+{
+	u32 idx = (uintptr_t)container_of(attr, struct dev_ext_attribute, attr)->var;
+	char text[UBCORE_EID_STR_LEN + 1];
+	union ubcore_eid eid;
+	int ret;
+
+	ret = ubcore_get_eid(to_ubcore_device(device), idx, &eid);
+	if (ret)
+		return ret;
+	ret = ubcore_eid_format(&eid, text, sizeof(text));
+	if (ret < 0)
+		return ret;
+	return sysfs_emit(buf, "%s\n", text);
+}
+
+static umode_t ubcore_eid_visible(struct kobject *kobj, struct attribute *attr,
+				  int n)
+{
+	struct ubcore_device *dev = to_ubcore_device(kobj_to_dev(kobj));
+
+	return READ_ONCE(dev->eid_table[n].valid) ? attr->mode : 0;
+}
+
+static const struct attribute_group ubcore_eid_group = {
+	.name = "eids",
+	.attrs = ubcore_eid_attr_list,
+	.is_visible = ubcore_eid_visible,
+};
+
+const struct attribute_group *ubcore_device_groups[] = {
+	&ubcore_dev_group,
+	&ubcore_port_group,
+	&ubcore_eid_group,
+	NULL,
+};
+
+/* Show the files of the EIDs that are valid now; the device is registered. */
+void ubcore_eid_sysfs_update(struct ubcore_device *dev)
+{
+	int ret = sysfs_update_group(&dev->dev.kobj, &ubcore_eid_group);
+
+	if (ret)
+		dev_warn(&dev->dev, "cannot update eids/ in sysfs: %d\n", ret);
+}
+
+void ubcore_sysfs_init(void)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(ubcore_cap_attrs); i++)
+		ubcore_dev_attrs[3 + i] = &ubcore_cap_attrs[i].attr.attr;
+
+	for (i = 0; i < UBCORE_MAX_EID_CNT; i++) {
+		struct dev_ext_attribute *ea = &ubcore_eid_attrs[i];
+
+		snprintf(ubcore_eid_attr_names[i], sizeof(ubcore_eid_attr_names[i]),
+			 "eid%u", i);
+		ea->attr.attr.name = ubcore_eid_attr_names[i];
+		ea->attr.attr.mode = 0444;
+		ea->attr.show = eid_show;
+		ea->var = (void *)(uintptr_t)i;
+		ubcore_eid_attr_list[i] = &ea->attr.attr;
+	}
+}
