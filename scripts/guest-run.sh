@@ -55,9 +55,12 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 kmod=$UB_TOP/build/kmod/$kernel
 
-# acpi=off: under TCG the debug kernel's ACPI interpreter hits two 30 s AML
-# loop timeouts at boot; nothing in the guest needs ACPI (it leaves by reboot).
-append="console=ttyS0 $root panic=-1 loglevel=6 acpi=off ${UB_KERNEL_EXTRA:-}"
+# pci=noacpi: under TCG the debug kernel's ACPI interpreter hits two 30 s AML
+# loop timeouts evaluating PCI routing (_PRT); ACPI itself stays, so that the
+# timers (HPET, PM timer) can calibrate the TSC. no_timer_check: a TCG guest
+# on a busy host fails the APIC timer check and then hangs at boot.
+append="console=ttyS0 $root panic=-1 loglevel=6 ${UB_GUEST_BOOT_OPTS-pci=noacpi no_timer_check}"
+append+=" ${UB_KERNEL_EXTRA:-}"
 append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
 
 rc=0
