@@ -38,8 +38,8 @@ userspace: $(BUILD)/CMakeCache.txt
 install: modules_install userspace_install
 
 modules_install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $$(scripts/kernel-release.sh $(KDIR))
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $$(scripts/kernel-release.sh $(KDIR))
 
 userspace_install: userspace
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)

@@ -5,9 +5,15 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$UB_TOP/scripts/deps.sh"
-"$UB_TOP/scripts/build-modules.sh" "$(ub_stock_kdir)" "$UB_TOP/build/kmod/stock" >/dev/null
+mkdir -p "$UB_TOP/build"
+ub_log "building the modules for the stock kernel and liburma"
+"$UB_TOP/scripts/build-modules.sh" "$(ub_stock_kdir)" "$UB_TOP/build/kmod/stock" \
+	> "$UB_TOP/build/kmod-stock.log" 2>&1 ||
+	{ tail -20 "$UB_TOP/build/kmod-stock.log"; ub_die "module build failed"; }
+cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
+cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_devices > /dev/null
 out=$UB_TOP/build/demo
-ub_log "booting the stock kernel (TCG, takes about a minute)"
+ub_log "booting the stock kernel in QEMU (TCG, takes about a minute)"
 rc=0
 "$UB_TOP/scripts/guest-run.sh" --kernel stock --timeout 600 "$out" \
 	"$UB_TOP/tests/guest/demo.sh" || rc=$?

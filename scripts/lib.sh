@@ -29,4 +29,4 @@ ub_kernel_release() {
 }
 
 # Source directories of the kernel modules, relative to the top.
-UB_KMOD_DIRS=(include ubcore)
+UB_KMOD_DIRS=(include ubcore udma uburma)

@@ -48,9 +48,16 @@ static int __init ubcore_init(void)
 		pr_err("cannot follow netdevs: %d\n", ret);
 		goto err_class;
 	}
+	ret = ubcore_netlink_init();
+	if (ret) {
+		pr_err("cannot register the generic netlink family: %d\n", ret);
+		goto err_netdev;
+	}
 	pr_info("loaded, ABI version %d\n", UBCORE_ABI_VERSION);
 	return 0;
 
+err_netdev:
+	ubcore_netdev_exit();
 err_class:
 	class_unregister(&ubcore_class);
 	return ret;
@@ -58,6 +65,7 @@ err_class:
 
 static void __exit ubcore_exit(void)
 {
+	ubcore_netlink_exit();
 	ubcore_netdev_exit();
 	class_unregister(&ubcore_class);
 }

@@ -43,4 +43,8 @@ void ubcore_netdev_sync_device(struct ubcore_device *dev);
 int ubcore_netdev_init(void);
 void ubcore_netdev_exit(void);
 
+/* The generic netlink family "ubcore" (netlink.c). */
+int ubcore_netlink_init(void);
+void ubcore_netlink_exit(void);
+
 #endif /* _UBCORE_PRIV_H */

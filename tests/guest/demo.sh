@@ -6,13 +6,23 @@ export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
 
 echo "== kernel: $(uname -r)"
-ub_load_stack
-echo "== modules loaded"
-lsmod | grep -E '^(Module|ubcore)'
+ub_load_stack lo
+echo "== modules loaded (udma bound to lo)"
+lsmod | grep -E '^(Module|ubcore|uburma|udma)'
+# The EID table is filled by a work item right after registration.
+for _ in $(seq 50); do
+	[ -e /sys/class/ubcore/udma0/eids/eid0 ] && break
+	sleep 0.1
+done
 echo "== /sys/class/ubcore"
-ls -l /sys/class/ubcore/
+ls /sys/class/ubcore/
 echo "abi_version: $(cat /sys/class/ubcore/abi_version)"
+echo "udma0: netdev $(cat /sys/class/ubcore/udma0/netdev)," \
+	"port $(cat /sys/class/ubcore/udma0/port0/state)," \
+	"eid_mode $(cat /sys/class/ubcore/udma0/eid_mode)"
+echo "== through liburma: build/examples/urma_devices"
+"$UB_TOP/build/examples/urma_devices"
 echo "== kernel log"
-dmesg | grep -E 'ubcore' || true
+dmesg | grep -E 'ubcore|uburma|udma' || true
 ub_unload_stack
 echo "== unloaded: $( [ -e /sys/class/ubcore ] && echo no || echo yes)"

@@ -5,10 +5,16 @@ ub_modules() {
 	grep -v '^#' "$UB_TOP/tests/guest/modules.list"
 }
 
+# ub_load_stack [NETDEVS]: load the stack; udma binds to NETDEVS ("lo",
+# "lo,veth0"), or to nothing when NETDEVS is empty.
 ub_load_stack() {
-	local m
+	local m args
 	for m in $(ub_modules); do
-		insmod "$UB_KMOD/$m" || return 1
+		args=()
+		if [ "${m##*/}" = udma.ko ] && [ -n "${1:-}" ]; then
+			args=("netdev=$1")
+		fi
+		insmod "$UB_KMOD/$m" "${args[@]}" || { ub_unload_stack; return 1; }
 	done
 }
 

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The generic netlink family "ubcore": administration of UB devices and their
+ * EID tables (urma_admin, "dev add/del", "eid add/del/mode").
+ *
+ * Every request carries attributes of enum ubcore_nl_attr; the kernel
+ * validates them strictly: an attribute a command does not take, or one of
+ * the wrong type or length, is refused with -EINVAL (-ERANGE for an EID
+ * that is not 16 bytes) and an extended ACK that points at it. Errors are
+ * negative errnos in the NLMSG_ERROR reply, most with an extended ACK
+ * message (set NETLINK_EXT_ACK on the socket to receive it).
+ *
+ * Commands marked "admin" need CAP_NET_ADMIN (in the initial user namespace)
+ * and fail with -EPERM without it; the others are open to every user.
+ */
+#ifndef _UAPI_UB_UBCORE_NETLINK_H
+#define _UAPI_UB_UBCORE_NETLINK_H
+
+#define UBCORE_GENL_FAMILY_NAME		"ubcore"
+#define UBCORE_GENL_FAMILY_VERSION	1
+
+/* Length of an EID (UBCORE_NL_ATTR_EID): 128 bits, network byte order. */
+#define UBCORE_NL_EID_LEN		16
+
+/**
+ * enum ubcore_nl_cmd - commands of the "ubcore" family
+ * @UBCORE_NL_CMD_UNSPEC: not a command
+ * @UBCORE_NL_CMD_DEV_GET: one device (do, with %UBCORE_NL_ATTR_DEV_NAME) or
+ *	every device (dump). Each reply holds %UBCORE_NL_ATTR_DEV_NAME,
+ *	%UBCORE_NL_ATTR_DRIVER_NAME, %UBCORE_NL_ATTR_NETDEV_NAME (when the
+ *	device is bound to a netdev), %UBCORE_NL_ATTR_EID_MODE,
+ *	%UBCORE_NL_ATTR_PORT_STATE, %UBCORE_NL_ATTR_ACTIVE_MTU and
+ *	%UBCORE_NL_ATTR_DEV_CAP. Errors: -ENODEV (no such device).
+ * @UBCORE_NL_CMD_DEV_ADD: admin. Create a device of provider
+ *	%UBCORE_NL_ATTR_LINK_TYPE ("udma") on the netdev
+ *	%UBCORE_NL_ATTR_NETDEV_NAME of the caller's network namespace, named
+ *	%UBCORE_NL_ATTR_DEV_NAME if given (a name, or a format with one "%d"
+ *	for the lowest free number), else "<type>%d". Errors: -ENODEV (no such
+ *	netdev), -EOPNOTSUPP (no such provider: its module is not loaded),
+ *	-EEXIST (the name is taken, or the provider allows one device per
+ *	netdev and there is one), -EINVAL (bad name), or the provider's error.
+ * @UBCORE_NL_CMD_DEV_DEL: admin. Remove the device %UBCORE_NL_ATTR_DEV_NAME.
+ *	Errors: -ENODEV (no such device, or it is going away anyway),
+ *	-EOPNOTSUPP (its provider does not remove devices on request).
+ * @UBCORE_NL_CMD_EID_GET: dump the valid entries of the EID table of the
+ *	device %UBCORE_NL_ATTR_DEV_NAME, one message per entry with
+ *	%UBCORE_NL_ATTR_DEV_NAME, %UBCORE_NL_ATTR_EID_INDEX,
+ *	%UBCORE_NL_ATTR_EID and %UBCORE_NL_ATTR_EID_STATIC for an entry an
+ *	administrator added. Errors: -ENODEV.
+ * @UBCORE_NL_CMD_EID_ADD: admin. Add the static EID %UBCORE_NL_ATTR_EID at
+ *	%UBCORE_NL_ATTR_EID_INDEX of device %UBCORE_NL_ATTR_DEV_NAME. Errors:
+ *	-ENODEV, -EINVAL (index out of range), -EEXIST (the EID is in the
+ *	table, or the index holds a static EID), -EBUSY (the index holds a
+ *	dynamic EID).
+ * @UBCORE_NL_CMD_EID_DEL: admin. Remove the static EID at
+ *	%UBCORE_NL_ATTR_EID_INDEX of device %UBCORE_NL_ATTR_DEV_NAME. Errors:
+ *	-ENODEV, -EINVAL (index out of range), -ENOENT (the index is empty),
+ *	-EPERM (it holds a dynamic EID, which follows the netdev).
+ * @UBCORE_NL_CMD_EID_SET_MODE: admin. Set %UBCORE_NL_ATTR_EID_MODE of device
+ *	%UBCORE_NL_ATTR_DEV_NAME; static mode drops the dynamic EIDs, dynamic
+ *	mode fills the table from the netdev's addresses again. Errors:
+ *	-ENODEV, -EINVAL (unknown mode).
+ * @__UBCORE_NL_CMD_MAX: one past the last command
+ * @UBCORE_NL_CMD_MAX: the last command
+ */
+enum ubcore_nl_cmd {
+	UBCORE_NL_CMD_UNSPEC,
+	UBCORE_NL_CMD_DEV_GET,
+	UBCORE_NL_CMD_DEV_ADD,
+	UBCORE_NL_CMD_DEV_DEL,
+	UBCORE_NL_CMD_EID_GET,
+	UBCORE_NL_CMD_EID_ADD,
+	UBCORE_NL_CMD_EID_DEL,
+	UBCORE_NL_CMD_EID_SET_MODE,
+
+	__UBCORE_NL_CMD_MAX,
+	UBCORE_NL_CMD_MAX = __UBCORE_NL_CMD_MAX - 1
+};
+
+/**
+ * enum ubcore_nl_attr - top-level attributes of the "ubcore" family
+ * @UBCORE_NL_ATTR_UNSPEC: not an attribute
+ * @UBCORE_NL_ATTR_PAD: padding of 64-bit attributes; ignore
+ * @UBCORE_NL_ATTR_DEV_NAME: string, the UB device's name (at most 63 bytes)
+ * @UBCORE_NL_ATTR_DRIVER_NAME: string, the provider of the device ("udma");
+ *	in replies
+ * @UBCORE_NL_ATTR_NETDEV_NAME: string, the name of a netdev (at most 15
+ *	bytes)
+ * @UBCORE_NL_ATTR_LINK_TYPE: string, the provider that creates a device
+ *	(DEV_ADD, at most 31 bytes)
+ * @UBCORE_NL_ATTR_EID_MODE: u8, how the EID table is filled, enum
+ *	ubcore_nl_eid_mode
+ * @UBCORE_NL_ATTR_PORT_STATE: u8, the port's state in replies, the values
+ *	of urma_port_state_t: 0 NOP, 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE,
+ *	5 ACTIVE_DEFER
+ * @UBCORE_NL_ATTR_ACTIVE_MTU: u32, the port's active MTU in bytes (0 when
+ *	unknown); in replies
+ * @UBCORE_NL_ATTR_DEV_CAP: nested, the device's capabilities, attributes of
+ *	enum ubcore_nl_cap_attr; in replies
+ * @UBCORE_NL_ATTR_EID_INDEX: u32, an index of the EID table (0 .. 63)
+ * @UBCORE_NL_ATTR_EID: binary, exactly %UBCORE_NL_EID_LEN bytes: an EID (an
+ *	IPv6 address; an IPv4 address is IPv4-mapped, ::ffff:a.b.c.d)
+ * @UBCORE_NL_ATTR_EID_STATIC: flag, the EID was added by an administrator;
+ *	in EID_GET replies
+ * @__UBCORE_NL_ATTR_MAX: one past the last attribute
+ * @UBCORE_NL_ATTR_MAX: the last attribute
+ */
+enum ubcore_nl_attr {
+	UBCORE_NL_ATTR_UNSPEC,
+	UBCORE_NL_ATTR_PAD,
+	UBCORE_NL_ATTR_DEV_NAME,
+	UBCORE_NL_ATTR_DRIVER_NAME,
+	UBCORE_NL_ATTR_NETDEV_NAME,
+	UBCORE_NL_ATTR_LINK_TYPE,
+	UBCORE_NL_ATTR_EID_MODE,
+	UBCORE_NL_ATTR_PORT_STATE,
+	UBCORE_NL_ATTR_ACTIVE_MTU,
+	UBCORE_NL_ATTR_DEV_CAP,
+	UBCORE_NL_ATTR_EID_INDEX,
+	UBCORE_NL_ATTR_EID,
+	UBCORE_NL_ATTR_EID_STATIC,
+
+	__UBCORE_NL_ATTR_MAX,
+	UBCORE_NL_ATTR_MAX = __UBCORE_NL_ATTR_MAX - 1
+};
+
+/**
+ * enum ubcore_nl_cap_attr - attributes nested in %UBCORE_NL_ATTR_DEV_CAP
+ * @UBCORE_NL_CAP_UNSPEC: not an attribute
+ * @UBCORE_NL_CAP_PAD: padding of 64-bit attributes; ignore
+ * @UBCORE_NL_CAP_MAX_JFC: u32, number of JFCs
+ * @UBCORE_NL_CAP_MAX_JFS: u32, number of JFSs
+ * @UBCORE_NL_CAP_MAX_JFR: u32, number of JFRs
+ * @UBCORE_NL_CAP_MAX_JETTY: u32, number of jetties
+ * @UBCORE_NL_CAP_MAX_JFC_DEPTH: u32, entries of one JFC
+ * @UBCORE_NL_CAP_MAX_JFS_DEPTH: u32, WQEs of one JFS or jetty send queue
+ * @UBCORE_NL_CAP_MAX_JFR_DEPTH: u32, RQEs of one JFR or jetty receive queue
+ * @UBCORE_NL_CAP_MAX_JFS_SGE: u32, local SGEs in one send WQE
+ * @UBCORE_NL_CAP_MAX_JFS_RSGE: u32, remote SGEs in one send WQE
+ * @UBCORE_NL_CAP_MAX_JFR_SGE: u32, SGEs in one receive WQE
+ * @UBCORE_NL_CAP_MAX_JFS_INLINE_SIZE: u32, inline bytes in one send WQE
+ * @UBCORE_NL_CAP_MAX_MSG_SIZE: u64, bytes of one message
+ * @UBCORE_NL_CAP_MAX_WRITE_SIZE: u64, bytes of one write
+ * @UBCORE_NL_CAP_MAX_READ_SIZE: u64, bytes of one read
+ * @UBCORE_NL_CAP_MAX_TOKEN_ID: u32, token IDs the device can hold
+ * @UBCORE_NL_CAP_ATOMIC_FEATURE: u32, atomics supported, bits as in
+ *	urma_admin: 0 CAS, 1 SWAP, 2 FAA, 3 FSUB, 4 FOR, 5 FXOR
+ * @UBCORE_NL_CAP_TRANS_MODE: u32, transport modes, bits: 0 RM, 1 RC, 2 UM
+ * @UBCORE_NL_CAP_CONGESTION_CTRL_ALG: u32, congestion control algorithms,
+ *	bits: 0 none, 1 DCQCN
+ * @UBCORE_NL_CAP_RESERVED_JETTY_ID_MAX: u32, jetty IDs 1 .. this are
+ *	reserved for well-known jetties
+ * @__UBCORE_NL_CAP_MAX: one past the last attribute
+ * @UBCORE_NL_CAP_MAX: the last attribute
+ */
+enum ubcore_nl_cap_attr {
+	UBCORE_NL_CAP_UNSPEC,
+	UBCORE_NL_CAP_PAD,
+	UBCORE_NL_CAP_MAX_JFC,
+	UBCORE_NL_CAP_MAX_JFS,
+	UBCORE_NL_CAP_MAX_JFR,
+	UBCORE_NL_CAP_MAX_JETTY,
+	UBCORE_NL_CAP_MAX_JFC_DEPTH,
+	UBCORE_NL_CAP_MAX_JFS_DEPTH,
+	UBCORE_NL_CAP_MAX_JFR_DEPTH,
+	UBCORE_NL_CAP_MAX_JFS_SGE,
+	UBCORE_NL_CAP_MAX_JFS_RSGE,
+	UBCORE_NL_CAP_MAX_JFR_SGE,
+	UBCORE_NL_CAP_MAX_JFS_INLINE_SIZE,
+	UBCORE_NL_CAP_MAX_MSG_SIZE,
+	UBCORE_NL_CAP_MAX_WRITE_SIZE,
+	UBCORE_NL_CAP_MAX_READ_SIZE,
+	UBCORE_NL_CAP_MAX_TOKEN_ID,
+	UBCORE_NL_CAP_ATOMIC_FEATURE,
+	UBCORE_NL_CAP_TRANS_MODE,
+	UBCORE_NL_CAP_CONGESTION_CTRL_ALG,
+	UBCORE_NL_CAP_RESERVED_JETTY_ID_MAX,
+
+	__UBCORE_NL_CAP_MAX,
+	UBCORE_NL_CAP_MAX = __UBCORE_NL_CAP_MAX - 1
+};
+
+/**
+ * enum ubcore_nl_eid_mode - values of %UBCORE_NL_ATTR_EID_MODE
+ * @UBCORE_NL_EID_MODE_DYNAMIC: the EID table follows the addresses of the
+ *	bound netdev; an administrator may add static EIDs at free indexes
+ * @UBCORE_NL_EID_MODE_STATIC: only an administrator's EIDs
+ */
+enum ubcore_nl_eid_mode {
+	UBCORE_NL_EID_MODE_DYNAMIC = 0,
+	UBCORE_NL_EID_MODE_STATIC = 1,
+};
+
+#endif /* _UAPI_UB_UBCORE_NETLINK_H */

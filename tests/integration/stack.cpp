@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+#include "stack.h"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <vector>
+
+namespace ub_itest {
+namespace {
+
+std::string env(const char *name)
+{
+    const char *v = std::getenv(name);
+    return v != nullptr ? v : "";
+}
+
+// Module paths relative to $UB_KMOD, in load order.
+std::vector<std::string> stack_modules()
+{
+    std::vector<std::string> mods;
+    std::ifstream list(env("UB_TOP") + "/tests/guest/modules.list");
+    std::string line;
+
+    while (std::getline(list, line))
+        if (!line.empty() && line[0] != '#')
+            mods.push_back(line);
+    return mods;
+}
+
+std::string module_name(const std::string &path)
+{
+    std::string base = path.substr(path.rfind('/') + 1);
+    return base.substr(0, base.size() - 3);
+}
+
+bool loaded(const std::string &name)
+{
+    std::ifstream mods("/proc/modules");
+    std::string line;
+
+    while (std::getline(mods, line))
+        if (line.compare(0, name.size() + 1, name + " ") == 0)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+int run(const std::string &cmd)
+{
+    int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool load_stack(const std::string &udma_netdevs)
+{
+    for (const auto &m : stack_modules()) {
+        std::string cmd = "insmod " + env("UB_KMOD") + "/" + m;
+
+        if (module_name(m) == "udma" && !udma_netdevs.empty())
+            cmd += " netdev=" + udma_netdevs;
+        if (run(cmd) != 0) {
+            unload_stack();
+            return false;
+        }
+    }
+    return true;
+}
+
+bool unload_stack()
+{
+    auto mods = stack_modules();
+    bool ok = true;
+
+    for (auto it = mods.rbegin(); it != mods.rend(); ++it) {
+        std::string name = module_name(*it);
+        if (loaded(name) && run("rmmod " + name) != 0)
+            ok = false;
+    }
+    return ok;
+}
+
+}  // namespace ub_itest

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// For integration tests in the guest: load and unload the stack's modules
+// (tests/guest/modules.list, from $UB_KMOD) around a test suite.
+#pragma once
+
+#include <unistd.h>
+
+#include <string>
+
+namespace ub_itest {
+
+// Runs a command through /bin/sh; returns its exit status (-1 if it died).
+int run(const std::string &cmd);
+
+// Loads every module of the stack; udma is bound to the given netdevs
+// ("lo", "lo,veth0"); nothing is bound when empty. Returns false (and
+// unloads what it loaded) on failure.
+bool load_stack(const std::string &udma_netdevs = "lo");
+
+// Unloads the stack in reverse order; false if a module stayed loaded.
+bool unload_stack();
+
+// Polls pred every 50 ms for up to timeout_ms.
+template <typename Pred> bool wait_for(Pred pred, int timeout_ms = 5000)
+{
+    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+        if (pred())
+            return true;
+        usleep(50 * 1000);
+    }
+    return false;
+}
+
+}  // namespace ub_itest

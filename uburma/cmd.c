@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * Dispatch of UBURMA_CMD: the header names the command and the size of its
+ * argument struct; the struct is copied in (copy_struct_from_user, so older
+ * and newer callers both work), handled, and copied back.
+ */
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <uapi/ub/uburma_ioctl.h>
+
+#include "uburma.h"
+
+struct uburma_cmd_desc {
+	int (*handler)(struct uburma_file *ufile, void *args);
+	size_t size;		/* the current argument struct */
+	size_t min_size;	/* its first version */
+};
+
+#define UBURMA_CMD_DESC(_cmd, _handler, _struct) \
+	[_cmd] = { .handler = _handler, .size = sizeof(_struct), \
+		   .min_size = sizeof(_struct) }
+
+static const struct uburma_cmd_desc uburma_cmds[] = {
+	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
+			struct uburma_cmd_query_device),
+	UBURMA_CMD_DESC(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
+			struct uburma_cmd_get_eid_list),
+};
+
+static long uburma_run_cmd(struct uburma_file *ufile,
+			   const struct uburma_cmd_hdr *hdr)
+{
+	void __user *uargs = u64_to_user_ptr(hdr->args_addr);
+	const struct uburma_cmd_desc *desc;
+	struct uburma_device *udev = ufile->udev;
+	void *args;
+	long ret;
+
+	if (hdr->command >= ARRAY_SIZE(uburma_cmds) ||
+	    !uburma_cmds[hdr->command].handler)
+		return -EOPNOTSUPP;
+	desc = &uburma_cmds[hdr->command];
+	if (hdr->args_len < desc->min_size || hdr->args_len > UBURMA_CMD_MAX_ARGS)
+		return -EINVAL;
+
+	args = kzalloc(desc->size, GFP_KERNEL);
+	if (!args)
+		return -ENOMEM;
+	ret = copy_struct_from_user(args, desc->size, uargs, hdr->args_len);
+	if (ret)
+		goto out;
+
+	down_read(&udev->lock);
+	ret = udev->ub_dev ? desc->handler(ufile, args) : -EIO;
+	up_read(&udev->lock);
+
+	if (!ret && copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
+		ret = -EFAULT;
+out:
+	kfree(args);
+	return ret;
+}
+
+long uburma_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct uburma_cmd_hdr hdr;
+
+	if (cmd != UBURMA_CMD)
+		return -ENOTTY;
+	if (copy_from_user(&hdr, (void __user *)arg, sizeof(hdr)))
+		return -EFAULT;
+	return uburma_run_cmd(filp->private_data, &hdr);
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * uburma as a client of ubcore: a char device appears with each UB device
+ * and turns dead (every command -EIO) when the UB device goes away, even
+ * while files are open; the structure lives until the last file is closed.
+ */
+#include <linux/idr.h>
+#include <linux/slab.h>
+
+#include "uburma.h"
+
+static DEFINE_IDA(uburma_minor_ida);
+static struct ubcore_client uburma_client;
+
+static void uburma_device_release(struct device *dev)
+{
+	struct uburma_device *udev = container_of(dev, struct uburma_device, dev);
+
+	ida_free(&uburma_minor_ida, MINOR(dev->devt) - MINOR(uburma_devt_base));
+	kfree(udev);
+}
+
+static int uburma_add_device(struct ubcore_device *ub_dev)
+{
+	struct uburma_device *udev;
+	int minor, ret;
+
+	udev = kzalloc(sizeof(*udev), GFP_KERNEL);
+	if (!udev)
+		return -ENOMEM;
+	minor = ida_alloc_max(&uburma_minor_ida, UBURMA_MAX_DEVICES - 1,
+			      GFP_KERNEL);
+	if (minor < 0) {
+		kfree(udev);
+		return minor;
+	}
+	init_rwsem(&udev->lock);
+	udev->ub_dev = ub_dev;
+	device_initialize(&udev->dev);
+	udev->dev.class = &uburma_class;
+	udev->dev.devt = MKDEV(MAJOR(uburma_devt_base),
+			       MINOR(uburma_devt_base) + minor);
+	udev->dev.release = uburma_device_release;
+	cdev_init(&udev->cdev, &uburma_fops);
+	udev->cdev.owner = THIS_MODULE;
+	ret = dev_set_name(&udev->dev, "%s", ub_dev->dev_name);
+	if (!ret)
+		ret = cdev_device_add(&udev->cdev, &udev->dev);
+	if (ret) {
+		dev_err(&ub_dev->dev, "cannot create its char device: %d\n", ret);
+		put_device(&udev->dev);
+		return ret;
+	}
+	ubcore_set_client_ctx(ub_dev, &uburma_client, udev);
+	return 0;
+}
+
+static void uburma_remove_device(struct ubcore_device *ub_dev, void *ctx)
+{
+	struct uburma_device *udev = ctx;
+
+	if (!udev)
+		return;
+	cdev_device_del(&udev->cdev, &udev->dev);
+	/* Waits for running commands; later ones see a dead device. */
+	down_write(&udev->lock);
+	udev->ub_dev = NULL;
+	up_write(&udev->lock);
+	put_device(&udev->dev);
+}
+
+static struct ubcore_client uburma_client = {
+	.name = "uburma",
+	.add = uburma_add_device,
+	.remove = uburma_remove_device,
+};
+
+int uburma_client_init(void)
+{
+	return ubcore_register_client(&uburma_client);
+}
+
+void uburma_client_exit(void)
+{
+	ubcore_unregister_client(&uburma_client);
+}
