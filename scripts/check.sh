@@ -29,6 +29,11 @@ finish() {
 	exit $?
 }
 
+# One run at a time per checkout: a second would delete this one's results.
+mkdir -p "$build"
+exec 8>"$build/.check.lock"
+flock -n 8 || ub_die "another make check is running in $UB_TOP"
+
 rm -rf "$res"
 mkdir -p "$res/host"
 step "install dependencies" "$res/deps.log" "$UB_TOP/scripts/deps.sh" || finish

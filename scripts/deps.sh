@@ -9,7 +9,7 @@ PKGS=(
 	rsync xz-utils zstd python3 perl sparse
 	linux-source-6.1 linux-headers-amd64
 	qemu-system-x86 busybox-static
-	cmake g++ libgtest-dev googletest libgmock-dev
+	cmake g++ pkg-config libgtest-dev googletest libgmock-dev
 	libnl-3-dev libnl-genl-3-dev
 	iproute2 ethtool
 )

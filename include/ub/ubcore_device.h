@@ -116,7 +116,8 @@ struct ubcore_device;
 
 /**
  * struct ubcore_ops - what a provider implements
- * @owner: the provider module; pinned while a device is registered
+ * @owner: the provider module; ubcore holds a reference on it only while it
+ *	calls @dellink (the provider unregisters its devices before it unloads)
  * @driver_name: short name of the provider ("udma")
  * @query_port: report the state and active MTU of the port; called by
  *	ubcore when the bound netdev changes, may sleep

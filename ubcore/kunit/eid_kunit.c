@@ -26,11 +26,11 @@ static void eid_ipv4_is_mapped(struct kunit *test)
 	eid_parse_ok(test, "192.168.7.1", &eid);
 	KUNIT_EXPECT_EQ(test, memcmp(eid.raw, want, sizeof(want)), 0);
 	KUNIT_EXPECT_TRUE(test, ubcore_eid_is_ipv4(&eid));
-	KUNIT_EXPECT_EQ(test, eid.in4.prefix, htonl(0x0000ffff));
-	KUNIT_EXPECT_EQ(test, eid.in4.reserved, 0);
+	KUNIT_EXPECT_EQ(test, ntohl(eid.in4.prefix), 0x0000ffff);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(eid.in4.reserved), 0);
 
 	ubcore_eid_from_ipv4(&eid, htonl(0x7f000001));
-	KUNIT_EXPECT_EQ(test, eid.in4.addr, htonl(0x7f000001));
+	KUNIT_EXPECT_EQ(test, ntohl(eid.in4.addr), 0x7f000001);
 	KUNIT_EXPECT_TRUE(test, ubcore_eid_is_ipv4(&eid));
 }
 
