@@ -170,6 +170,32 @@ void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 	ubcore_eid_changed(dev, changed);
 }
 
+/* Add @eid at @idx, or delete the entry at @idx when @eid is NULL. */
+static int ubcore_edit_static_eid(struct ubcore_device *dev, u32 idx,
+				  const union ubcore_eid *eid)
+{
+	DECLARE_BITMAP(changed, UBCORE_MAX_EID_CNT) = {};
+	int ret;
+
+	ret = ubcore_device_get_live(dev);
+	if (ret)
+		return ret;
+	mutex_lock(&dev->eid_lock);
+	if (eid)
+		ret = ubcore_eid_table_add(dev->eid_table, UBCORE_MAX_EID_CNT,
+					   idx, eid);
+	else
+		ret = ubcore_eid_table_del(dev->eid_table, UBCORE_MAX_EID_CNT,
+					   idx);
+	mutex_unlock(&dev->eid_lock);
+	if (!ret) {
+		set_bit(idx, changed);
+		ubcore_eid_changed(dev, changed);
+	}
+	ubcore_device_put_live(dev);
+	return ret;
+}
+
 /**
  * ubcore_add_static_eid() - add an administrator's EID to a device
  * @dev: the device
@@ -182,21 +208,7 @@ void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 int ubcore_add_static_eid(struct ubcore_device *dev, u32 idx,
 			  const union ubcore_eid *eid)
 {
-	DECLARE_BITMAP(changed, UBCORE_MAX_EID_CNT) = {};
-	int ret;
-
-	ret = ubcore_device_get_live(dev);
-	if (ret)
-		return ret;
-	mutex_lock(&dev->eid_lock);
-	ret = ubcore_eid_table_add(dev->eid_table, UBCORE_MAX_EID_CNT, idx, eid);
-	mutex_unlock(&dev->eid_lock);
-	if (!ret) {
-		set_bit(idx, changed);
-		ubcore_eid_changed(dev, changed);
-	}
-	ubcore_device_put_live(dev);
-	return ret;
+	return ubcore_edit_static_eid(dev, idx, eid);
 }
 EXPORT_SYMBOL_GPL(ubcore_add_static_eid);
 
@@ -210,21 +222,7 @@ EXPORT_SYMBOL_GPL(ubcore_add_static_eid);
  */
 int ubcore_del_static_eid(struct ubcore_device *dev, u32 idx)
 {
-	DECLARE_BITMAP(changed, UBCORE_MAX_EID_CNT) = {};
-	int ret;
-
-	ret = ubcore_device_get_live(dev);
-	if (ret)
-		return ret;
-	mutex_lock(&dev->eid_lock);
-	ret = ubcore_eid_table_del(dev->eid_table, UBCORE_MAX_EID_CNT, idx);
-	mutex_unlock(&dev->eid_lock);
-	if (!ret) {
-		set_bit(idx, changed);
-		ubcore_eid_changed(dev, changed);
-	}
-	ubcore_device_put_live(dev);
-	return ret;
+	return ubcore_edit_static_eid(dev, idx, NULL);
 }
 EXPORT_SYMBOL_GPL(ubcore_del_static_eid);
 

@@ -36,7 +36,9 @@ std::string module_name(const std::string &path)
     return base.substr(0, base.size() - 3);
 }
 
-bool loaded(const std::string &name)
+}  // namespace
+
+bool module_loaded(const std::string &name)
 {
     std::ifstream mods("/proc/modules");
     std::string line;
@@ -46,8 +48,6 @@ bool loaded(const std::string &name)
             return true;
     return false;
 }
-
-}  // namespace
 
 int run(const std::string &cmd)
 {
@@ -77,7 +77,7 @@ bool unload_stack()
 
     for (auto it = mods.rbegin(); it != mods.rend(); ++it) {
         std::string name = module_name(*it);
-        if (loaded(name) && run("rmmod " + name) != 0)
+        if (module_loaded(name) && run("rmmod " + name) != 0)
             ok = false;
     }
     return ok;

@@ -21,6 +21,9 @@ bool load_stack(const std::string &udma_netdevs = "lo");
 // Unloads the stack in reverse order; false if a module stayed loaded.
 bool unload_stack();
 
+// Whether a module is loaded now.
+bool module_loaded(const std::string &name);
+
 // Polls pred every 50 ms for up to timeout_ms.
 template <typename Pred> bool wait_for(Pred pred, int timeout_ms = 5000)
 {

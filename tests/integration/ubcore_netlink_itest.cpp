@@ -25,6 +25,8 @@
 
 #include <gtest/gtest.h>
 
+#include "stack.h"
+
 #include <array>
 #include <cerrno>
 #include <cstdint>
@@ -357,27 +359,6 @@ int run(const std::vector<std::string> &argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool module_loaded(const std::string &name)
-{
-    std::ifstream mods("/proc/modules");
-    std::string line;
-    while (std::getline(mods, line))
-        if (line.compare(0, name.size() + 1, name + " ") == 0)
-            return true;
-    return false;
-}
-
-// Polls pred every 50 ms for up to timeout_ms.
-template <typename Pred> bool wait_for(Pred pred, int timeout_ms = 5000)
-{
-    for (int waited = 0; waited <= timeout_ms; waited += 50) {
-        if (pred())
-            return true;
-        usleep(50 * 1000);
-    }
-    return false;
-}
-
 struct EidEntry {
     uint32_t index;
     Eid eid;
@@ -408,7 +389,7 @@ protected:
     static void TearDownTestSuite()
     {
         for (const char *m : {"udma", "ubcore"}) {
-            if (module_loaded(m)) {
+            if (ub_itest::module_loaded(m)) {
                 EXPECT_EQ(run({"rmmod", m}), 0) << "rmmod " << m;
             }
         }
@@ -528,7 +509,7 @@ protected:
     bool lo_eids_present(const std::string &name)
     {
         const Eid v4 = eid_v4("127.0.0.1"), v6 = eid_v6("::1");
-        return wait_for([&] {
+        return ub_itest::wait_for([&] {
             auto a = find_eid(name, v4), b = find_eid(name, v6);
             return a && b && !a->is_static && !b->is_static;
         });
@@ -805,7 +786,7 @@ TEST_F(UbcoreNetlink, DevAddErrorsOnTakenName)
     }
     // Deleting the netdev removes its udma device (udma's reaper).
     EXPECT_EQ(run({"ip", "link", "del", "nlt-veth0"}), 0);
-    EXPECT_TRUE(wait_for([&] { return !dumped_dev("nltest1").has_value(); }))
+    EXPECT_TRUE(ub_itest::wait_for([&] { return !dumped_dev("nltest1").has_value(); }))
         << "nltest1 outlived its netdev";
 }
 
