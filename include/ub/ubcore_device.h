@@ -17,6 +17,11 @@
 #include <linux/xarray.h>
 
 #include <ub/ubcore_eid.h>
+#include <ub/ubcore_jetty.h>
+#include <ub/ubcore_segment.h>
+#include <ub/ubcore_uobj.h>
+
+struct vm_area_struct;
 
 #define UBCORE_MAX_DEV_NAME	64
 /* Size of a device's EID table; indexes are 0 .. UBCORE_MAX_EID_CNT - 1. */
@@ -125,9 +130,44 @@ struct ubcore_device;
  *	reference is gone; ubcore frees the structure itself afterwards
  * @dellink: remove this device at an administrator's request (netlink
  *	"dev del"); may sleep; returns 0 or a negative errno
+ * @alloc_ucontext: create the provider's part of a user context (it may
+ *	embed struct ubcore_ucontext); ubcore sets the common fields after
+ * @free_ucontext: free it; every object of the context is gone by then
+ * @mmap: map provider memory (queue rings) of a context into userspace;
+ *	the offset names what (provider ABI)
+ * @create_jfc: allocate a JFC (it may embed struct ubcore_jfc) and its
+ *	queue for cfg->depth entries, rounding cfg->depth up as it needs;
+ *	ubcore has checked cfg against the capabilities and sets the common
+ *	fields after
+ * @modify_jfc: apply attributes
+ * @destroy_jfc: free what create_jfc allocated; no lookup holds it
+ * @create_jfs: as @create_jfc, for a JFS; cfg->depth and
+ *	cfg->max_inline_data may be rounded up
+ * @modify_jfs: apply a state change ubcore has checked
+ * @destroy_jfs: free it
+ * @create_jfr: as @create_jfs, for a JFR
+ * @modify_jfr: apply a state change or threshold ubcore has checked
+ * @destroy_jfr: free it
+ * @create_jetty: as @create_jfs, for a jetty
+ * @modify_jetty: apply a state change or threshold ubcore has checked
+ * @destroy_jetty: free it
+ * @alloc_token_id: allocate the provider's part of a token ID (it may embed
+ *	struct ubcore_token_id); ubcore assigns the number
+ * @free_token_id: free it
+ * @register_seg: allocate a registered segment (it may embed struct
+ *	ubcore_target_seg); ubcore has validated cfg and pinned user pages,
+ *	and fills the common fields (including umem) after
+ * @unregister_seg: free it; no lookup holds it
+ * @import_seg: allocate an imported segment
+ * @unimport_seg: free it
+ * @import_jfr: allocate an imported JFR (struct ubcore_tjetty)
+ * @unimport_jfr: free it
+ * @import_jetty: allocate an imported jetty
+ * @unimport_jetty: free it
  *
- * Object operations (jetties, segments, ...) join this table as they are
- * implemented.
+ * Create and allocate operations return the object or an ERR_PTR; all may
+ * sleep. ubcore serialises nothing for the provider beyond what the object
+ * lifetimes imply.
  */
 struct ubcore_ops {
 	struct module *owner;
@@ -136,6 +176,82 @@ struct ubcore_ops {
 			  enum ubcore_mtu *mtu);
 	void (*release)(struct ubcore_device *dev);
 	int (*dellink)(struct ubcore_device *dev);
+
+	struct ubcore_ucontext *(*alloc_ucontext)(struct ubcore_device *dev,
+						  u32 eid_index,
+						  struct ubcore_udata *udata);
+	void (*free_ucontext)(struct ubcore_ucontext *uctx);
+	int (*mmap)(struct ubcore_ucontext *uctx, struct vm_area_struct *vma);
+
+	struct ubcore_jfc *(*create_jfc)(struct ubcore_device *dev,
+					 struct ubcore_jfc_cfg *cfg,
+					 struct ubcore_udata *udata);
+	int (*modify_jfc)(struct ubcore_jfc *jfc,
+			  const struct ubcore_jfc_attr *attr,
+			  struct ubcore_udata *udata);
+	void (*destroy_jfc)(struct ubcore_jfc *jfc);
+
+	struct ubcore_jfs *(*create_jfs)(struct ubcore_device *dev,
+					 struct ubcore_jfs_cfg *cfg,
+					 struct ubcore_udata *udata);
+	int (*modify_jfs)(struct ubcore_jfs *jfs,
+			  const struct ubcore_jfs_attr *attr,
+			  struct ubcore_udata *udata);
+	void (*destroy_jfs)(struct ubcore_jfs *jfs);
+
+	struct ubcore_jfr *(*create_jfr)(struct ubcore_device *dev,
+					 struct ubcore_jfr_cfg *cfg,
+					 struct ubcore_udata *udata);
+	int (*modify_jfr)(struct ubcore_jfr *jfr,
+			  const struct ubcore_jfr_attr *attr,
+			  struct ubcore_udata *udata);
+	void (*destroy_jfr)(struct ubcore_jfr *jfr);
+
+	struct ubcore_jetty *(*create_jetty)(struct ubcore_device *dev,
+					     struct ubcore_jetty_cfg *cfg,
+					     struct ubcore_udata *udata);
+	int (*modify_jetty)(struct ubcore_jetty *jetty,
+			    const struct ubcore_jetty_attr *attr,
+			    struct ubcore_udata *udata);
+	void (*destroy_jetty)(struct ubcore_jetty *jetty);
+
+	struct ubcore_token_id *(*alloc_token_id)(struct ubcore_device *dev,
+						  u32 flag,
+						  struct ubcore_udata *udata);
+	void (*free_token_id)(struct ubcore_token_id *token_id);
+
+	struct ubcore_target_seg *(*register_seg)(struct ubcore_device *dev,
+						  struct ubcore_seg_cfg *cfg,
+						  struct ubcore_udata *udata);
+	void (*unregister_seg)(struct ubcore_target_seg *tseg);
+	struct ubcore_target_seg *(*import_seg)(struct ubcore_device *dev,
+						struct ubcore_target_seg_cfg *cfg,
+						struct ubcore_udata *udata);
+	void (*unimport_seg)(struct ubcore_target_seg *tseg);
+
+	struct ubcore_tjetty *(*import_jfr)(struct ubcore_device *dev,
+					    struct ubcore_tjetty_cfg *cfg,
+					    struct ubcore_udata *udata);
+	void (*unimport_jfr)(struct ubcore_tjetty *tjfr);
+	struct ubcore_tjetty *(*import_jetty)(struct ubcore_device *dev,
+					      struct ubcore_tjetty_cfg *cfg,
+					      struct ubcore_udata *udata);
+	void (*unimport_jetty)(struct ubcore_tjetty *tjetty);
+};
+
+/* Kinds of objects, for live counts (sysfs "objects/", netlink). */
+enum ubcore_obj_type {
+	UBCORE_OBJ_UCONTEXT,
+	UBCORE_OBJ_JFC,
+	UBCORE_OBJ_JFS,
+	UBCORE_OBJ_JFR,
+	UBCORE_OBJ_JETTY,
+	UBCORE_OBJ_TOKEN_ID,
+	UBCORE_OBJ_SEG,
+	UBCORE_OBJ_TARGET_SEG,
+	UBCORE_OBJ_TJFR,
+	UBCORE_OBJ_TJETTY,
+	UBCORE_OBJ_TYPE_MAX,
 };
 
 /**
@@ -191,6 +307,16 @@ struct ubcore_eid_entry {
  *	from any context
  * @registered: between the end of registration and the start of
  *	unregistration (ubcore_devices_rwsem)
+ * @jfc_table: JFC ID -> struct ubcore_jfc (XA_FLAGS_ALLOC); an ID is
+ *	reserved (NULL entry) while its object is created; the xarray's lock
+ * @jetty_table: jetty ID -> JFS, JFR or jetty, as a pointer tagged with
+ *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table
+ * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1)
+ * @seg_lock: protects the segment lists and taking references on segments
+ *	found through @token_table; a spinlock, lookups run in any context
+ * @seg_list: registered segments (struct ubcore_target_seg.node)
+ * @obj_cnt: live objects per enum ubcore_obj_type
+ * @pinned_pages: user pages pinned by the device's segments
  */
 struct ubcore_device {
 	char dev_name[UBCORE_MAX_DEV_NAME];
@@ -213,7 +339,20 @@ struct ubcore_device {
 	struct list_head event_handlers;
 	spinlock_t event_lock;		/* see above */
 	bool registered;
+
+	struct xarray jfc_table;
+	struct xarray jetty_table;
+	struct xarray token_table;
+	spinlock_t seg_lock;		/* see above */
+	struct list_head seg_list;
+	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
+	atomic64_t pinned_pages;
 };
+
+/* Tags of the entries of ubcore_device.jetty_table (xa_tag_pointer). */
+#define UBCORE_JETTY_TAG_JFS	1
+#define UBCORE_JETTY_TAG_JFR	2
+#define UBCORE_JETTY_TAG_JETTY	3
 
 static inline struct ubcore_device *to_ubcore_device(struct device *dev)
 {
@@ -237,6 +376,12 @@ int ubcore_add_static_eid(struct ubcore_device *dev, u32 idx,
 int ubcore_del_static_eid(struct ubcore_device *dev, u32 idx);
 int ubcore_set_eid_mode(struct ubcore_device *dev, enum ubcore_eid_mode mode);
 int ubcore_get_eid(struct ubcore_device *dev, u32 idx, union ubcore_eid *eid);
+
+/* User contexts (uburma creates one per open file that asks for it). */
+struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
+					      u32 eid_index, u32 uasid,
+					      struct ubcore_udata *udata);
+void ubcore_free_ucontext(struct ubcore_ucontext *uctx);
 
 /**
  * struct ubcore_client - a kernel user of every UB device

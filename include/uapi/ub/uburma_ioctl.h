@@ -33,6 +33,52 @@ struct uburma_cmd_hdr {
 enum uburma_cmd {
 	UBURMA_CMD_QUERY_DEVICE = 1,
 	UBURMA_CMD_GET_EID_LIST,
+	UBURMA_CMD_CREATE_CTX,
+	UBURMA_CMD_ALLOC_TOKEN_ID,
+	UBURMA_CMD_FREE_TOKEN_ID,
+	UBURMA_CMD_REGISTER_SEG,
+	UBURMA_CMD_UNREGISTER_SEG,
+	UBURMA_CMD_IMPORT_SEG,
+	UBURMA_CMD_UNIMPORT_SEG,
+	UBURMA_CMD_CREATE_JFCE,
+	UBURMA_CMD_CREATE_JFC,
+	UBURMA_CMD_MODIFY_JFC,
+	UBURMA_CMD_DELETE_JFC,
+	UBURMA_CMD_CREATE_JFS,
+	UBURMA_CMD_MODIFY_JFS,
+	UBURMA_CMD_QUERY_JFS,
+	UBURMA_CMD_DELETE_JFS,
+	UBURMA_CMD_CREATE_JFR,
+	UBURMA_CMD_MODIFY_JFR,
+	UBURMA_CMD_QUERY_JFR,
+	UBURMA_CMD_DELETE_JFR,
+	UBURMA_CMD_CREATE_JETTY,
+	UBURMA_CMD_MODIFY_JETTY,
+	UBURMA_CMD_QUERY_JETTY,
+	UBURMA_CMD_DELETE_JETTY,
+	UBURMA_CMD_IMPORT_JFR,
+	UBURMA_CMD_UNIMPORT_JFR,
+	UBURMA_CMD_IMPORT_JETTY,
+	UBURMA_CMD_UNIMPORT_JETTY,
+};
+
+/*
+ * Object commands need the file's context (UBURMA_CMD_CREATE_CTX first,
+ * else EINVAL). A handle names an object of this file: a number the kernel
+ * chose, never 0 (0 in a handle field means "none"); an unknown handle, or
+ * one of the wrong kind, is EINVAL. The urma_* fields are the caller's own
+ * values (liburma: its object's address), returned in events.
+ */
+
+/*
+ * Provider-specific data (for udma: the structs of udma_abi.h), passed to
+ * the provider as it is.
+ */
+struct uburma_udata {
+	__aligned_u64 in_addr;
+	__aligned_u64 out_addr;
+	__u32 in_len;
+	__u32 out_len;
 };
 
 /* UBURMA_CMD_QUERY_DEVICE: capabilities and port state. */
@@ -84,6 +130,318 @@ struct uburma_cmd_get_eid_list {
 	struct {
 		__u32 cnt;
 		__u32 reserved;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_CREATE_CTX: the file's user context on EID in.eid_index, with
+ * the process's uasid. Once per file (EEXIST). out.async_fd is a new file
+ * descriptor (O_CLOEXEC) that reads struct uburma_async_event records and
+ * works with poll/epoll.
+ */
+struct uburma_cmd_create_ctx {
+	struct {
+		__u32 eid_index;
+		__u32 uasid;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__s32 async_fd;
+		__u32 reserved;
+	} out;
+};
+
+/* Records read from the async fd; read(2) blocks unless O_NONBLOCK. */
+struct uburma_async_event {
+	__aligned_u64 event_data;	/* the object's urma_* value, or a port or EID index */
+	__u32 event_type;		/* urma_async_event_type_t */
+	__u32 reserved;
+};
+
+/* Records read from a JFCE fd: a JFC with a completion event. */
+struct uburma_jfce_event {
+	__aligned_u64 urma_jfc;
+};
+
+/* UBURMA_CMD_ALLOC_TOKEN_ID */
+struct uburma_cmd_alloc_token_id {
+	struct {
+		__u32 flag;		/* urma_token_id_flag_t */
+		__u32 reserved;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__u32 token_id;
+		__u32 reserved;
+		__aligned_u64 handle;
+	} out;
+};
+
+/*
+ * Commands that name only a handle: FREE_TOKEN_ID, UNREGISTER_SEG,
+ * UNIMPORT_SEG, UNIMPORT_JFR, UNIMPORT_JETTY.
+ */
+struct uburma_cmd_destroy {
+	struct {
+		__aligned_u64 handle;
+	} in;
+};
+
+/*
+ * Deletes of objects that have events: DELETE_JFC, DELETE_JFS, DELETE_JFR,
+ * DELETE_JETTY. The object's unread events are dropped; out says how many
+ * were read, which liburma waits to see acknowledged.
+ */
+struct uburma_cmd_delete {
+	struct {
+		__aligned_u64 handle;
+	} in;
+	struct {
+		__u32 async_events_reported;
+		__u32 comp_events_reported;	/* JFC only */
+	} out;
+};
+
+/* UBURMA_CMD_REGISTER_SEG: pins [va, va + len) charged to RLIMIT_MEMLOCK. */
+struct uburma_cmd_register_seg {
+	struct {
+		__aligned_u64 va;
+		__aligned_u64 len;
+		__aligned_u64 token_id_handle;
+		__aligned_u64 iova;
+		__u32 token_value;
+		__u32 flag;		/* urma_reg_seg_flag_t */
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__u32 token_id;
+		__u32 reserved;
+		__aligned_u64 handle;
+	} out;
+};
+
+/* UBURMA_CMD_IMPORT_SEG: records a remote segment (urma_seg_t). */
+struct uburma_cmd_import_seg {
+	struct {
+		__u8 eid[16];
+		__u32 uasid;
+		__u32 token_id;
+		__aligned_u64 va;
+		__aligned_u64 len;
+		__aligned_u64 mva;
+		__u32 attr;		/* urma_seg_attr_t */
+		__u32 flag;		/* urma_import_seg_flag_t */
+		__u32 token_value;
+		__u32 reserved;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__aligned_u64 handle;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_CREATE_JFCE: a completion event channel. out.fd (O_CLOEXEC)
+ * reads struct uburma_jfce_event records and works with poll/epoll; it is
+ * deleted by closing it, and lives on until the last JFC using it is gone.
+ */
+struct uburma_cmd_create_jfce {
+	struct {
+		__u32 reserved;
+	} in;
+	struct {
+		__s32 fd;
+		__u32 reserved;
+	} out;
+};
+
+/* UBURMA_CMD_CREATE_JFC */
+struct uburma_cmd_create_jfc {
+	struct {
+		__u32 depth;
+		__u32 flag;		/* urma_jfc_flag_t */
+		__u32 ceqn;
+		__s32 jfce_fd;		/* -1: no event channel */
+		__aligned_u64 urma_jfc;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__u32 id;
+		__u32 depth;
+		__aligned_u64 handle;
+	} out;
+};
+
+/* UBURMA_CMD_MODIFY_JFC */
+struct uburma_cmd_modify_jfc {
+	struct {
+		__aligned_u64 handle;
+		__u32 mask;		/* urma_jfc_attr_mask_t */
+		__u16 moderate_count;
+		__u16 moderate_period;
+		struct uburma_udata udata;
+	} in;
+};
+
+/* The send side of a JFS or jetty, as urma_jfs_cfg_t. */
+struct uburma_jfs_cfg {
+	__u32 depth;
+	__u32 flag;		/* urma_jfs_flag_t */
+	__u32 trans_mode;	/* urma_transport_mode_t */
+	__u32 max_inline_data;
+	__u8 priority;
+	__u8 max_sge;
+	__u8 max_rsge;
+	__u8 rnr_retry;
+	__u8 err_timeout;
+	__u8 reserved[3];
+};
+
+/* UBURMA_CMD_CREATE_JFS; out.cfg is what was created (depth rounded up). */
+struct uburma_cmd_create_jfs {
+	struct {
+		struct uburma_jfs_cfg cfg;
+		__aligned_u64 jfc_handle;
+		__aligned_u64 urma_jfs;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		struct uburma_jfs_cfg cfg;
+		__u32 id;
+		__u32 reserved;
+		__aligned_u64 handle;
+	} out;
+};
+
+/* UBURMA_CMD_MODIFY_JFS, UBURMA_CMD_MODIFY_JETTY (state only for a JFS) */
+struct uburma_cmd_modify_jetty {
+	struct {
+		__aligned_u64 handle;
+		__u32 mask;		/* urma_jetty_attr_mask_t / urma_jfs_attr_mask_t */
+		__u32 rx_threshold;
+		__u32 state;		/* urma_jetty_state_t */
+		__u32 reserved;
+		struct uburma_udata udata;
+	} in;
+};
+
+/* UBURMA_CMD_QUERY_JFS */
+struct uburma_cmd_query_jfs {
+	struct {
+		__aligned_u64 handle;
+	} in;
+	struct {
+		struct uburma_jfs_cfg cfg;
+		__u32 state;
+		__u32 reserved;
+	} out;
+};
+
+/* The receive side, as urma_jfr_cfg_t. */
+struct uburma_jfr_cfg {
+	__u32 id;		/* 0: any */
+	__u32 depth;
+	__u32 flag;		/* urma_jfr_flag_t */
+	__u32 trans_mode;
+	__u32 token_value;
+	__u8 max_sge;
+	__u8 min_rnr_timer;
+	__u8 reserved[2];
+};
+
+/* UBURMA_CMD_CREATE_JFR */
+struct uburma_cmd_create_jfr {
+	struct {
+		struct uburma_jfr_cfg cfg;
+		__aligned_u64 jfc_handle;
+		__aligned_u64 urma_jfr;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		struct uburma_jfr_cfg cfg;
+		__aligned_u64 handle;
+	} out;
+};
+
+/* UBURMA_CMD_MODIFY_JFR */
+struct uburma_cmd_modify_jfr {
+	struct {
+		__aligned_u64 handle;
+		__u32 mask;		/* urma_jfr_attr_mask_t */
+		__u32 rx_threshold;
+		__u32 state;		/* urma_jfr_state_t */
+		__u32 reserved;
+		struct uburma_udata udata;
+	} in;
+};
+
+/* UBURMA_CMD_QUERY_JFR; the token value is not returned. */
+struct uburma_cmd_query_jfr {
+	struct {
+		__aligned_u64 handle;
+	} in;
+	struct {
+		struct uburma_jfr_cfg cfg;
+		__u32 rx_threshold;
+		__u32 state;
+	} out;
+};
+
+/* UBURMA_CMD_CREATE_JETTY: receives on the shared JFR in.jfr_handle. */
+struct uburma_cmd_create_jetty {
+	struct {
+		__u32 id;		/* 0: any */
+		__u32 flag;		/* urma_jetty_flag_t */
+		struct uburma_jfs_cfg jfs_cfg;
+		__aligned_u64 send_jfc_handle;
+		__aligned_u64 jfr_handle;
+		__aligned_u64 recv_jfc_handle;	/* 0: the JFR's */
+		__aligned_u64 urma_jetty;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		struct uburma_jfs_cfg jfs_cfg;
+		__u32 id;
+		__u32 reserved;
+		__aligned_u64 handle;
+	} out;
+};
+
+/* UBURMA_CMD_QUERY_JETTY */
+struct uburma_cmd_query_jetty {
+	struct {
+		__aligned_u64 handle;
+	} in;
+	struct {
+		struct uburma_jfs_cfg jfs_cfg;
+		__u32 id;
+		__u32 flag;
+		__u32 rx_threshold;
+		__u32 state;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_IMPORT_JFR, UBURMA_CMD_IMPORT_JETTY: records a remote target
+ * (urma_rjfr_t / urma_rjetty_t) and the token to present.
+ */
+struct uburma_cmd_import_jetty {
+	struct {
+		__u8 eid[16];
+		__u32 uasid;
+		__u32 id;
+		__u32 trans_mode;
+		__u32 type;		/* urma_target_type_t; IMPORT_JETTY only */
+		__u32 flag;		/* urma_import_jetty_flag_t */
+		__u32 policy;		/* urma_jetty_grp_policy_t */
+		__u32 tp_type;		/* urma_tp_type_t */
+		__u32 token_value;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__u32 tpn;
+		__u32 reserved;
+		__aligned_u64 handle;
 	} out;
 };
 

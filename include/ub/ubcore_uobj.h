@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * What every ubcore object shares: the user context it belongs to, the
+ * provider data a user passes through, and the lifetime rules that let the
+ * data path look objects up by ID while they are being destroyed.
+ */
+#ifndef _UB_UBCORE_UOBJ_H
+#define _UB_UBCORE_UOBJ_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+struct ubcore_device;
+
+/**
+ * struct ubcore_ucontext - the objects of one user process on one device
+ * @ub_dev: the device
+ * @eid_index: the EID the context was created on
+ * @uasid: the process's UB address space ID
+ *
+ * Created by the provider's alloc_ucontext (it may embed this structure),
+ * freed by its free_ucontext once every object of the context is gone.
+ * Kernel objects have no context (NULL).
+ */
+struct ubcore_ucontext {
+	struct ubcore_device *ub_dev;
+	u32 eid_index;
+	u32 uasid;
+};
+
+/**
+ * struct ubcore_udata - provider-specific command data from userspace
+ * @uctx: the caller's context
+ * @in: provider input (for udma: a struct of include/uapi/ub/udma_abi.h)
+ * @in_len: bytes at @in
+ * @out: provider output
+ * @out_len: bytes at @out
+ *
+ * NULL for kernel callers. Providers copy with copy_struct_from_user() /
+ * copy_to_user() of at most @out_len bytes.
+ */
+struct ubcore_udata {
+	struct ubcore_ucontext *uctx;
+	void __user *in;
+	u32 in_len;
+	u32 out_len;
+	void __user *out;
+};
+
+/**
+ * struct ubcore_obj_ref - lifetime of an object found by ID
+ * @ref: one reference held by the table from creation until destroy starts,
+ *	one more by each lookup in flight (data path, target side)
+ * @done: completed when @ref drops to zero; destroy waits for it before
+ *	the provider frees the object
+ */
+struct ubcore_obj_ref {
+	refcount_t ref;
+	struct completion done;
+};
+
+static inline void ubcore_obj_ref_init(struct ubcore_obj_ref *r)
+{
+	refcount_set(&r->ref, 1);
+	init_completion(&r->done);
+}
+
+/* Take a reference on an object found under RCU; false if it is dying. */
+static inline bool ubcore_obj_ref_get(struct ubcore_obj_ref *r)
+{
+	return refcount_inc_not_zero(&r->ref);
+}
+
+static inline void ubcore_obj_ref_put(struct ubcore_obj_ref *r)
+{
+	if (refcount_dec_and_test(&r->ref))
+		complete(&r->done);
+}
+
+/* Drop the table's reference and wait until no lookup holds the object. */
+static inline void ubcore_obj_ref_drain(struct ubcore_obj_ref *r)
+{
+	ubcore_obj_ref_put(r);
+	wait_for_completion(&r->done);
+}
+
+#endif /* _UB_UBCORE_UOBJ_H */
