@@ -92,6 +92,9 @@ static void udma_release(struct ubcore_device *ub_dev)
 {
 	struct udma_dev *udev = to_udma_dev(ub_dev);
 
+	/* ubcore destroyed every object of the device before the last put. */
+	WARN(atomic64_read(&udev->ring_bytes),
+	     "udma: %s released with objects left\n", ub_dev->dev_name);
 	netdev_put(udev->netdev, &udev->netdev_tracker);
 	/*
 	 * After the decrement module unload may go on; only the return to
@@ -109,6 +112,10 @@ static const struct ubcore_ops udma_ops = {
 	.query_port = udma_query_port,
 	.release = udma_release,
 	.dellink = udma_dellink,
+
+	.alloc_ucontext = udma_alloc_ucontext,
+	.free_ucontext = udma_free_ucontext,
+	.mmap = udma_mmap,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

@@ -8,14 +8,19 @@
 #ifndef _UDMA_UDMA_H
 #define _UDMA_UDMA_H
 
+#include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <ub/ubcore_device.h>
+#include <uapi/ub/udma_abi.h>
 
 /* Name format of devices created without an administrator's name. */
 #define UDMA_DEV_NAME_FMT	"udma%d"
@@ -82,6 +87,12 @@
  *	unregisters and frees it.
  * @netdev_gone: @netdev is being unregistered; the reaper work removes the
  *	device. Set by the netdev notifier; udma_list_lock.
+ * @ring_bytes: kernel memory of the queue rings of the device's live JFCs,
+ *	JFSs, JFRs and jetties (added at create, subtracted at destroy; a ring
+ *	still mapped by a process after its object is gone is not counted)
+ *
+ * The counters are atomics, for debugging and for the data path's limits;
+ * udma_release() warns if any is not zero by then.
  */
 struct udma_dev {
 	struct ubcore_device ub_dev;
@@ -89,6 +100,8 @@ struct udma_dev {
 	netdevice_tracker netdev_tracker;
 	struct list_head list;
 	bool netdev_gone;
+
+	atomic64_t ring_bytes;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -97,6 +110,102 @@ static_assert(offsetof(struct udma_dev, ub_dev) == 0);
 static inline struct udma_dev *to_udma_dev(struct ubcore_device *ub_dev)
 {
 	return container_of(ub_dev, struct udma_dev, ub_dev);
+}
+
+/**
+ * struct udma_ring - a queue ring: a control page and a power-of-two array
+ *	of fixed-size entries, in one vmalloc_user() area
+ * @ref: the ring's lifetime. One reference is held by the object that owns
+ *	the ring (JFC, JFS, JFR or jetty) from create to destroy, one by the
+ *	mmap table of the owner's user context while the ring is published
+ *	there, one by each VMA that maps it (taken at mmap and in
+ *	vm_ops->open, dropped in vm_ops->close), and one by each kernel user
+ *	of the data path while it works on the ring (udma_ring_get()). The
+ *	last put frees the memory, so a process may destroy an object before
+ *	it unmaps the ring and the kernel never touches freed memory.
+ * @buf: the area: PAGE_SIZE bytes of control page, then the entries;
+ *	zeroed, page-aligned; @size bytes
+ * @ctrl: the control page (== @buf), shared with userspace
+ * @entries: the first entry (@buf + PAGE_SIZE)
+ * @size: bytes of @buf, a multiple of PAGE_SIZE; the mmap length
+ * @entry_size: bytes of one entry
+ * @entry_cnt: entries; a power of two
+ * @udev: the device, for its ring accounting; used by udma_ring_destroy()
+ *	only (the device outlives its objects, not necessarily the ring)
+ * @uctx: the user context whose mmap table holds the ring under
+ *	@mmap_key, or NULL (a kernel ring, or unpublished). Only create and
+ *	destroy of the owning object use it; the context outlives its objects.
+ * @mmap_key: the ring's key in @uctx's mmap table (its mmap offset is
+ *	@mmap_key << PAGE_SHIFT), 0 when not published
+ * @lock: serialises the kernel side of the ring: @pi, @ci, the kernel's
+ *	writes to @ctrl and to the entries it produces. A spinlock: the data
+ *	path works in softirq and process context (spin_lock_bh()). Never
+ *	held across udma_ring_put().
+ * @pi: the kernel's producer index (CQ: next CQE to write; for a kernel
+ *	ring also SQ and RQ)
+ * @ci: the kernel's consumer index (SQ, RQ: next WQE to take; CQ of a
+ *	kernel ring)
+ *
+ * Who writes what in a ring mapped by a user context (indexes are
+ * free-running u32, entry i at i & (entry_cnt - 1)):
+ *  - SQ and RQ: userspace writes the entries and then ctrl->pi (release).
+ *    The kernel reads ctrl->pi once (acquire) and trusts it only as far as
+ *    pi - @ci <= entry_cnt (more is a queue error); it copies each entry out of the ring before
+ *    validating it and never reads the copy's source again; it publishes
+ *    its progress in ctrl->ci from @ci, and never reads ctrl->ci back.
+ *  - CQ: the kernel writes CQEs and then ctrl->pi from @pi (release);
+ *    userspace writes ctrl->ci after reading CQEs. The kernel reads
+ *    ctrl->ci only to bound free space: a value outside
+ *    [@pi - entry_cnt, @pi] is a CQ overflow error, never an index used.
+ * A kernel ring (no user context) has the same layout; kernel clients
+ * produce and consume through the data path under @lock.
+ *
+ * The data path owns @pi, @ci and the entry formats; ring.c only sets the
+ * ring up (everything zero) and tears it down.
+ */
+struct udma_ring {
+	struct kref ref;
+	void *buf;
+	struct udma_ring_ctrl *ctrl;
+	void *entries;
+	size_t size;
+	u32 entry_size;
+	u32 entry_cnt;
+	struct udma_dev *udev;
+	struct udma_ucontext *uctx;
+	u32 mmap_key;
+
+	spinlock_t lock;	/* see above */
+	u32 pi;
+	u32 ci;
+};
+
+/* Entry @idx (free-running) of @ring. */
+static inline void *udma_ring_entry(const struct udma_ring *ring, u32 idx)
+{
+	return ring->entries + (size_t)(idx & (ring->entry_cnt - 1)) *
+	       ring->entry_size;
+}
+
+/**
+ * struct udma_ucontext - udma's part of a user context
+ * @base: the common part; ubcore fills it after alloc_ucontext
+ * @mmap_xa: mmap table: key (the mmap offset in pages) -> struct udma_ring,
+ *	holding a reference on each ring (XA_FLAGS_ALLOC1). Rings are
+ *	published by the create of their object and removed by its destroy;
+ *	mmap() looks them up. The xarray's own lock; a lookup takes its
+ *	reference on the ring under that lock, so it cannot race with the
+ *	removal's put.
+ */
+struct udma_ucontext {
+	struct ubcore_ucontext base;
+	struct xarray mmap_xa;
+};
+
+static inline struct udma_ucontext *
+to_udma_ucontext(struct ubcore_ucontext *uctx)
+{
+	return container_of(uctx, struct udma_ucontext, base);
 }
 
 /* device.c */
@@ -109,5 +218,24 @@ void udma_dev_wait_released(void);
 /* netdev.c */
 int udma_netdev_init(void);
 void udma_netdev_exit(void);
+
+/* ring.c */
+struct udma_ring *udma_ring_create(struct udma_dev *udev,
+				   struct ubcore_udata *udata, u32 entry_size,
+				   u32 *depth, u32 max_depth,
+				   struct udma_ring_info *info);
+void udma_ring_destroy(struct udma_ring *ring);
+void udma_ring_get(struct udma_ring *ring);
+void udma_ring_put(struct udma_ring *ring);
+int udma_copy_resp(struct ubcore_udata *udata, const void *resp, size_t len);
+
+/* ucontext.c */
+struct ubcore_ucontext *udma_alloc_ucontext(struct ubcore_device *ub_dev,
+					    u32 eid_index,
+					    struct ubcore_udata *udata);
+void udma_free_ucontext(struct ubcore_ucontext *uctx);
+int udma_mmap(struct ubcore_ucontext *uctx, struct vm_area_struct *vma);
+int udma_ucontext_publish(struct udma_ucontext *uctx, struct udma_ring *ring);
+void udma_ucontext_unpublish(struct udma_ring *ring);
 
 #endif /* _UDMA_UDMA_H */

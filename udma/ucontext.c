@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * User contexts of udma: the mmap table that names each ring of a context's
+ * objects by an mmap offset, and mmap() of those rings into the process.
+ *
+ * Lifetime of a mapped ring: the mapping holds a reference on the ring
+ * (taken at mmap, and by vm_ops->open for each VMA split or moved off it;
+ * dropped by vm_ops->close), so the ring's memory stays until the last
+ * unmap even when the process destroyed the object first. The mapping also
+ * holds a reference on this module, since its vm_ops are our code: udma
+ * cannot be unloaded while a process maps one of its rings. Mappings are
+ * not inherited across fork (VM_DONTCOPY), cannot grow (VM_DONTEXPAND) and
+ * can never become executable.
+ */
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "udma.h"
+
+/*
+ * Keys of a context's mmap table: mmap offsets (key << PAGE_SHIFT) stay
+ * below 4 GiB, so 32-bit processes can map every ring.
+ */
+#define UDMA_MMAP_KEY_MAX	(U32_MAX >> PAGE_SHIFT)
+
+/**
+ * udma_alloc_ucontext() - ubcore_ops.alloc_ucontext
+ * @ub_dev: the device
+ * @eid_index: the EID of the context (ubcore records it)
+ * @udata: the user's udata; udma exchanges nothing at this step
+ *
+ * Return: the context, or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_ucontext *udma_alloc_ucontext(struct ubcore_device *ub_dev,
+					    u32 eid_index,
+					    struct ubcore_udata *udata)
+{
+	struct udma_ucontext *uctx;
+
+	uctx = kzalloc(sizeof(*uctx), GFP_KERNEL);
+	if (!uctx)
+		return ERR_PTR(-ENOMEM);
+	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC1);
+	return &uctx->base;
+}
+
+/**
+ * udma_free_ucontext() - ubcore_ops.free_ucontext
+ * @base: the context; every object of it has been destroyed, so its mmap
+ *	table is empty (rings still mapped hold references of their own)
+ */
+void udma_free_ucontext(struct ubcore_ucontext *base)
+{
+	struct udma_ucontext *uctx = to_udma_ucontext(base);
+	struct udma_ring *ring;
+	unsigned long key;
+
+	/* A ring left here is a bug of ours; do not leak it too. */
+	xa_for_each(&uctx->mmap_xa, key, ring) {
+		WARN_ONCE(1, "udma: ring %lu left in a freed context\n", key);
+		udma_ucontext_unpublish(ring);
+	}
+	xa_destroy(&uctx->mmap_xa);
+	kfree(uctx);
+}
+
+/**
+ * udma_ucontext_publish() - give a new ring an mmap offset in a context
+ * @uctx: the context
+ * @ring: the ring, not yet published
+ *
+ * The table takes a reference on @ring. Process context.
+ *
+ * Return: 0, -ENOMEM, or -ENOSPC when the table is full.
+ */
+int udma_ucontext_publish(struct udma_ucontext *uctx, struct udma_ring *ring)
+{
+	u32 key;
+	int ret;
+
+	udma_ring_get(ring);
+	ret = xa_alloc(&uctx->mmap_xa, &key, ring,
+		       XA_LIMIT(1, UDMA_MMAP_KEY_MAX), GFP_KERNEL);
+	if (ret) {
+		udma_ring_put(ring);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	ring->uctx = uctx;
+	ring->mmap_key = key;
+	return 0;
+}
+
+/**
+ * udma_ucontext_unpublish() - remove a ring from its context's mmap table
+ * @ring: the ring; nothing happens to a kernel ring
+ *
+ * No mmap() finds the ring afterwards; existing mappings keep it. Drops the
+ * table's reference. Process context.
+ */
+void udma_ucontext_unpublish(struct udma_ring *ring)
+{
+	struct udma_ucontext *uctx = ring->uctx;
+
+	if (!uctx)
+		return;
+	xa_erase(&uctx->mmap_xa, ring->mmap_key);
+	ring->uctx = NULL;
+	ring->mmap_key = 0;
+	udma_ring_put(ring);
+}
+
+/* A VMA of a ring was duplicated (split or moved); it holds its own refs. */
+static void udma_ring_vm_open(struct vm_area_struct *vma)
+{
+	udma_ring_get(vma->vm_private_data);
+	__module_get(THIS_MODULE);
+}
+
+/*
+ * A VMA of a ring goes away. After module_put() only the return from this
+ * function is left of this module's code, as for any module_put() of a
+ * module's own reference.
+ */
+static void udma_ring_vm_close(struct vm_area_struct *vma)
+{
+	udma_ring_put(vma->vm_private_data);
+	module_put(THIS_MODULE);
+}
+
+static const struct vm_operations_struct udma_ring_vm_ops = {
+	.open = udma_ring_vm_open,
+	.close = udma_ring_vm_close,
+};
+
+/* The published ring with mmap key @key, with a reference, or NULL. */
+static struct udma_ring *udma_ucontext_get_ring(struct udma_ucontext *uctx,
+						unsigned long key)
+{
+	struct udma_ring *ring;
+
+	/* Unpublishing erases under this lock before it drops its reference. */
+	xa_lock(&uctx->mmap_xa);
+	ring = xa_load(&uctx->mmap_xa, key);
+	if (ring)
+		udma_ring_get(ring);
+	xa_unlock(&uctx->mmap_xa);
+	return ring;
+}
+
+/**
+ * udma_mmap() - ubcore_ops.mmap: map a ring of the context
+ * @base: the context
+ * @vma: the new mapping; vm_pgoff is the ring's mmap key (struct
+ *	udma_ring_info.mmap_offset >> PAGE_SHIFT)
+ *
+ * The mapping must be shared, not executable, and exactly as long as the
+ * ring (mmap_len). Called with the mm's mmap_lock held for writing.
+ *
+ * Return: 0; -EINVAL for an unknown offset, a wrong length or a private
+ * mapping; -EPERM for an executable one; -ENODEV while udma unloads; or
+ * the error of remap_vmalloc_range().
+ */
+int udma_mmap(struct ubcore_ucontext *base, struct vm_area_struct *vma)
+{
+	struct udma_ucontext *uctx = to_udma_ucontext(base);
+	struct udma_ring *ring;
+	int ret;
+
+	/* MAP_SHARED (VM_SHARED is also clear on a read-only file). */
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	ring = udma_ucontext_get_ring(uctx, vma->vm_pgoff);
+	if (!ring)
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != ring->size) {
+		ret = -EINVAL;
+		goto put_ring;
+	}
+	if (!try_module_get(THIS_MODULE)) {
+		ret = -ENODEV;
+		goto put_ring;
+	}
+	ret = remap_vmalloc_range(vma, ring->buf, 0);
+	if (ret)
+		goto put_module;
+	/* Linux 6.1: vm_flags is written directly (vm_flags_mod() from 6.3). */
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
+	vma->vm_flags &= ~VM_MAYEXEC;
+	/* The references taken above now belong to the mapping. */
+	vma->vm_private_data = ring;
+	vma->vm_ops = &udma_ring_vm_ops;
+	return 0;
+
+put_module:
+	module_put(THIS_MODULE);
+put_ring:
+	udma_ring_put(ring);
+	return ret;
+}
