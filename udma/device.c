@@ -116,6 +116,19 @@ static const struct ubcore_ops udma_ops = {
 	.alloc_ucontext = udma_alloc_ucontext,
 	.free_ucontext = udma_free_ucontext,
 	.mmap = udma_mmap,
+
+	.create_jfc = udma_create_jfc,
+	.modify_jfc = udma_modify_jfc,
+	.destroy_jfc = udma_destroy_jfc,
+	.create_jfs = udma_create_jfs,
+	.modify_jfs = udma_modify_jfs,
+	.destroy_jfs = udma_destroy_jfs,
+	.create_jfr = udma_create_jfr,
+	.modify_jfr = udma_modify_jfr,
+	.destroy_jfr = udma_destroy_jfr,
+	.create_jetty = udma_create_jetty,
+	.modify_jetty = udma_modify_jetty,
+	.destroy_jetty = udma_destroy_jetty,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

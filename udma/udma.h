@@ -208,6 +208,72 @@ to_udma_ucontext(struct ubcore_ucontext *uctx)
 	return container_of(uctx, struct udma_ucontext, base);
 }
 
+/**
+ * struct udma_jfc - a JFC
+ * @base: the common part
+ * @cq: the CQ ring (UDMA_CQE_SIZE entries)
+ * @moderate_count: completions per event (0: every one); WRITE_ONCE by
+ *	modify_jfc, READ_ONCE by the data path
+ * @moderate_period: microseconds an event may be delayed; as above
+ */
+struct udma_jfc {
+	struct ubcore_jfc base;
+	struct udma_ring *cq;
+	u16 moderate_count;
+	u16 moderate_period;
+};
+
+/**
+ * struct udma_jfs - a JFS
+ * @base: the common part
+ * @sq: the SQ ring (UDMA_SQE_SIZE entries)
+ */
+struct udma_jfs {
+	struct ubcore_jfs base;
+	struct udma_ring *sq;
+};
+
+/**
+ * struct udma_jfr - a JFR
+ * @base: the common part
+ * @rq: the RQ ring (UDMA_RQE_SIZE entries)
+ */
+struct udma_jfr {
+	struct ubcore_jfr base;
+	struct udma_ring *rq;
+};
+
+/**
+ * struct udma_jetty - a jetty: a send queue of its own, receiving on the
+ *	shared JFR of its cfg (which holds the RQ)
+ * @base: the common part
+ * @sq: the SQ ring (UDMA_SQE_SIZE entries)
+ */
+struct udma_jetty {
+	struct ubcore_jetty base;
+	struct udma_ring *sq;
+};
+
+static inline struct udma_jfc *to_udma_jfc(struct ubcore_jfc *jfc)
+{
+	return container_of(jfc, struct udma_jfc, base);
+}
+
+static inline struct udma_jfs *to_udma_jfs(struct ubcore_jfs *jfs)
+{
+	return container_of(jfs, struct udma_jfs, base);
+}
+
+static inline struct udma_jfr *to_udma_jfr(struct ubcore_jfr *jfr)
+{
+	return container_of(jfr, struct udma_jfr, base);
+}
+
+static inline struct udma_jetty *to_udma_jetty(struct ubcore_jetty *jetty)
+{
+	return container_of(jetty, struct udma_jetty, base);
+}
+
 /* device.c */
 int udma_dev_add(struct net_device *ndev, const char *name_fmt);
 bool udma_dev_mark_netdev_gone(struct net_device *ndev);
@@ -237,5 +303,34 @@ void udma_free_ucontext(struct ubcore_ucontext *uctx);
 int udma_mmap(struct ubcore_ucontext *uctx, struct vm_area_struct *vma);
 int udma_ucontext_publish(struct udma_ucontext *uctx, struct udma_ring *ring);
 void udma_ucontext_unpublish(struct udma_ring *ring);
+
+/* jfc.c */
+struct ubcore_jfc *udma_create_jfc(struct ubcore_device *ub_dev,
+				   struct ubcore_jfc_cfg *cfg,
+				   struct ubcore_udata *udata);
+int udma_modify_jfc(struct ubcore_jfc *jfc, const struct ubcore_jfc_attr *attr,
+		    struct ubcore_udata *udata);
+void udma_destroy_jfc(struct ubcore_jfc *jfc);
+
+/* jetty.c */
+struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
+				   struct ubcore_jfs_cfg *cfg,
+				   struct ubcore_udata *udata);
+int udma_modify_jfs(struct ubcore_jfs *jfs, const struct ubcore_jfs_attr *attr,
+		    struct ubcore_udata *udata);
+void udma_destroy_jfs(struct ubcore_jfs *jfs);
+struct ubcore_jfr *udma_create_jfr(struct ubcore_device *ub_dev,
+				   struct ubcore_jfr_cfg *cfg,
+				   struct ubcore_udata *udata);
+int udma_modify_jfr(struct ubcore_jfr *jfr, const struct ubcore_jfr_attr *attr,
+		    struct ubcore_udata *udata);
+void udma_destroy_jfr(struct ubcore_jfr *jfr);
+struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
+				       struct ubcore_jetty_cfg *cfg,
+				       struct ubcore_udata *udata);
+int udma_modify_jetty(struct ubcore_jetty *jetty,
+		      const struct ubcore_jetty_attr *attr,
+		      struct ubcore_udata *udata);
+void udma_destroy_jetty(struct ubcore_jetty *jetty);
 
 #endif /* _UDMA_UDMA_H */
