@@ -93,7 +93,10 @@ static void udma_release(struct ubcore_device *ub_dev)
 	struct udma_dev *udev = to_udma_dev(ub_dev);
 
 	/* ubcore destroyed every object of the device before the last put. */
-	WARN(atomic64_read(&udev->ring_bytes),
+	WARN(atomic64_read(&udev->ring_bytes) ||
+	     atomic64_read(&udev->seg_bytes) ||
+	     atomic_read(&udev->nr_token_ids) || atomic_read(&udev->nr_segs) ||
+	     atomic_read(&udev->nr_imported),
 	     "udma: %s released with objects left\n", ub_dev->dev_name);
 	netdev_put(udev->netdev, &udev->netdev_tracker);
 	/*
@@ -129,6 +132,18 @@ static const struct ubcore_ops udma_ops = {
 	.create_jetty = udma_create_jetty,
 	.modify_jetty = udma_modify_jetty,
 	.destroy_jetty = udma_destroy_jetty,
+
+	.alloc_token_id = udma_alloc_token_id,
+	.free_token_id = udma_free_token_id,
+	.register_seg = udma_register_seg,
+	.unregister_seg = udma_unregister_seg,
+	.import_seg = udma_import_seg,
+	.unimport_seg = udma_unimport_seg,
+
+	.import_jfr = udma_import_jfr,
+	.unimport_jfr = udma_unimport_jetty,
+	.import_jetty = udma_import_jetty,
+	.unimport_jetty = udma_unimport_jetty,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

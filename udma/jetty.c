@@ -2,9 +2,10 @@
 /*
  * Copyright (c) 2026 The UB/URMA stack authors
  *
- * JFSs, JFRs and jetties of udma. A JFS and a jetty have an SQ ring of
- * UDMA_SQE_SIZE entries; a JFR has an RQ ring of UDMA_RQE_SIZE entries; a
- * jetty receives on the JFR it shares, so it has no RQ of its own.
+ * JFSs, JFRs and jetties of udma, and the remote JFRs and jetties a
+ * process imports. A JFS and a jetty have an SQ ring of UDMA_SQE_SIZE
+ * entries; a JFR has an RQ ring of UDMA_RQE_SIZE entries; a jetty
+ * receives on the JFR it shares, so it has no RQ of its own.
  *
  * States are kept by ubcore in the common part (base.state), which ubcore
  * changes after checking the transition; the data path reads them there.
@@ -226,4 +227,59 @@ void udma_destroy_jetty(struct ubcore_jetty *base)
 
 	udma_ring_destroy(jetty->sq);
 	kfree(jetty);
+}
+
+/* Import records the target only; the transport to it comes later. */
+static struct ubcore_tjetty *udma_import(struct ubcore_device *ub_dev)
+{
+	struct udma_tjetty *tjetty;
+
+	tjetty = kzalloc(sizeof(*tjetty), GFP_KERNEL);
+	if (!tjetty)
+		return ERR_PTR(-ENOMEM);
+	tjetty->udev = to_udma_dev(ub_dev);
+	atomic_inc(&tjetty->udev->nr_imported);
+	return &tjetty->base;
+}
+
+/**
+ * udma_import_jfr() - ubcore_ops.import_jfr
+ * @ub_dev: the local device
+ * @cfg: the remote JFR; ubcore records it in the common part
+ * @udata: unused
+ *
+ * Return: the imported JFR or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_tjetty *udma_import_jfr(struct ubcore_device *ub_dev,
+				      struct ubcore_tjetty_cfg *cfg,
+				      struct ubcore_udata *udata)
+{
+	return udma_import(ub_dev);
+}
+
+/**
+ * udma_import_jetty() - ubcore_ops.import_jetty
+ * @ub_dev: the local device
+ * @cfg: the remote jetty; ubcore records it in the common part
+ * @udata: unused
+ *
+ * Return: the imported jetty or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_tjetty *udma_import_jetty(struct ubcore_device *ub_dev,
+					struct ubcore_tjetty_cfg *cfg,
+					struct ubcore_udata *udata)
+{
+	return udma_import(ub_dev);
+}
+
+/**
+ * udma_unimport_jetty() - ubcore_ops.unimport_jfr and .unimport_jetty
+ * @base: the imported JFR or jetty
+ */
+void udma_unimport_jetty(struct ubcore_tjetty *base)
+{
+	struct udma_tjetty *tjetty = to_udma_tjetty(base);
+
+	atomic_dec(&tjetty->udev->nr_imported);
+	kfree(tjetty);
 }

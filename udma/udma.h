@@ -90,6 +90,10 @@
  * @ring_bytes: kernel memory of the queue rings of the device's live JFCs,
  *	JFSs, JFRs and jetties (added at create, subtracted at destroy; a ring
  *	still mapped by a process after its object is gone is not counted)
+ * @seg_bytes: bytes of the device's registered segments
+ * @nr_token_ids: live token IDs
+ * @nr_segs: live registered segments
+ * @nr_imported: live imported segments, JFRs and jetties
  *
  * The counters are atomics, for debugging and for the data path's limits;
  * udma_release() warns if any is not zero by then.
@@ -102,6 +106,10 @@ struct udma_dev {
 	bool netdev_gone;
 
 	atomic64_t ring_bytes;
+	atomic64_t seg_bytes;
+	atomic_t nr_token_ids;
+	atomic_t nr_segs;
+	atomic_t nr_imported;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -254,6 +262,55 @@ struct udma_jetty {
 	struct udma_ring *sq;
 };
 
+/*
+ * Token IDs, segments and imported targets keep their device themselves:
+ * they account to it, and must not depend on the order in which ubcore
+ * fills the common part.
+ */
+
+/**
+ * struct udma_token_id - a token ID
+ * @base: the common part; ubcore assigns the number
+ * @udev: the device
+ */
+struct udma_token_id {
+	struct ubcore_token_id base;
+	struct udma_dev *udev;
+};
+
+/**
+ * struct udma_seg - a registered segment
+ * @base: the common part; ubcore fills it (and its umem) after
+ *	register_seg
+ * @udev: the device
+ * @len: the registered bytes, as accounted in udma_dev.seg_bytes
+ */
+struct udma_seg {
+	struct ubcore_target_seg base;
+	struct udma_dev *udev;
+	u64 len;
+};
+
+/**
+ * struct udma_import_seg - an imported (remote) segment
+ * @base: the common part
+ * @udev: the local device
+ */
+struct udma_import_seg {
+	struct ubcore_target_seg base;
+	struct udma_dev *udev;
+};
+
+/**
+ * struct udma_tjetty - an imported JFR or jetty
+ * @base: the common part
+ * @udev: the local device
+ */
+struct udma_tjetty {
+	struct ubcore_tjetty base;
+	struct udma_dev *udev;
+};
+
 static inline struct udma_jfc *to_udma_jfc(struct ubcore_jfc *jfc)
 {
 	return container_of(jfc, struct udma_jfc, base);
@@ -272,6 +329,28 @@ static inline struct udma_jfr *to_udma_jfr(struct ubcore_jfr *jfr)
 static inline struct udma_jetty *to_udma_jetty(struct ubcore_jetty *jetty)
 {
 	return container_of(jetty, struct udma_jetty, base);
+}
+
+static inline struct udma_token_id *
+to_udma_token_id(struct ubcore_token_id *token_id)
+{
+	return container_of(token_id, struct udma_token_id, base);
+}
+
+static inline struct udma_seg *to_udma_seg(struct ubcore_target_seg *tseg)
+{
+	return container_of(tseg, struct udma_seg, base);
+}
+
+static inline struct udma_import_seg *
+to_udma_import_seg(struct ubcore_target_seg *tseg)
+{
+	return container_of(tseg, struct udma_import_seg, base);
+}
+
+static inline struct udma_tjetty *to_udma_tjetty(struct ubcore_tjetty *tjetty)
+{
+	return container_of(tjetty, struct udma_tjetty, base);
 }
 
 /* device.c */
@@ -332,5 +411,26 @@ int udma_modify_jetty(struct ubcore_jetty *jetty,
 		      const struct ubcore_jetty_attr *attr,
 		      struct ubcore_udata *udata);
 void udma_destroy_jetty(struct ubcore_jetty *jetty);
+struct ubcore_tjetty *udma_import_jfr(struct ubcore_device *ub_dev,
+				      struct ubcore_tjetty_cfg *cfg,
+				      struct ubcore_udata *udata);
+struct ubcore_tjetty *udma_import_jetty(struct ubcore_device *ub_dev,
+					struct ubcore_tjetty_cfg *cfg,
+					struct ubcore_udata *udata);
+void udma_unimport_jetty(struct ubcore_tjetty *tjetty);
+
+/* segment.c */
+struct ubcore_token_id *udma_alloc_token_id(struct ubcore_device *ub_dev,
+					    u32 flag,
+					    struct ubcore_udata *udata);
+void udma_free_token_id(struct ubcore_token_id *token_id);
+struct ubcore_target_seg *udma_register_seg(struct ubcore_device *ub_dev,
+					    struct ubcore_seg_cfg *cfg,
+					    struct ubcore_udata *udata);
+void udma_unregister_seg(struct ubcore_target_seg *tseg);
+struct ubcore_target_seg *udma_import_seg(struct ubcore_device *ub_dev,
+					  struct ubcore_target_seg_cfg *cfg,
+					  struct ubcore_udata *udata);
+void udma_unimport_seg(struct ubcore_target_seg *tseg);
 
 #endif /* _UDMA_UDMA_H */

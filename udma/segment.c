@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * Token IDs and segments of udma. ubcore owns the ID tables, the lookups,
+ * the validation and the pinning of user pages; udma keeps per-device
+ * accounting (struct udma_dev) that the data path bounds its work with.
+ */
+#include <linux/err.h>
+#include <linux/slab.h>
+
+#include "udma.h"
+
+/**
+ * udma_alloc_token_id() - ubcore_ops.alloc_token_id
+ * @ub_dev: the device
+ * @flag: urma_token_id_flag_t bits; ubcore records them
+ * @udata: unused
+ *
+ * Return: the token ID (ubcore assigns its number) or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_token_id *udma_alloc_token_id(struct ubcore_device *ub_dev,
+					    u32 flag,
+					    struct ubcore_udata *udata)
+{
+	struct udma_token_id *token_id;
+
+	token_id = kzalloc(sizeof(*token_id), GFP_KERNEL);
+	if (!token_id)
+		return ERR_PTR(-ENOMEM);
+	token_id->udev = to_udma_dev(ub_dev);
+	atomic_inc(&token_id->udev->nr_token_ids);
+	return &token_id->base;
+}
+
+/**
+ * udma_free_token_id() - ubcore_ops.free_token_id
+ * @base: the token ID; no segment uses it
+ */
+void udma_free_token_id(struct ubcore_token_id *base)
+{
+	struct udma_token_id *token_id = to_udma_token_id(base);
+
+	atomic_dec(&token_id->udev->nr_token_ids);
+	kfree(token_id);
+}
+
+/**
+ * udma_register_seg() - ubcore_ops.register_seg
+ * @ub_dev: the device
+ * @cfg: validated by ubcore, which pinned user pages and fills the common
+ *	part after
+ * @udata: unused
+ *
+ * Return: the segment or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_target_seg *udma_register_seg(struct ubcore_device *ub_dev,
+					    struct ubcore_seg_cfg *cfg,
+					    struct ubcore_udata *udata)
+{
+	struct udma_seg *seg;
+
+	seg = kzalloc(sizeof(*seg), GFP_KERNEL);
+	if (!seg)
+		return ERR_PTR(-ENOMEM);
+	seg->udev = to_udma_dev(ub_dev);
+	seg->len = cfg->len;
+	atomic_inc(&seg->udev->nr_segs);
+	atomic64_add(seg->len, &seg->udev->seg_bytes);
+	return &seg->base;
+}
+
+/**
+ * udma_unregister_seg() - ubcore_ops.unregister_seg
+ * @base: the segment; no lookup holds it (ubcore unpins its pages)
+ */
+void udma_unregister_seg(struct ubcore_target_seg *base)
+{
+	struct udma_seg *seg = to_udma_seg(base);
+
+	atomic64_sub(seg->len, &seg->udev->seg_bytes);
+	atomic_dec(&seg->udev->nr_segs);
+	kfree(seg);
+}
+
+/**
+ * udma_import_seg() - ubcore_ops.import_seg
+ * @ub_dev: the local device
+ * @cfg: the remote segment; ubcore records it in the common part
+ * @udata: unused
+ *
+ * Import records the segment only: udma maps nothing (the common part's
+ * mva stays 0); the data path reaches the remote memory over the wire.
+ *
+ * Return: the imported segment or ERR_PTR(-ENOMEM).
+ */
+struct ubcore_target_seg *udma_import_seg(struct ubcore_device *ub_dev,
+					  struct ubcore_target_seg_cfg *cfg,
+					  struct ubcore_udata *udata)
+{
+	struct udma_import_seg *tseg;
+
+	tseg = kzalloc(sizeof(*tseg), GFP_KERNEL);
+	if (!tseg)
+		return ERR_PTR(-ENOMEM);
+	tseg->udev = to_udma_dev(ub_dev);
+	atomic_inc(&tseg->udev->nr_imported);
+	return &tseg->base;
+}
+
+/**
+ * udma_unimport_seg() - ubcore_ops.unimport_seg
+ * @base: the imported segment
+ */
+void udma_unimport_seg(struct ubcore_target_seg *base)
+{
+	struct udma_import_seg *tseg = to_udma_import_seg(base);
+
+	atomic_dec(&tseg->udev->nr_imported);
+	kfree(tseg);
+}
