@@ -5,18 +5,17 @@
  * User contexts of udma: the mmap table that names each ring of a context's
  * objects by an mmap offset, and mmap() of those rings into the process.
  *
- * Lifetime of a mapped ring: the mapping holds a reference on the ring
- * (taken at mmap, and by vm_ops->open for each VMA split or moved off it;
- * dropped by vm_ops->close), so the ring's memory stays until the last
- * unmap even when the process destroyed the object first. The mapping also
- * holds a reference on this module, since its vm_ops are our code: udma
- * cannot be unloaded while a process maps one of its rings. Mappings are
+ * Lifetime of a mapped ring: remap_vmalloc_range() takes a reference on
+ * every page it maps, and vfree() of the ring only drops the vmalloc
+ * area's own reference, so the pages stay valid until the process unmaps
+ * them even when the object, the context or the whole device (module
+ * unload with processes still holding mappings) is gone first. No vm_ops:
+ * a mapping holds neither the ring structure nor this module. Mappings are
  * not inherited across fork (VM_DONTCOPY), cannot grow (VM_DONTEXPAND) and
  * can never become executable.
  */
 #include <linux/err.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -114,29 +113,6 @@ void udma_ucontext_unpublish(struct udma_ring *ring)
 	udma_ring_put(ring);
 }
 
-/* A VMA of a ring was duplicated (split or moved); it holds its own refs. */
-static void udma_ring_vm_open(struct vm_area_struct *vma)
-{
-	udma_ring_get(vma->vm_private_data);
-	__module_get(THIS_MODULE);
-}
-
-/*
- * A VMA of a ring goes away. After module_put() only the return from this
- * function is left of this module's code, as for any module_put() of a
- * module's own reference.
- */
-static void udma_ring_vm_close(struct vm_area_struct *vma)
-{
-	udma_ring_put(vma->vm_private_data);
-	module_put(THIS_MODULE);
-}
-
-static const struct vm_operations_struct udma_ring_vm_ops = {
-	.open = udma_ring_vm_open,
-	.close = udma_ring_vm_close,
-};
-
 /* The published ring with mmap key @key, with a reference, or NULL. */
 static struct udma_ring *udma_ucontext_get_ring(struct udma_ucontext *uctx,
 						unsigned long key)
@@ -162,7 +138,7 @@ static struct udma_ring *udma_ucontext_get_ring(struct udma_ucontext *uctx,
  * ring (mmap_len). Called with the mm's mmap_lock held for writing.
  *
  * Return: 0; -EINVAL for an unknown offset, a wrong length or a private
- * mapping; -EPERM for an executable one; -ENODEV while udma unloads; or
+ * mapping; -EPERM for an executable one; or
  * the error of remap_vmalloc_range().
  */
 int udma_mmap(struct ubcore_ucontext *base, struct vm_area_struct *vma)
@@ -183,23 +159,12 @@ int udma_mmap(struct ubcore_ucontext *base, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto put_ring;
 	}
-	if (!try_module_get(THIS_MODULE)) {
-		ret = -ENODEV;
-		goto put_ring;
-	}
 	ret = remap_vmalloc_range(vma, ring->buf, 0);
 	if (ret)
-		goto put_module;
+		goto put_ring;
 	/* Linux 6.1: vm_flags is written directly (vm_flags_mod() from 6.3). */
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
 	vma->vm_flags &= ~VM_MAYEXEC;
-	/* The references taken above now belong to the mapping. */
-	vma->vm_private_data = ring;
-	vma->vm_ops = &udma_ring_vm_ops;
-	return 0;
-
-put_module:
-	module_put(THIS_MODULE);
 put_ring:
 	udma_ring_put(ring);
 	return ret;
