@@ -15,6 +15,7 @@
 
 #include "device.h"
 #include "log.h"
+#include "object.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -127,14 +128,38 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
         errno = -fd.get();
         return nullptr;
     }
-    auto *ctx = new (std::nothrow) urma_context_t();
-    if (ctx == nullptr) {
+    // The device's limits, for the checks of every create.
+    struct uburma_cmd_query_device query = {};
+    int ret = urma::uburma_cmd(fd.get(), UBURMA_CMD_QUERY_DEVICE, &query);
+    if (ret != 0) {
+        URMA_LOG_ERR("cannot query %s: %s\n", dev->name, std::strerror(-ret));
+        errno = -ret;
+        return nullptr;
+    }
+    // The kernel's user context: objects need it, and it gives the async fd.
+    struct uburma_cmd_create_ctx create = {};
+    create.in.eid_index = eid_index;
+    create.in.uasid = urma::g_uasid;
+    ret = urma::uburma_cmd(fd.get(), UBURMA_CMD_CREATE_CTX, &create);
+    if (ret != 0) {
+        URMA_LOG_ERR("cannot create a context on %s eid %u: %s\n", dev->name, eid_index,
+                     std::strerror(-ret));
+        errno = -ret;
+        return nullptr;
+    }
+    urma::Fd async_fd(create.out.async_fd);
+    auto *impl = new (std::nothrow) urma::ContextImpl();
+    if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
+    urma_device_attr_t attr;
+    urma::fill_device_attr(query, &attr);
+    impl->cap = attr.dev_cap;
+    urma_context_t *ctx = &impl->pub;
     ctx->dev = dev;
     ctx->dev_fd = fd.release();
-    ctx->async_fd = -1;
+    ctx->async_fd = async_fd.release();
     ctx->eid = eid;
     ctx->eid_index = eid_index;
     ctx->uasid = urma::g_uasid;
@@ -159,7 +184,7 @@ urma_status_t urma_delete_context(urma_context_t *ctx)
     if (ctx->async_fd >= 0)
         close(ctx->async_fd);
     pthread_mutex_destroy(&ctx->mutex);
-    delete ctx;
+    delete urma::from_pub<urma::ContextImpl>(ctx);
     return URMA_SUCCESS;
 }
 

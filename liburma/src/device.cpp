@@ -95,6 +95,43 @@ template <typename T> bool query(urma_device_t *dev, uint32_t command, T *args)
 
 }  // namespace
 
+void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *dev_attr)
+{
+    std::memset(dev_attr, 0, sizeof(*dev_attr));
+    urma_device_cap_t *cap = &dev_attr->dev_cap;
+    cap->max_jfc = cmd.out.max_jfc;
+    cap->max_jfs = cmd.out.max_jfs;
+    cap->max_jfr = cmd.out.max_jfr;
+    cap->max_jetty = cmd.out.max_jetty;
+    cap->max_jfc_depth = cmd.out.max_jfc_depth;
+    cap->max_jfs_depth = cmd.out.max_jfs_depth;
+    cap->max_jfr_depth = cmd.out.max_jfr_depth;
+    cap->max_jfs_inline_len = cmd.out.max_jfs_inline_size;
+    cap->max_jfs_sge = cmd.out.max_jfs_sge;
+    cap->max_jfs_rsge = cmd.out.max_jfs_rsge;
+    cap->max_jfr_sge = cmd.out.max_jfr_sge;
+    cap->max_msg_size = cmd.out.max_msg_size;
+    cap->max_read_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_read_size, UINT32_MAX));
+    cap->max_write_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_write_size, UINT32_MAX));
+    // The kernel's atomic bits are the user guide's (CAS 1, SWAP 2, FAA 4,
+    // FSUB 8, FOR 16, FXOR 32); urma_atomic_feature_t has FAND between.
+    const uint32_t a = cmd.out.atomic_feature;
+    cap->atomic_feat.bs.cas = !!(a & 1u);
+    cap->atomic_feat.bs.swap = !!(a & 2u);
+    cap->atomic_feat.bs.fetch_and_add = !!(a & 4u);
+    cap->atomic_feat.bs.fetch_and_sub = !!(a & 8u);
+    cap->atomic_feat.bs.fetch_and_or = !!(a & 16u);
+    cap->atomic_feat.bs.fetch_and_xor = !!(a & 32u);
+    cap->trans_mode = static_cast<uint16_t>(cmd.out.trans_mode);
+    cap->congestion_ctrl_alg = static_cast<uint16_t>(cmd.out.congestion_ctrl_alg);
+    dev_attr->port_cnt = 1;
+    dev_attr->port_attr[0].state = static_cast<urma_port_state_t>(cmd.out.port_state);
+    dev_attr->port_attr[0].active_mtu = static_cast<urma_mtu_t>(cmd.out.active_mtu);
+    dev_attr->port_attr[0].max_mtu = URMA_MTU_8192;
+    dev_attr->reserved_jetty_id_min = 1;
+    dev_attr->reserved_jetty_id_max = cmd.out.reserved_jetty_id_max;
+}
+
 bool uburma_present()
 {
     std::error_code ec;
@@ -196,39 +233,7 @@ urma_status_t urma_query_device(urma_device_t *dev, urma_device_attr_t *dev_attr
     if (!urma::query(dev, UBURMA_CMD_QUERY_DEVICE, &cmd))
         return errno == ENOENT || errno == ENODEV ? URMA_FAIL : static_cast<urma_status_t>(errno);
 
-    std::memset(dev_attr, 0, sizeof(*dev_attr));
-    urma_device_cap_t *cap = &dev_attr->dev_cap;
-    cap->max_jfc = cmd.out.max_jfc;
-    cap->max_jfs = cmd.out.max_jfs;
-    cap->max_jfr = cmd.out.max_jfr;
-    cap->max_jetty = cmd.out.max_jetty;
-    cap->max_jfc_depth = cmd.out.max_jfc_depth;
-    cap->max_jfs_depth = cmd.out.max_jfs_depth;
-    cap->max_jfr_depth = cmd.out.max_jfr_depth;
-    cap->max_jfs_inline_len = cmd.out.max_jfs_inline_size;
-    cap->max_jfs_sge = cmd.out.max_jfs_sge;
-    cap->max_jfs_rsge = cmd.out.max_jfs_rsge;
-    cap->max_jfr_sge = cmd.out.max_jfr_sge;
-    cap->max_msg_size = cmd.out.max_msg_size;
-    cap->max_read_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_read_size, UINT32_MAX));
-    cap->max_write_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_write_size, UINT32_MAX));
-    // The kernel's atomic bits are the user guide's (CAS 1, SWAP 2, FAA 4,
-    // FSUB 8, FOR 16, FXOR 32); urma_atomic_feature_t has FAND between.
-    const uint32_t a = cmd.out.atomic_feature;
-    cap->atomic_feat.bs.cas = !!(a & 1u);
-    cap->atomic_feat.bs.swap = !!(a & 2u);
-    cap->atomic_feat.bs.fetch_and_add = !!(a & 4u);
-    cap->atomic_feat.bs.fetch_and_sub = !!(a & 8u);
-    cap->atomic_feat.bs.fetch_and_or = !!(a & 16u);
-    cap->atomic_feat.bs.fetch_and_xor = !!(a & 32u);
-    cap->trans_mode = static_cast<uint16_t>(cmd.out.trans_mode);
-    cap->congestion_ctrl_alg = static_cast<uint16_t>(cmd.out.congestion_ctrl_alg);
-    dev_attr->port_cnt = 1;
-    dev_attr->port_attr[0].state = static_cast<urma_port_state_t>(cmd.out.port_state);
-    dev_attr->port_attr[0].active_mtu = static_cast<urma_mtu_t>(cmd.out.active_mtu);
-    dev_attr->port_attr[0].max_mtu = URMA_MTU_8192;
-    dev_attr->reserved_jetty_id_min = 1;
-    dev_attr->reserved_jetty_id_max = cmd.out.reserved_jetty_id_max;
+    urma::fill_device_attr(cmd, dev_attr);
     return URMA_SUCCESS;
 }
 

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <ub/uburma_ioctl.h>
+
 #include "urma_types.h"
 
 struct urma_sysfs_dev {
@@ -24,5 +26,8 @@ bool is_known_device(const urma_device_t *dev);
 bool uburma_present();
 
 void clear_devices();
+
+// The URMA view of a QUERY_DEVICE answer (zeroes *dev_attr first).
+void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *dev_attr);
 
 }  // namespace urma

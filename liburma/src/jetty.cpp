@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// JFSs, JFRs and jetties: the kernel objects, their rings mapped into the
+// process (SQ for JFS and jetty, RQ for JFR), their states.
+#include "jetty.h"
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include <ub/udma_abi.h>
+
+#include "log.h"
+#include "object.h"
+#include "ring.h"
+#include "uburma_cmd.h"
+#include "urma_api.h"
+
+namespace urma {
+
+// Limits of the wire formats (urma_types.h comments).
+constexpr uint32_t kMaxRnrRetry = 7;
+constexpr uint32_t kMaxErrTimeout = 31;
+constexpr uint32_t kMaxMinRnrTimer = 31;
+
+bool trans_mode_valid(urma_transport_mode_t trans_mode)
+{
+    return trans_mode == URMA_TM_RM || trans_mode == URMA_TM_RC || trans_mode == URMA_TM_UM;
+}
+
+bool jfs_cfg_valid(const urma_jfs_cfg_t &cfg, const urma_device_cap_t &cap)
+{
+    if (cfg.depth == 0 || cfg.depth > cap.max_jfs_depth || cfg.max_inline_data > cap.max_jfs_inline_len ||
+        cfg.max_sge > cap.max_jfs_sge || cfg.max_rsge > cap.max_jfs_rsge) {
+        URMA_LOG_ERR("jfs cfg out of range: depth %u (max %u) inline %u (max %u) sge %u (max %u) "
+                     "rsge %u (max %u)\n",
+                     cfg.depth, cap.max_jfs_depth, cfg.max_inline_data, cap.max_jfs_inline_len, cfg.max_sge,
+                     cap.max_jfs_sge, cfg.max_rsge, cap.max_jfs_rsge);
+        return false;
+    }
+    if (cfg.jfc == nullptr) {
+        URMA_LOG_ERR("jfs cfg has no jfc\n");
+        return false;
+    }
+    if (!trans_mode_valid(cfg.trans_mode)) {
+        URMA_LOG_ERR("jfs trans_mode %d invalid\n", static_cast<int>(cfg.trans_mode));
+        return false;
+    }
+    if (cfg.priority > URMA_MAX_PRIORITY || cfg.rnr_retry > kMaxRnrRetry || cfg.err_timeout > kMaxErrTimeout) {
+        URMA_LOG_ERR("jfs priority %u rnr_retry %u err_timeout %u out of range\n", cfg.priority,
+                     cfg.rnr_retry, cfg.err_timeout);
+        return false;
+    }
+    return true;
+}
+
+bool jfr_cfg_valid(const urma_jfr_cfg_t &cfg, const urma_device_cap_t &cap)
+{
+    if (cfg.depth == 0 || cfg.depth > cap.max_jfr_depth || cfg.max_sge > cap.max_jfr_sge) {
+        URMA_LOG_ERR("jfr cfg out of range: depth %u (max %u) sge %u (max %u)\n", cfg.depth,
+                     cap.max_jfr_depth, cfg.max_sge, cap.max_jfr_sge);
+        return false;
+    }
+    if (cfg.jfc == nullptr) {
+        URMA_LOG_ERR("jfr cfg has no jfc\n");
+        return false;
+    }
+    if (!trans_mode_valid(cfg.trans_mode)) {
+        URMA_LOG_ERR("jfr trans_mode %d invalid\n", static_cast<int>(cfg.trans_mode));
+        return false;
+    }
+    if (cfg.min_rnr_timer > kMaxMinRnrTimer) {
+        URMA_LOG_ERR("jfr min_rnr_timer %u out of range\n", cfg.min_rnr_timer);
+        return false;
+    }
+    return true;
+}
+
+void jfs_cfg_to_abi(const urma_jfs_cfg_t &cfg, uburma_jfs_cfg *out)
+{
+    std::memset(out, 0, sizeof(*out));
+    out->depth = cfg.depth;
+    out->flag = cfg.flag.value;
+    out->trans_mode = static_cast<uint32_t>(cfg.trans_mode);
+    out->max_inline_data = cfg.max_inline_data;
+    out->priority = cfg.priority;
+    out->max_sge = cfg.max_sge;
+    out->max_rsge = cfg.max_rsge;
+    out->rnr_retry = cfg.rnr_retry;
+    out->err_timeout = cfg.err_timeout;
+}
+
+void jfs_cfg_from_abi(const uburma_jfs_cfg &in, urma_jfs_cfg_t *cfg)
+{
+    cfg->depth = in.depth;
+    cfg->flag.value = in.flag;
+    cfg->trans_mode = static_cast<urma_transport_mode_t>(in.trans_mode);
+    cfg->max_inline_data = in.max_inline_data;
+    cfg->priority = in.priority;
+    cfg->max_sge = in.max_sge;
+    cfg->max_rsge = in.max_rsge;
+    cfg->rnr_retry = in.rnr_retry;
+    cfg->err_timeout = in.err_timeout;
+}
+
+void jfr_cfg_to_abi(const urma_jfr_cfg_t &cfg, uburma_jfr_cfg *out)
+{
+    std::memset(out, 0, sizeof(*out));
+    out->id = cfg.id;
+    out->depth = cfg.depth;
+    out->flag = cfg.flag.value;
+    out->trans_mode = static_cast<uint32_t>(cfg.trans_mode);
+    out->token_value = cfg.token_value.token;
+    out->max_sge = cfg.max_sge;
+    out->min_rnr_timer = cfg.min_rnr_timer;
+}
+
+void jfr_cfg_from_abi(const uburma_jfr_cfg &in, urma_jfr_cfg_t *cfg)
+{
+    cfg->id = in.id;
+    cfg->depth = in.depth;
+    cfg->flag.value = in.flag;
+    cfg->trans_mode = static_cast<urma_transport_mode_t>(in.trans_mode);
+    cfg->max_sge = in.max_sge;
+    cfg->min_rnr_timer = in.min_rnr_timer;
+}
+
+namespace {
+
+struct JfsImpl {
+    urma_jfs_t pub;
+    RingMapping sq;  // WQEs the library writes, the kernel consumes
+};
+
+struct JfrImpl {
+    urma_jfr_t pub;
+    RingMapping rq;
+};
+
+struct JettyImpl {
+    urma_jetty_t pub;
+    RingMapping sq;
+    // For a jetty created with its own JFR (share_jfr = 0, jfr_cfg): the
+    // JFR the library made for it, deleted with the jetty.
+    urma_jfr_t *own_jfr;
+};
+
+// Deletes a just-created object whose ring could not be mapped.
+void undo_create(int fd, uint32_t command, uint64_t handle)
+{
+    struct uburma_cmd_delete del = {};
+    del.in.handle = handle;
+    uburma_cmd(fd, command, &del);
+}
+
+// The common end of the deletes: the kernel's delete, then (unless the
+// device is gone and took the object with it) the wait for the user to ack
+// what the kernel reported. Returns 0 or the -errno of a refused delete.
+int delete_and_wait(urma_context_t *ctx, uint32_t command, uint64_t handle, pthread_mutex_t *mutex,
+                    pthread_cond_t *cond, const uint32_t *acked, const char *what, uint32_t id)
+{
+    struct uburma_cmd_delete cmd = {};
+    cmd.in.handle = handle;
+    int ret = uburma_cmd(ctx->dev_fd, command, &cmd);
+    if (ret != 0 && !device_gone(ret)) {
+        URMA_LOG_ERR("delete %s %u failed: %s\n", what, id, std::strerror(-ret));
+        return ret;
+    }
+    if (ret != 0)
+        URMA_LOG_WARN("%s %u: device %s is gone\n", what, id, ctx->dev->name);
+    else
+        event_wait_acked(mutex, cond, acked, cmd.out.async_events_reported);
+    return 0;
+}
+
+}  // namespace
+}  // namespace urma
+
+using urma::JettyImpl;
+using urma::JfrImpl;
+using urma::JfsImpl;
+
+extern "C" {
+
+/* ---------------------------------------------------------------- JFS */
+
+urma_jfs_t *urma_create_jfs(urma_context_t *ctx, urma_jfs_cfg_t *jfs_cfg)
+{
+    if (ctx == nullptr || jfs_cfg == nullptr) {
+        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
+                     static_cast<void *>(jfs_cfg));
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (!urma::jfs_cfg_valid(*jfs_cfg, urma::ctx_cap(ctx))) {
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (jfs_cfg->jfc->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfc of the jfs belongs to another context\n");
+        errno = EINVAL;
+        return nullptr;
+    }
+    auto *impl = new (std::nothrow) JfsImpl();
+    if (impl == nullptr) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    urma_jfs_t *jfs = &impl->pub;
+    struct udma_create_jfs_resp resp = {};
+    struct uburma_cmd_create_jfs cmd = {};
+    urma::jfs_cfg_to_abi(*jfs_cfg, &cmd.in.cfg);
+    cmd.in.jfc_handle = jfs_cfg->jfc->handle;
+    cmd.in.urma_jfs = reinterpret_cast<uintptr_t>(jfs);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFS, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("create jfs on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    ret = impl->sq.map(ctx->dev_fd, resp.sq, UDMA_SQE_SIZE);
+    if (ret != 0) {
+        URMA_LOG_ERR("cannot map the SQ of jfs %u: %s\n", cmd.out.id, std::strerror(-ret));
+        urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFS, cmd.out.handle);
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    jfs->urma_ctx = ctx;
+    jfs->jfs_id.eid = ctx->eid;
+    jfs->jfs_id.uasid = ctx->uasid;
+    jfs->jfs_id.id = cmd.out.id;
+    jfs->jfs_cfg = *jfs_cfg;
+    urma::jfs_cfg_from_abi(cmd.out.cfg, &jfs->jfs_cfg);
+    jfs->handle = cmd.out.handle;
+    urma::event_init(&jfs->event_mutex, &jfs->event_cond, &jfs->async_events_acked);
+    jfs->urma_jfs_opt.is_actived = true;
+    urma::ctx_get(ctx);
+    return jfs;
+}
+
+urma_status_t urma_modify_jfs(urma_jfs_t *jfs, urma_jfs_attr_t *attr)
+{
+    if (jfs == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jfs %p attr %p\n", static_cast<void *>(jfs),
+                     static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    if (attr->mask != JFS_STATE) {
+        URMA_LOG_ERR("jfs attr mask 0x%x invalid\n", attr->mask);
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_modify_jetty cmd = {};
+    cmd.in.handle = jfs->handle;
+    cmd.in.mask = attr->mask;
+    cmd.in.state = static_cast<uint32_t>(attr->state);
+    int ret = urma::uburma_cmd(jfs->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFS, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("modify jfs %u failed: %s\n", jfs->jfs_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_query_jfs(urma_jfs_t *jfs, urma_jfs_cfg_t *cfg, urma_jfs_attr_t *attr)
+{
+    if (jfs == nullptr || cfg == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jfs %p cfg %p attr %p\n", static_cast<void *>(jfs),
+                     static_cast<void *>(cfg), static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_query_jfs cmd = {};
+    cmd.in.handle = jfs->handle;
+    int ret = urma::uburma_cmd(jfs->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JFS, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("query jfs %u failed: %s\n", jfs->jfs_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    *cfg = jfs->jfs_cfg;
+    urma::jfs_cfg_from_abi(cmd.out.cfg, cfg);
+    attr->mask = JFS_STATE;
+    attr->state = static_cast<urma_jfs_state_t>(cmd.out.state);
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_delete_jfs(urma_jfs_t *jfs)
+{
+    if (jfs == nullptr) {
+        URMA_LOG_ERR("jfs is NULL\n");
+        return URMA_EINVAL;
+    }
+    urma_context_t *ctx = jfs->urma_ctx;
+    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JFS, jfs->handle, &jfs->event_mutex,
+                                    &jfs->event_cond, &jfs->async_events_acked, "jfs", jfs->jfs_id.id);
+    if (ret != 0)
+        return urma::status_of(ret);
+    urma::event_destroy(&jfs->event_mutex, &jfs->event_cond);
+    delete urma::from_pub<JfsImpl>(jfs);
+    urma::ctx_put(ctx);
+    return URMA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- JFR */
+
+urma_jfr_t *urma_create_jfr(urma_context_t *ctx, urma_jfr_cfg_t *jfr_cfg)
+{
+    if (ctx == nullptr || jfr_cfg == nullptr) {
+        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
+                     static_cast<void *>(jfr_cfg));
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (!urma::jfr_cfg_valid(*jfr_cfg, urma::ctx_cap(ctx))) {
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (jfr_cfg->jfc->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfc of the jfr belongs to another context\n");
+        errno = EINVAL;
+        return nullptr;
+    }
+    auto *impl = new (std::nothrow) JfrImpl();
+    if (impl == nullptr) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    urma_jfr_t *jfr = &impl->pub;
+    struct udma_create_jfr_resp resp = {};
+    struct uburma_cmd_create_jfr cmd = {};
+    urma::jfr_cfg_to_abi(*jfr_cfg, &cmd.in.cfg);
+    cmd.in.jfc_handle = jfr_cfg->jfc->handle;
+    cmd.in.urma_jfr = reinterpret_cast<uintptr_t>(jfr);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFR, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("create jfr on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    ret = impl->rq.map(ctx->dev_fd, resp.rq, UDMA_RQE_SIZE);
+    if (ret != 0) {
+        URMA_LOG_ERR("cannot map the RQ of jfr %u: %s\n", cmd.out.cfg.id, std::strerror(-ret));
+        urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFR, cmd.out.handle);
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    jfr->urma_ctx = ctx;
+    jfr->jfr_id.eid = ctx->eid;
+    jfr->jfr_id.uasid = ctx->uasid;
+    jfr->jfr_id.id = cmd.out.cfg.id;
+    jfr->jfr_cfg = *jfr_cfg;
+    urma::jfr_cfg_from_abi(cmd.out.cfg, &jfr->jfr_cfg);
+    jfr->handle = cmd.out.handle;
+    urma::event_init(&jfr->event_mutex, &jfr->event_cond, &jfr->async_events_acked);
+    jfr->urma_jfr_opt.is_actived = true;
+    urma::ctx_get(ctx);
+    return jfr;
+}
+
+urma_status_t urma_modify_jfr(urma_jfr_t *jfr, urma_jfr_attr_t *attr)
+{
+    if (jfr == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jfr %p attr %p\n", static_cast<void *>(jfr),
+                     static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    const uint32_t known = JFR_RX_THRESHOLD | JFR_STATE;
+    if (attr->mask == 0 || (attr->mask & ~known) != 0) {
+        URMA_LOG_ERR("jfr attr mask 0x%x invalid\n", attr->mask);
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_modify_jfr cmd = {};
+    cmd.in.handle = jfr->handle;
+    cmd.in.mask = attr->mask;
+    cmd.in.rx_threshold = attr->rx_threshold;
+    cmd.in.state = static_cast<uint32_t>(attr->state);
+    int ret = urma::uburma_cmd(jfr->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFR, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("modify jfr %u failed: %s\n", jfr->jfr_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_query_jfr(urma_jfr_t *jfr, urma_jfr_cfg_t *cfg, urma_jfr_attr_t *attr)
+{
+    if (jfr == nullptr || cfg == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jfr %p cfg %p attr %p\n", static_cast<void *>(jfr),
+                     static_cast<void *>(cfg), static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_query_jfr cmd = {};
+    cmd.in.handle = jfr->handle;
+    int ret = urma::uburma_cmd(jfr->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JFR, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("query jfr %u failed: %s\n", jfr->jfr_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    *cfg = jfr->jfr_cfg;
+    urma::jfr_cfg_from_abi(cmd.out.cfg, cfg);
+    attr->mask = JFR_RX_THRESHOLD | JFR_STATE;
+    attr->rx_threshold = cmd.out.rx_threshold;
+    attr->state = static_cast<urma_jfr_state_t>(cmd.out.state);
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_delete_jfr(urma_jfr_t *jfr)
+{
+    if (jfr == nullptr) {
+        URMA_LOG_ERR("jfr is NULL\n");
+        return URMA_EINVAL;
+    }
+    urma_context_t *ctx = jfr->urma_ctx;
+    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JFR, jfr->handle, &jfr->event_mutex,
+                                    &jfr->event_cond, &jfr->async_events_acked, "jfr", jfr->jfr_id.id);
+    if (ret != 0)
+        return urma::status_of(ret);
+    urma::event_destroy(&jfr->event_mutex, &jfr->event_cond);
+    delete urma::from_pub<JfrImpl>(jfr);
+    urma::ctx_put(ctx);
+    return URMA_SUCCESS;
+}
+
+/* -------------------------------------------------------------- jetty */
+
+urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg)
+{
+    if (ctx == nullptr || jetty_cfg == nullptr) {
+        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
+                     static_cast<void *>(jetty_cfg));
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (jetty_cfg->jetty_grp != nullptr) {
+        URMA_LOG_ERR("jetty groups are not supported\n");
+        errno = EINVAL;
+        return nullptr;
+    }
+    const bool shared = jetty_cfg->flag.bs.share_jfr == URMA_SHARE_JFR;
+    if (shared ? jetty_cfg->shared.jfr == nullptr : jetty_cfg->jfr_cfg == nullptr) {
+        URMA_LOG_ERR("jetty cfg has no %s\n", shared ? "shared jfr" : "jfr_cfg");
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (!urma::jfs_cfg_valid(jetty_cfg->jfs_cfg, urma::ctx_cap(ctx))) {
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (jetty_cfg->jfs_cfg.jfc->urma_ctx != ctx || (shared && jetty_cfg->shared.jfr->urma_ctx != ctx) ||
+        (shared && jetty_cfg->shared.jfc != nullptr && jetty_cfg->shared.jfc->urma_ctx != ctx)) {
+        URMA_LOG_ERR("jetty cfg names objects of another context\n");
+        errno = EINVAL;
+        return nullptr;
+    }
+    auto *impl = new (std::nothrow) JettyImpl();
+    if (impl == nullptr) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    urma_jfr_t *jfr = shared ? jetty_cfg->shared.jfr : nullptr;
+    if (!shared) {
+        // The kernel's jetty receives on a JFR: make the jetty's own.
+        impl->own_jfr = urma_create_jfr(ctx, jetty_cfg->jfr_cfg);
+        if (impl->own_jfr == nullptr) {
+            int err = errno;
+            delete impl;
+            errno = err;
+            return nullptr;
+        }
+        jfr = impl->own_jfr;
+    }
+    urma_jetty_t *jetty = &impl->pub;
+    struct udma_create_jfs_resp resp = {};
+    struct uburma_cmd_create_jetty cmd = {};
+    cmd.in.id = jetty_cfg->id;
+    cmd.in.flag = jetty_cfg->flag.value;
+    urma::jfs_cfg_to_abi(jetty_cfg->jfs_cfg, &cmd.in.jfs_cfg);
+    cmd.in.send_jfc_handle = jetty_cfg->jfs_cfg.jfc->handle;
+    cmd.in.jfr_handle = jfr->handle;
+    cmd.in.recv_jfc_handle = shared && jetty_cfg->shared.jfc != nullptr ? jetty_cfg->shared.jfc->handle : 0;
+    cmd.in.urma_jetty = reinterpret_cast<uintptr_t>(jetty);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JETTY, &cmd);
+    if (ret == 0) {
+        ret = impl->sq.map(ctx->dev_fd, resp.sq, UDMA_SQE_SIZE);
+        if (ret != 0) {
+            URMA_LOG_ERR("cannot map the SQ of jetty %u: %s\n", cmd.out.id, std::strerror(-ret));
+            urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JETTY, cmd.out.handle);
+        }
+    } else {
+        URMA_LOG_ERR("create jetty on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
+    }
+    if (ret != 0) {
+        if (impl->own_jfr != nullptr)
+            urma_delete_jfr(impl->own_jfr);
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    jetty->urma_ctx = ctx;
+    jetty->jetty_id.eid = ctx->eid;
+    jetty->jetty_id.uasid = ctx->uasid;
+    jetty->jetty_id.id = cmd.out.id;
+    jetty->remote_jetty = nullptr;
+    jetty->jetty_cfg = *jetty_cfg;
+    jetty->jetty_cfg.id = cmd.out.id;
+    urma::jfs_cfg_from_abi(cmd.out.jfs_cfg, &jetty->jetty_cfg.jfs_cfg);
+    jetty->handle = cmd.out.handle;
+    urma::event_init(&jetty->event_mutex, &jetty->event_cond, &jetty->async_events_acked);
+    jetty->urma_jetty_opt.is_actived = true;
+    urma::ctx_get(ctx);
+    return jetty;
+}
+
+urma_status_t urma_modify_jetty(urma_jetty_t *jetty, urma_jetty_attr_t *attr)
+{
+    if (jetty == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jetty %p attr %p\n", static_cast<void *>(jetty),
+                     static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    const uint32_t known = JETTY_RX_THRESHOLD | JETTY_STATE;
+    if (attr->mask == 0 || (attr->mask & ~known) != 0) {
+        URMA_LOG_ERR("jetty attr mask 0x%x invalid\n", attr->mask);
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_modify_jetty cmd = {};
+    cmd.in.handle = jetty->handle;
+    cmd.in.mask = attr->mask;
+    cmd.in.rx_threshold = attr->rx_threshold;
+    cmd.in.state = static_cast<uint32_t>(attr->state);
+    int ret = urma::uburma_cmd(jetty->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JETTY, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("modify jetty %u failed: %s\n", jetty->jetty_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_query_jetty(urma_jetty_t *jetty, urma_jetty_cfg_t *cfg, urma_jetty_attr_t *attr)
+{
+    if (jetty == nullptr || cfg == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jetty %p cfg %p attr %p\n", static_cast<void *>(jetty),
+                     static_cast<void *>(cfg), static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_query_jetty cmd = {};
+    cmd.in.handle = jetty->handle;
+    int ret = urma::uburma_cmd(jetty->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JETTY, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("query jetty %u failed: %s\n", jetty->jetty_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    *cfg = jetty->jetty_cfg;
+    cfg->id = cmd.out.id;
+    cfg->flag.value = cmd.out.flag;
+    urma::jfs_cfg_from_abi(cmd.out.jfs_cfg, &cfg->jfs_cfg);
+    attr->mask = JETTY_RX_THRESHOLD | JETTY_STATE;
+    attr->rx_threshold = cmd.out.rx_threshold;
+    attr->state = static_cast<urma_jetty_state_t>(cmd.out.state);
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_delete_jetty(urma_jetty_t *jetty)
+{
+    if (jetty == nullptr) {
+        URMA_LOG_ERR("jetty is NULL\n");
+        return URMA_EINVAL;
+    }
+    urma_context_t *ctx = jetty->urma_ctx;
+    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JETTY, jetty->handle, &jetty->event_mutex,
+                                    &jetty->event_cond, &jetty->async_events_acked, "jetty",
+                                    jetty->jetty_id.id);
+    if (ret != 0)
+        return urma::status_of(ret);
+    JettyImpl *impl = urma::from_pub<JettyImpl>(jetty);
+    urma_status_t st = URMA_SUCCESS;
+    if (impl->own_jfr != nullptr)
+        st = urma_delete_jfr(impl->own_jfr);
+    urma::event_destroy(&jetty->event_mutex, &jetty->event_cond);
+    delete impl;
+    urma::ctx_put(ctx);
+    return st;
+}
+
+}  // extern "C"

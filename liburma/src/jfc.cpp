@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// JFCs (completion queues): the kernel object, its CQ ring mapped into the
+// process, and the JFCE it may report completion events to.
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include <ub/udma_abi.h>
+
+#include "log.h"
+#include "object.h"
+#include "ring.h"
+#include "uburma_cmd.h"
+#include "urma_api.h"
+
+namespace urma {
+namespace {
+
+struct JfcImpl {
+    urma_jfc_t pub;
+    RingMapping cq;  // the CQEs the kernel writes; polled without syscalls
+};
+
+}  // namespace
+}  // namespace urma
+
+using urma::JfcImpl;
+
+extern "C" {
+
+urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
+{
+    if (ctx == nullptr || jfc_cfg == nullptr) {
+        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
+                     static_cast<void *>(jfc_cfg));
+        errno = EINVAL;
+        return nullptr;
+    }
+    const urma_device_cap_t &cap = urma::ctx_cap(ctx);
+    if (jfc_cfg->depth == 0 || jfc_cfg->depth > cap.max_jfc_depth) {
+        URMA_LOG_ERR("jfc depth %u out of range 1..%u\n", jfc_cfg->depth, cap.max_jfc_depth);
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (jfc_cfg->jfce != nullptr && jfc_cfg->jfce->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfce belongs to another context\n");
+        errno = EINVAL;
+        return nullptr;
+    }
+    auto *impl = new (std::nothrow) JfcImpl();
+    if (impl == nullptr) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    urma_jfc_t *jfc = &impl->pub;
+    struct udma_create_jfc_resp resp = {};
+    struct uburma_cmd_create_jfc cmd = {};
+    cmd.in.depth = jfc_cfg->depth;
+    cmd.in.flag = jfc_cfg->flag.value;
+    cmd.in.ceqn = jfc_cfg->ceqn;
+    cmd.in.jfce_fd = jfc_cfg->jfce != nullptr ? jfc_cfg->jfce->fd : -1;
+    cmd.in.urma_jfc = reinterpret_cast<uintptr_t>(jfc);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFC, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("create jfc on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    ret = impl->cq.map(ctx->dev_fd, resp.cq, UDMA_CQE_SIZE);
+    if (ret != 0) {
+        URMA_LOG_ERR("cannot map the CQ of jfc %u: %s\n", cmd.out.id, std::strerror(-ret));
+        struct uburma_cmd_delete del = {};
+        del.in.handle = cmd.out.handle;
+        urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_DELETE_JFC, &del);
+        delete impl;
+        errno = -ret;
+        return nullptr;
+    }
+    jfc->urma_ctx = ctx;
+    jfc->jfc_id.eid = ctx->eid;
+    jfc->jfc_id.uasid = ctx->uasid;
+    jfc->jfc_id.id = cmd.out.id;
+    jfc->jfc_cfg = *jfc_cfg;
+    jfc->jfc_cfg.depth = cmd.out.depth;  // rounded up by the kernel
+    jfc->handle = cmd.out.handle;
+    jfc->comp_events_acked = 0;
+    urma::event_init(&jfc->event_mutex, &jfc->event_cond, &jfc->async_events_acked);
+    jfc->urma_jfc_opt.is_actived = true;
+    if (jfc_cfg->jfce != nullptr)
+        jfc_cfg->jfce->ref.atomic_cnt.fetch_add(1);
+    urma::ctx_get(ctx);
+    return jfc;
+}
+
+urma_status_t urma_modify_jfc(urma_jfc_t *jfc, urma_jfc_attr_t *attr)
+{
+    if (jfc == nullptr || attr == nullptr) {
+        URMA_LOG_ERR("invalid argument: jfc %p attr %p\n", static_cast<void *>(jfc),
+                     static_cast<void *>(attr));
+        return URMA_EINVAL;
+    }
+    const uint32_t known = JFC_MODERATE_COUNT | JFC_MODERATE_PERIOD;
+    if (attr->mask == 0 || (attr->mask & ~known) != 0) {
+        URMA_LOG_ERR("jfc attr mask 0x%x invalid\n", attr->mask);
+        return URMA_EINVAL;
+    }
+    struct uburma_cmd_modify_jfc cmd = {};
+    cmd.in.handle = jfc->handle;
+    cmd.in.mask = attr->mask;
+    cmd.in.moderate_count = attr->moderate_count;
+    cmd.in.moderate_period = attr->moderate_period;
+    int ret = urma::uburma_cmd(jfc->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFC, &cmd);
+    if (ret != 0) {
+        URMA_LOG_ERR("modify jfc %u failed: %s\n", jfc->jfc_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    return URMA_SUCCESS;
+}
+
+urma_status_t urma_delete_jfc(urma_jfc_t *jfc)
+{
+    if (jfc == nullptr) {
+        URMA_LOG_ERR("jfc is NULL\n");
+        return URMA_EINVAL;
+    }
+    urma_context_t *ctx = jfc->urma_ctx;
+    struct uburma_cmd_delete cmd = {};
+    cmd.in.handle = jfc->handle;
+    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_DELETE_JFC, &cmd);
+    if (ret != 0 && !urma::device_gone(ret)) {
+        // EBUSY: a JFS, JFR or jetty still completes to it.
+        URMA_LOG_ERR("delete jfc %u failed: %s\n", jfc->jfc_id.id, std::strerror(-ret));
+        return urma::status_of(ret);
+    }
+    if (ret != 0) {
+        // Device removed: the kernel already destroyed it; free our side.
+        URMA_LOG_WARN("jfc %u: device %s is gone\n", jfc->jfc_id.id, ctx->dev->name);
+    } else {
+        pthread_mutex_lock(&jfc->event_mutex);
+        while (jfc->comp_events_acked != cmd.out.comp_events_reported ||
+               jfc->async_events_acked != cmd.out.async_events_reported)
+            pthread_cond_wait(&jfc->event_cond, &jfc->event_mutex);
+        pthread_mutex_unlock(&jfc->event_mutex);
+    }
+    if (jfc->jfc_cfg.jfce != nullptr)
+        jfc->jfc_cfg.jfce->ref.atomic_cnt.fetch_sub(1);
+    urma::event_destroy(&jfc->event_mutex, &jfc->event_cond);
+    delete urma::from_pub<JfcImpl>(jfc);  // unmaps the CQ
+    urma::ctx_put(ctx);
+    return URMA_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// Helpers of the liburma object suites: sysfs object counts of a device and
+// ready-made configurations.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <string>
+
+#include "stack.h"
+#include "urma_api.h"
+
+namespace ub_itest {
+
+// Live objects of a kind on a device (/sys/class/ubcore/<dev>/objects/<obj>,
+// the ubcore counts); -1 when the file is missing.
+inline long obj_count(const std::string &obj, const std::string &dev = "udma0")
+{
+    std::string path = "/sys/class/ubcore/" + dev + "/objects/" + obj;
+    FILE *f = std::fopen(path.c_str(), "r");
+    long v = -1;
+
+    if (f == nullptr)
+        return -1;
+    if (std::fscanf(f, "%ld", &v) != 1)
+        v = -1;
+    std::fclose(f);
+    return v;
+}
+
+inline const char *const kObjKinds[] = {"ucontext", "jfc",      "jfs",        "jfr",  "jetty", "token_id",
+                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages"};
+
+// Whether every count of dev is 0 (all files present).
+inline bool all_counts_zero(const std::string &dev = "udma0")
+{
+    for (const char *k : kObjKinds)
+        if (obj_count(k, dev) != 0)
+            return false;
+    return true;
+}
+
+// A string of every count, for failure messages.
+inline std::string counts(const std::string &dev = "udma0")
+{
+    std::string s;
+    for (const char *k : kObjKinds)
+        s += std::string(k) + "=" + std::to_string(obj_count(k, dev)) + " ";
+    return s;
+}
+
+inline long sysfs_long(const std::string &path)
+{
+    FILE *f = std::fopen(path.c_str(), "r");
+    long v = -1;
+    if (f == nullptr)
+        return -1;
+    if (std::fscanf(f, "%ld", &v) != 1)
+        v = -1;
+    std::fclose(f);
+    return v;
+}
+
+inline bool udma_ready(const std::string &dev = "udma0")
+{
+    struct stat st;
+    return stat(("/sys/class/ubcore/" + dev + "/eids/eid0").c_str(), &st) == 0 &&
+           stat(("/dev/uburma/" + dev).c_str(), &st) == 0;
+}
+
+// A context on the first EID of dev (urma_init must have been called).
+inline urma_context_t *open_ctx(const char *dev = "udma0")
+{
+    char name[64];
+    std::snprintf(name, sizeof(name), "%s", dev);
+    urma_device_t *d = urma_get_device_by_name(name);
+    if (d == nullptr)
+        return nullptr;
+    uint32_t cnt = 0;
+    urma_eid_info_t *eids = urma_get_eid_list(d, &cnt);
+    if (eids == nullptr)
+        return nullptr;
+    uint32_t idx = eids[0].eid_index;
+    urma_free_eid_list(eids);
+    return urma_create_context(d, idx);
+}
+
+inline urma_jfc_cfg_t jfc_cfg(uint32_t depth = 64, urma_jfce_t *jfce = nullptr)
+{
+    urma_jfc_cfg_t c = {};
+    c.depth = depth;
+    c.jfce = jfce;
+    c.user_ctx = 0x77;
+    return c;
+}
+
+inline urma_jfs_cfg_t jfs_cfg(urma_jfc_t *jfc, uint32_t depth = 64)
+{
+    urma_jfs_cfg_t c = {};
+    c.depth = depth;
+    c.trans_mode = URMA_TM_RM;
+    c.max_sge = 1;
+    c.max_rsge = 1;
+    c.rnr_retry = URMA_TYPICAL_RNR_RETRY;
+    c.err_timeout = URMA_TYPICAL_ERR_TIMEOUT;
+    c.jfc = jfc;
+    return c;
+}
+
+inline urma_jfr_cfg_t jfr_cfg(urma_jfc_t *jfc, uint32_t depth = 64)
+{
+    urma_jfr_cfg_t c = {};
+    c.depth = depth;
+    c.trans_mode = URMA_TM_RM;
+    c.max_sge = 1;
+    c.min_rnr_timer = URMA_TYPICAL_MIN_RNR_TIMER;
+    c.jfc = jfc;
+    c.token_value.token = 0xabcd;
+    c.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    return c;
+}
+
+inline urma_jetty_cfg_t jetty_cfg_shared(urma_jfc_t *jfc, urma_jfr_t *jfr)
+{
+    urma_jetty_cfg_t c = {};
+    c.flag.bs.share_jfr = URMA_SHARE_JFR;
+    c.jfs_cfg = jfs_cfg(jfc);
+    c.shared.jfr = jfr;
+    c.shared.jfc = nullptr;
+    return c;
+}
+
+inline urma_seg_cfg_t seg_cfg(void *buf, uint64_t len, uint32_t access = URMA_ACCESS_READ | URMA_ACCESS_WRITE)
+{
+    urma_seg_cfg_t c = {};
+    c.va = reinterpret_cast<uintptr_t>(buf);
+    c.len = len;
+    c.token_value.token = 0x5eed;
+    c.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    c.flag.bs.access = access;
+    return c;
+}
+
+}  // namespace ub_itest
