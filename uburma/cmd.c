@@ -5,6 +5,11 @@
  * Dispatch of UBURMA_CMD: the header names the command and the size of its
  * argument struct; the struct is copied in (copy_struct_from_user, so older
  * and newer callers both work), handled, and copied back.
+ *
+ * Every command runs with udev->lock held for read (the UB device stays);
+ * object commands also hold the file's mutex, so that the commands of one
+ * file are serialised against each other and against the teardown of its
+ * context, and need the context.
  */
 #include <linux/fs.h>
 #include <linux/slab.h>
@@ -14,22 +19,57 @@
 
 #include "uburma.h"
 
+/* Take ufile->mutex around the handler. */
+#define UBURMA_CMD_F_LOCK	BIT(0)
+/* Needs the file's context (EINVAL before CREATE_CTX); implies F_LOCK. */
+#define UBURMA_CMD_F_CTX	BIT(1)
+
 struct uburma_cmd_desc {
 	int (*handler)(struct uburma_file *ufile, void *args);
 	size_t size;		/* the current argument struct */
 	size_t min_size;	/* its first version */
+	unsigned int flags;	/* UBURMA_CMD_F_* */
 };
 
-#define UBURMA_CMD_DESC(_cmd, _handler, _struct) \
+#define UBURMA_CMD_DESC_F(_cmd, _handler, _struct, _flags) \
 	[_cmd] = { .handler = _handler, .size = sizeof(_struct), \
-		   .min_size = sizeof(_struct) }
+		   .min_size = sizeof(_struct), .flags = _flags }
+#define UBURMA_CMD_DESC(_cmd, _handler, _struct) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, 0)
+#define UBURMA_CMD_DESC_OBJ(_cmd, _handler, _struct) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, \
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)
 
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
 			struct uburma_cmd_query_device),
 	UBURMA_CMD_DESC(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
 			struct uburma_cmd_get_eid_list),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_CREATE_CTX, uburma_cmd_create_ctx,
+			  struct uburma_cmd_create_ctx, UBURMA_CMD_F_LOCK),
 };
+
+static int uburma_call_cmd(struct uburma_file *ufile,
+			   const struct uburma_cmd_desc *desc, u32 command,
+			   void *args)
+{
+	int ret;
+
+	if (!(desc->flags & (UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)))
+		return desc->handler(ufile, args);
+
+	mutex_lock(&ufile->mutex);
+	if ((desc->flags & UBURMA_CMD_F_CTX) && !ufile->ucontext) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "command %u needs a context (CREATE_CTX first)\n",
+				    command);
+		ret = -EINVAL;
+	} else {
+		ret = desc->handler(ufile, args);
+	}
+	mutex_unlock(&ufile->mutex);
+	return ret;
+}
 
 static long uburma_run_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_hdr *hdr)
@@ -55,7 +95,8 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 		goto out;
 
 	down_read(&udev->lock);
-	ret = udev->ub_dev ? desc->handler(ufile, args) : -EIO;
+	ret = udev->ub_dev ? uburma_call_cmd(ufile, desc, hdr->command, args) :
+			     -EIO;
 	up_read(&udev->lock);
 
 	if (!ret && copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
