@@ -5,6 +5,11 @@
  * Dispatch of UBURMA_CMD: the header names the command and the size of its
  * argument struct; the struct is copied in (copy_struct_from_user, so older
  * and newer callers both work), handled, and copied back.
+ *
+ * Every command runs with udev->lock held for read (the UB device stays);
+ * object commands also hold the file's mutex, so that the commands of one
+ * file are serialised against each other and against the teardown of its
+ * context, and need the context.
  */
 #include <linux/fs.h>
 #include <linux/slab.h>
@@ -14,22 +19,109 @@
 
 #include "uburma.h"
 
+/* Take ufile->mutex around the handler. */
+#define UBURMA_CMD_F_LOCK	BIT(0)
+/* Needs the file's context (EINVAL before CREATE_CTX); implies F_LOCK. */
+#define UBURMA_CMD_F_CTX	BIT(1)
+
 struct uburma_cmd_desc {
 	int (*handler)(struct uburma_file *ufile, void *args);
 	size_t size;		/* the current argument struct */
 	size_t min_size;	/* its first version */
+	unsigned int flags;	/* UBURMA_CMD_F_* */
 };
 
-#define UBURMA_CMD_DESC(_cmd, _handler, _struct) \
+#define UBURMA_CMD_DESC_F(_cmd, _handler, _struct, _flags) \
 	[_cmd] = { .handler = _handler, .size = sizeof(_struct), \
-		   .min_size = sizeof(_struct) }
+		   .min_size = sizeof(_struct), .flags = _flags }
+#define UBURMA_CMD_DESC(_cmd, _handler, _struct) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, 0)
+#define UBURMA_CMD_DESC_OBJ(_cmd, _handler, _struct) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, \
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)
 
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
 			struct uburma_cmd_query_device),
 	UBURMA_CMD_DESC(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
 			struct uburma_cmd_get_eid_list),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_CREATE_CTX, uburma_cmd_create_ctx,
+			  struct uburma_cmd_create_ctx, UBURMA_CMD_F_LOCK),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_ALLOC_TOKEN_ID, uburma_cmd_alloc_token_id,
+			    struct uburma_cmd_alloc_token_id),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id,
+			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_REGISTER_SEG, uburma_cmd_register_seg,
+			    struct uburma_cmd_register_seg),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg,
+			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_SEG, uburma_cmd_import_seg,
+			    struct uburma_cmd_import_seg),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg,
+			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFCE, uburma_cmd_create_jfce,
+			    struct uburma_cmd_create_jfce),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFC, uburma_cmd_create_jfc,
+			    struct uburma_cmd_create_jfc),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFC, uburma_cmd_modify_jfc,
+			    struct uburma_cmd_modify_jfc),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFC, uburma_cmd_delete_jfc,
+			    struct uburma_cmd_delete),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFS, uburma_cmd_create_jfs,
+			    struct uburma_cmd_create_jfs),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFS, uburma_cmd_modify_jfs,
+			    struct uburma_cmd_modify_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JFS, uburma_cmd_query_jfs,
+			    struct uburma_cmd_query_jfs),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFS, uburma_cmd_delete_jfs,
+			    struct uburma_cmd_delete),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFR, uburma_cmd_create_jfr,
+			    struct uburma_cmd_create_jfr),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFR, uburma_cmd_modify_jfr,
+			    struct uburma_cmd_modify_jfr),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JFR, uburma_cmd_query_jfr,
+			    struct uburma_cmd_query_jfr),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFR, uburma_cmd_delete_jfr,
+			    struct uburma_cmd_delete),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JETTY, uburma_cmd_create_jetty,
+			    struct uburma_cmd_create_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JETTY, uburma_cmd_modify_jetty,
+			    struct uburma_cmd_modify_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JETTY, uburma_cmd_query_jetty,
+			    struct uburma_cmd_query_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JETTY, uburma_cmd_delete_jetty,
+			    struct uburma_cmd_delete),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JFR, uburma_cmd_import_jfr,
+			    struct uburma_cmd_import_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr,
+			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JETTY, uburma_cmd_import_jetty,
+			    struct uburma_cmd_import_jetty),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty,
+			    struct uburma_cmd_destroy),
 };
+
+static int uburma_call_cmd(struct uburma_file *ufile,
+			   const struct uburma_cmd_desc *desc, u32 command,
+			   void *args)
+{
+	int ret;
+
+	if (!(desc->flags & (UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)))
+		return desc->handler(ufile, args);
+
+	mutex_lock(&ufile->mutex);
+	if ((desc->flags & UBURMA_CMD_F_CTX) && !ufile->ucontext) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "command %u needs a context (CREATE_CTX first)\n",
+				    command);
+		ret = -EINVAL;
+	} else {
+		ret = desc->handler(ufile, args);
+	}
+	mutex_unlock(&ufile->mutex);
+	return ret;
+}
 
 static long uburma_run_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_hdr *hdr)
@@ -55,7 +147,8 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 		goto out;
 
 	down_read(&udev->lock);
-	ret = udev->ub_dev ? desc->handler(ufile, args) : -EIO;
+	ret = udev->ub_dev ? uburma_call_cmd(ufile, desc, hdr->command, args) :
+			     -EIO;
 	up_read(&udev->lock);
 
 	if (!ret && copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))

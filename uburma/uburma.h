@@ -3,40 +3,140 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * uburma: the userspace ABI of ubcore. One char device per UB device.
+ *
+ * Lock order (outer first):
+ *   mmap_lock (mmap(2) only; takes no uburma lock but udev->mmap_srcu)
+ *   udev->lock (rwsem: read by commands and file release, write by device
+ *	removal)
+ *     ufile->mutex (object commands, context teardown)
+ *       ubcore's own locks; mmap_lock (pinning, copy_to/from_user)
+ *   ubcore's dev->event_lock (device event handlers are called under it)
+ *     udev->files_lock (spinlock, irqsave)
+ *       ev_file->lock (spinlock, irqsave; event queues)
+ * Event callbacks from ubcore run in any context and take only the two
+ * spinlocks. mmap(2) holds mmap_lock, which commands take inside
+ * udev->lock (pinning, user copies), so it must not take udev->lock: it
+ * relies on udev->mmap_srcu instead, which removal synchronises before it
+ * frees contexts.
  */
 #ifndef _UBURMA_H
 #define _UBURMA_H
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/srcu.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
 
 #include <ub/ubcore_device.h>
+#include <ub/ubcore_event.h>
+
+#include <uapi/ub/uburma_ioctl.h>
 
 /**
  * struct uburma_device - the char device of one UB device
  * @dev: in class uburma; its refcount keeps this structure (the client
  *	registration holds one reference, each open file another)
  * @cdev: /dev/uburma/<name>
- * @lock: held for read by every command, for write when the UB device goes
- *	away; protects @ub_dev
+ * @lock: held for read by every command and by file release, for write
+ *	when the UB device goes away; protects @ub_dev
  * @ub_dev: the UB device, or NULL once it is gone: the file is dead and
- *	every command fails with -EIO
+ *	every command fails with -EIO (written with WRITE_ONCE, mmap reads it
+ *	under @mmap_srcu only)
+ * @mmap_srcu: read side held by mmap(2) while it uses a context
+ * @files_lock: protects @files; a spinlock, device events come in any
+ *	context
+ * @files: files that have a user context (struct uburma_file.node)
+ * @event_handler: receives the UB device's async events
  */
 struct uburma_device {
 	struct device dev;
 	struct cdev cdev;
 	struct rw_semaphore lock;	/* see above */
 	struct ubcore_device *ub_dev;
+	struct srcu_struct mmap_srcu;
+	spinlock_t files_lock;		/* see above */
+	struct list_head files;
+	struct ubcore_event_handler event_handler;
 };
 
-/* Per open file. */
+struct uburma_event_file;
+
+/**
+ * struct uburma_file - one open file of a char device
+ * @udev: the char device; a reference is held
+ * @ref: the open file holds one reference, each event file (async, JFCE)
+ *	another, so that an event file can name its char device file
+ * @mutex: serialises the object commands of this file and the teardown of
+ *	its context
+ * @ucontext: the user context, or NULL (before CREATE_CTX, after
+ *	teardown); set and cleared under @mutex, read by mmap under
+ *	udev->mmap_srcu
+ * @async_file: the async event file of the context (a reference is held),
+ *	or NULL; under @mutex, stable while @ucontext is set
+ * @handles: handle -> struct uburma_uobj; under @mutex
+ * @node: in udev->files while @ucontext is set
+ */
 struct uburma_file {
 	struct uburma_device *udev;
+	struct kref ref;
+	struct mutex mutex;		/* see above */
+	struct ubcore_ucontext *ucontext;
+	struct uburma_event_file *async_file;
+	struct xarray handles;
+	struct list_head node;
+};
+
+/* Kinds of per-file objects; order of teardown is uburma_teardown_order. */
+enum uburma_obj_type {
+	UBURMA_OBJ_TOKEN_ID,
+	UBURMA_OBJ_SEG,
+	UBURMA_OBJ_TARGET_SEG,
+	UBURMA_OBJ_JFC,
+	UBURMA_OBJ_JFS,
+	UBURMA_OBJ_JFR,
+	UBURMA_OBJ_JETTY,
+	UBURMA_OBJ_TJFR,
+	UBURMA_OBJ_TJETTY,
+	UBURMA_OBJ_MAX,
+};
+
+/**
+ * struct uburma_uobj - a handle's object
+ * @ufile: the file it belongs to
+ * @type: what @object is
+ * @handle: its handle (0 until committed to the table)
+ * @object: the ubcore object
+ * @urma_value: the caller's value (urma_jfc etc.), reported in events
+ * @jfce: the JFCE of a JFC created with one (a reference is held), or NULL
+ * @async_events_reported: async event records of this object read by the
+ *	user (under the async event file's lock)
+ * @comp_events_reported: completion event records read (JFC; under the
+ *	JFCE's lock)
+ *
+ * ubcore objects with events carry a pointer to their uobj in
+ * cfg.user_ctx, for the callbacks; it never leaves the kernel.
+ */
+struct uburma_uobj {
+	struct uburma_file *ufile;
+	enum uburma_obj_type type;
+	u32 handle;
+	void *object;
+	u64 urma_value;
+	struct uburma_event_file *jfce;
+	u32 async_events_reported;
+	u32 comp_events_reported;
 };
 
 /* Char device minors, one per UB device. */
 #define UBURMA_MAX_DEVICES	256
+/* Largest provider data (struct uburma_udata in_len / out_len). */
+#define UBURMA_MAX_UDATA_LEN	4096
 
 extern struct class uburma_class;
 extern dev_t uburma_devt_base;
@@ -47,8 +147,74 @@ void uburma_client_exit(void);
 
 long uburma_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 
-/* Commands; each runs with udev->lock held for read and ub_dev alive. */
+/* file.c */
+void uburma_file_put(struct uburma_file *ufile);
+
+/* uobj.c */
+struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
+				      enum uburma_obj_type type, u64 urma_value);
+int uburma_uobj_commit(struct uburma_uobj *uobj, void *object);
+struct uburma_uobj *uburma_uobj_lookup(struct uburma_file *ufile, u64 handle,
+				       enum uburma_obj_type type);
+int uburma_uobj_destroy(struct uburma_uobj *uobj, u32 *async_reported,
+			u32 *comp_reported);
+int uburma_uobj_destroy_handle(struct uburma_file *ufile, u64 handle,
+			       enum uburma_obj_type type, u32 *async_reported,
+			       u32 *comp_reported);
+void uburma_file_destroy_ctx(struct uburma_file *ufile);
+
+/* event_file.c */
+struct file *uburma_event_file_open(struct uburma_file *ufile, bool async,
+				    struct uburma_event_file **ev_out);
+void uburma_event_file_get(struct uburma_event_file *ev);
+struct uburma_event_file *uburma_jfce_get(struct uburma_file *ufile, int fd);
+void uburma_event_file_put(struct uburma_event_file *ev);
+void uburma_event_file_purge(struct uburma_event_file *ev,
+			     struct uburma_uobj *uobj);
+void uburma_obj_event_handler(struct ubcore_event *event,
+			      struct ubcore_ucontext *uctx);
+void uburma_jfce_handler(struct ubcore_jfc *jfc);
+void uburma_dev_event_handler(struct ubcore_event_handler *handler,
+			      const struct ubcore_event *event);
+void uburma_dev_event_fatal(struct uburma_device *udev);
+
+/* cmd_ctx.c */
+int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
+		     struct ubcore_udata *udata);
+
+/*
+ * Commands; each runs with udev->lock held for read and ub_dev alive.
+ * Object commands (all but the device ones and CREATE_CTX) also run with
+ * ufile->mutex held and ufile->ucontext set.
+ */
 int uburma_cmd_query_device(struct uburma_file *ufile, void *args);
 int uburma_cmd_get_eid_list(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_ctx(struct uburma_file *ufile, void *args);
+int uburma_cmd_alloc_token_id(struct uburma_file *ufile, void *args);
+int uburma_cmd_free_token_id(struct uburma_file *ufile, void *args);
+int uburma_cmd_register_seg(struct uburma_file *ufile, void *args);
+int uburma_cmd_unregister_seg(struct uburma_file *ufile, void *args);
+int uburma_cmd_import_seg(struct uburma_file *ufile, void *args);
+int uburma_cmd_unimport_seg(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jfce(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jfc(struct uburma_file *ufile, void *args);
+int uburma_cmd_modify_jfc(struct uburma_file *ufile, void *args);
+int uburma_cmd_delete_jfc(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jfs(struct uburma_file *ufile, void *args);
+int uburma_cmd_modify_jfs(struct uburma_file *ufile, void *args);
+int uburma_cmd_query_jfs(struct uburma_file *ufile, void *args);
+int uburma_cmd_delete_jfs(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_modify_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_query_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_delete_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_modify_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_query_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_delete_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_import_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_unimport_jfr(struct uburma_file *ufile, void *args);
+int uburma_cmd_import_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_unimport_jetty(struct uburma_file *ufile, void *args);
 
 #endif /* _UBURMA_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The user context of a file (CREATE_CTX, with its async event fd) and the
+ * provider data every object command passes through.
+ */
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+
+#include "uburma.h"
+
+/**
+ * uburma_get_udata() - provider data of a command, as ubcore takes it
+ * @ufile: the file (its context, if any, goes into @udata)
+ * @in: from the command
+ * @udata: filled in
+ *
+ * Return: 0, or -EINVAL if a length is over UBURMA_MAX_UDATA_LEN.
+ */
+int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
+		     struct ubcore_udata *udata)
+{
+	if (in->in_len > UBURMA_MAX_UDATA_LEN ||
+	    in->out_len > UBURMA_MAX_UDATA_LEN) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "provider data too long (in %u, out %u, max %u)\n",
+				    in->in_len, in->out_len,
+				    UBURMA_MAX_UDATA_LEN);
+		return -EINVAL;
+	}
+	udata->uctx = ufile->ucontext;
+	udata->in = u64_to_user_ptr(in->in_addr);
+	udata->in_len = in->in_len;
+	udata->out = u64_to_user_ptr(in->out_addr);
+	udata->out_len = in->out_len;
+	return 0;
+}
+
+/* With ufile->mutex held. */
+int uburma_cmd_create_ctx(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_create_ctx *cmd = args;
+	struct uburma_device *udev = ufile->udev;
+	struct ubcore_ucontext *uctx;
+	struct uburma_event_file *ev;
+	struct ubcore_udata udata;
+	unsigned long flags;
+	struct file *filp;
+	int fd, ret;
+
+	if (ufile->ucontext) {
+		dev_dbg_ratelimited(&udev->dev, "the file has a context already\n");
+		return -EEXIST;
+	}
+	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
+	if (ret)
+		return ret;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	filp = uburma_event_file_open(ufile, true, &ev);
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
+		goto err_fd;
+	}
+	uctx = ubcore_alloc_ucontext(udev->ub_dev, cmd->in.eid_index,
+				     cmd->in.uasid, &udata);
+	if (IS_ERR(uctx)) {
+		ret = PTR_ERR(uctx);
+		goto err_file;
+	}
+
+	uburma_event_file_get(ev);
+	WRITE_ONCE(ufile->async_file, ev);
+	/* Pairs with the acquire in mmap, which does not take the mutex. */
+	smp_store_release(&ufile->ucontext, uctx);
+	spin_lock_irqsave(&udev->files_lock, flags);
+	list_add_tail(&ufile->node, &udev->files);
+	spin_unlock_irqrestore(&udev->files_lock, flags);
+
+	fd_install(fd, filp);
+	cmd->out.async_fd = fd;
+	return 0;
+
+err_file:
+	fput(filp);
+err_fd:
+	put_unused_fd(fd);
+	return ret;
+}

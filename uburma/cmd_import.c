@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * Imports of remote segments, JFRs and jetties (the initiator's records of
+ * its targets). The unimport commands are in uobj.c.
+ */
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "uburma.h"
+
+int uburma_cmd_import_seg(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_import_seg *cmd = args;
+	struct ubcore_target_seg_cfg cfg = {};
+	struct ubcore_target_seg *tseg;
+	struct ubcore_udata udata;
+	struct uburma_uobj *uobj;
+	int ret;
+
+	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
+	if (ret)
+		return ret;
+	BUILD_BUG_ON(sizeof(cfg.seg.ubva.eid.raw) != sizeof(cmd->in.eid));
+	memcpy(cfg.seg.ubva.eid.raw, cmd->in.eid, sizeof(cmd->in.eid));
+	cfg.seg.ubva.uasid = cmd->in.uasid;
+	cfg.seg.ubva.va = cmd->in.va;
+	cfg.seg.len = cmd->in.len;
+	cfg.seg.attr = cmd->in.attr;
+	cfg.seg.token_id = cmd->in.token_id;
+	cfg.token_value = cmd->in.token_value;
+	cfg.flag = cmd->in.flag;
+	cfg.mva = cmd->in.mva;
+
+	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_TARGET_SEG, 0);
+	if (!uobj)
+		return -ENOMEM;
+	tseg = ubcore_import_seg(ufile->udev->ub_dev, &cfg, &udata);
+	if (IS_ERR(tseg)) {
+		kfree(uobj);
+		return PTR_ERR(tseg);
+	}
+	ret = uburma_uobj_commit(uobj, tseg);
+	if (ret)
+		return ret;
+	cmd->out.handle = uobj->handle;
+	return 0;
+}
+
+static int uburma_import_jetty(struct uburma_file *ufile,
+			       struct uburma_cmd_import_jetty *cmd,
+			       enum uburma_obj_type type)
+{
+	struct ubcore_tjetty_cfg cfg = {};
+	struct ubcore_tjetty *tjetty;
+	struct ubcore_udata udata;
+	struct uburma_uobj *uobj;
+	int ret;
+
+	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
+	if (ret)
+		return ret;
+	BUILD_BUG_ON(sizeof(cfg.id.eid.raw) != sizeof(cmd->in.eid));
+	memcpy(cfg.id.eid.raw, cmd->in.eid, sizeof(cmd->in.eid));
+	cfg.id.uasid = cmd->in.uasid;
+	cfg.id.id = cmd->in.id;
+	cfg.trans_mode = cmd->in.trans_mode;
+	cfg.type = type == UBURMA_OBJ_TJFR ? UBCORE_TARGET_JFR : cmd->in.type;
+	cfg.flag = cmd->in.flag;
+	cfg.policy = cmd->in.policy;
+	cfg.tp_type = cmd->in.tp_type;
+	cfg.token_value = cmd->in.token_value;
+
+	uobj = uburma_uobj_alloc(ufile, type, 0);
+	if (!uobj)
+		return -ENOMEM;
+	if (type == UBURMA_OBJ_TJFR)
+		tjetty = ubcore_import_jfr(ufile->udev->ub_dev, &cfg, &udata);
+	else
+		tjetty = ubcore_import_jetty(ufile->udev->ub_dev, &cfg, &udata);
+	if (IS_ERR(tjetty)) {
+		kfree(uobj);
+		return PTR_ERR(tjetty);
+	}
+	ret = uburma_uobj_commit(uobj, tjetty);
+	if (ret)
+		return ret;
+	/* Import only records the target: no transport (TPN) yet. */
+	cmd->out.tpn = 0;
+	cmd->out.handle = uobj->handle;
+	return 0;
+}
+
+int uburma_cmd_import_jfr(struct uburma_file *ufile, void *args)
+{
+	return uburma_import_jetty(ufile, args, UBURMA_OBJ_TJFR);
+}
+
+int uburma_cmd_import_jetty(struct uburma_file *ufile, void *args)
+{
+	return uburma_import_jetty(ufile, args, UBURMA_OBJ_TJETTY);
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The per-file handle table: handle -> struct uburma_uobj, the lookups that
+ * check a handle's kind, the destruction of one object, and the teardown of
+ * a whole context in dependency order (on close, process death or device
+ * removal). Every function here runs with ufile->mutex held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "uburma.h"
+
+static const char * const uburma_obj_names[UBURMA_OBJ_MAX] = {
+	[UBURMA_OBJ_TOKEN_ID] = "token ID",
+	[UBURMA_OBJ_SEG] = "segment",
+	[UBURMA_OBJ_TARGET_SEG] = "imported segment",
+	[UBURMA_OBJ_JFC] = "JFC",
+	[UBURMA_OBJ_JFS] = "JFS",
+	[UBURMA_OBJ_JFR] = "JFR",
+	[UBURMA_OBJ_JETTY] = "jetty",
+	[UBURMA_OBJ_TJFR] = "imported JFR",
+	[UBURMA_OBJ_TJETTY] = "imported jetty",
+};
+
+/* Users before what they use. */
+static const enum uburma_obj_type uburma_teardown_order[] = {
+	UBURMA_OBJ_TJETTY,
+	UBURMA_OBJ_TJFR,
+	UBURMA_OBJ_TARGET_SEG,
+	UBURMA_OBJ_JETTY,
+	UBURMA_OBJ_JFS,
+	UBURMA_OBJ_JFR,
+	UBURMA_OBJ_JFC,
+	UBURMA_OBJ_SEG,
+	UBURMA_OBJ_TOKEN_ID,
+};
+
+/**
+ * uburma_uobj_alloc() - a new handle object, not yet in the table
+ * @ufile: the file
+ * @type: what it will hold
+ * @urma_value: the caller's value for events
+ *
+ * Free it with kfree() if creating the ubcore object fails (after
+ * dropping a JFCE reference the caller put in it), else commit it.
+ */
+struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
+				      enum uburma_obj_type type, u64 urma_value)
+{
+	struct uburma_uobj *uobj;
+
+	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL);
+	if (!uobj)
+		return NULL;
+	uobj->ufile = ufile;
+	uobj->type = type;
+	uobj->urma_value = urma_value;
+	return uobj;
+}
+
+/**
+ * uburma_uobj_commit() - give a created object its handle
+ * @uobj: from uburma_uobj_alloc()
+ * @object: the ubcore object just created
+ *
+ * On failure the object is destroyed and @uobj freed.
+ * Return: 0 or a negative errno.
+ */
+int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
+{
+	struct uburma_file *ufile = uobj->ufile;
+	int ret;
+
+	lockdep_assert_held(&ufile->mutex);
+	uobj->object = object;
+	ret = xa_alloc(&ufile->handles, &uobj->handle, uobj, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret) {
+		uobj->handle = 0;
+		if (uburma_uobj_destroy(uobj, NULL, NULL))
+			dev_err(&ufile->udev->dev, "cannot undo a %s creation\n",
+				uburma_obj_names[uobj->type]);
+		return ret;
+	}
+	return 0;
+}
+
+/**
+ * uburma_uobj_lookup() - the object of a handle
+ * @ufile: the file
+ * @handle: from a command
+ * @type: the kind the command expects
+ *
+ * Return: the object, or NULL if @handle is 0, unknown or of another kind.
+ */
+struct uburma_uobj *uburma_uobj_lookup(struct uburma_file *ufile, u64 handle,
+				       enum uburma_obj_type type)
+{
+	struct uburma_uobj *uobj = NULL;
+
+	lockdep_assert_held(&ufile->mutex);
+	if (handle && handle <= U32_MAX)
+		uobj = xa_load(&ufile->handles, handle);
+	if (!uobj) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "unknown %s handle %llu\n",
+				    uburma_obj_names[type], handle);
+		return NULL;
+	}
+	if (uobj->type != type) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "handle %llu is a %s, not a %s\n", handle,
+				    uburma_obj_names[uobj->type],
+				    uburma_obj_names[type]);
+		return NULL;
+	}
+	return uobj;
+}
+
+static int uburma_uobj_destroy_object(struct uburma_uobj *uobj)
+{
+	switch (uobj->type) {
+	case UBURMA_OBJ_TOKEN_ID:
+		return ubcore_free_token_id(uobj->object);
+	case UBURMA_OBJ_SEG:
+		return ubcore_unregister_seg(uobj->object);
+	case UBURMA_OBJ_TARGET_SEG:
+		return ubcore_unimport_seg(uobj->object);
+	case UBURMA_OBJ_JFC:
+		return ubcore_delete_jfc(uobj->object);
+	case UBURMA_OBJ_JFS:
+		return ubcore_delete_jfs(uobj->object);
+	case UBURMA_OBJ_JFR:
+		return ubcore_delete_jfr(uobj->object);
+	case UBURMA_OBJ_JETTY:
+		return ubcore_delete_jetty(uobj->object);
+	case UBURMA_OBJ_TJFR:
+		return ubcore_unimport_jfr(uobj->object);
+	case UBURMA_OBJ_TJETTY:
+		return ubcore_unimport_jetty(uobj->object);
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * uburma_uobj_destroy() - destroy an object and forget its handle
+ * @uobj: committed, or being committed
+ * @async_reported: if not NULL, set to the async events of the object the
+ *	user read
+ * @comp_reported: if not NULL, set to its completion events read (JFC)
+ *
+ * The object's unread events are dropped. If ubcore refuses (-EBUSY: the
+ * object is still in use), nothing changes.
+ * Return: 0 or a negative errno.
+ */
+int uburma_uobj_destroy(struct uburma_uobj *uobj, u32 *async_reported,
+			u32 *comp_reported)
+{
+	struct uburma_file *ufile = uobj->ufile;
+	int ret;
+
+	lockdep_assert_held(&ufile->mutex);
+	ret = uburma_uobj_destroy_object(uobj);
+	if (ret)
+		return ret;
+	/* No callback can name @uobj any more: drop what is queued. */
+	if (uobj->handle)
+		xa_erase(&ufile->handles, uobj->handle);
+	uburma_event_file_purge(ufile->async_file, uobj);
+	if (uobj->jfce) {
+		uburma_event_file_purge(uobj->jfce, uobj);
+		uburma_event_file_put(uobj->jfce);
+	}
+	/* Readers count under the queue locks the purges took. */
+	if (async_reported)
+		*async_reported = uobj->async_events_reported;
+	if (comp_reported)
+		*comp_reported = uobj->comp_events_reported;
+	kfree(uobj);
+	return 0;
+}
+
+/**
+ * uburma_uobj_destroy_handle() - the destroy and delete commands
+ * @ufile: the file
+ * @handle: from the command
+ * @type: the kind the command destroys
+ * @async_reported: see uburma_uobj_destroy()
+ * @comp_reported: see uburma_uobj_destroy()
+ *
+ * Return: 0, -EINVAL for a bad handle, -EBUSY if the object is in use, or
+ * another negative errno.
+ */
+int uburma_uobj_destroy_handle(struct uburma_file *ufile, u64 handle,
+			       enum uburma_obj_type type, u32 *async_reported,
+			       u32 *comp_reported)
+{
+	struct uburma_uobj *uobj;
+	int ret;
+
+	uobj = uburma_uobj_lookup(ufile, handle, type);
+	if (!uobj)
+		return -EINVAL;
+	ret = uburma_uobj_destroy(uobj, async_reported, comp_reported);
+	if (ret == -EBUSY)
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "%s of handle %llu is still in use\n",
+				    uburma_obj_names[type], handle);
+	return ret;
+}
+
+/**
+ * uburma_file_destroy_ctx() - destroy a file's context and all its objects
+ * @ufile: the file; with udev->lock held (for read by file release, for
+ *	write by device removal) and ufile->mutex held
+ *
+ * Does nothing if the file has no context (never had one, or it is gone
+ * already): whichever of release and removal comes first tears down.
+ */
+void uburma_file_destroy_ctx(struct uburma_file *ufile)
+{
+	struct uburma_device *udev = ufile->udev;
+	struct uburma_event_file *async_file;
+	struct ubcore_ucontext *uctx;
+	struct uburma_uobj *uobj;
+	unsigned long flags, idx;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&udev->lock);
+	lockdep_assert_held(&ufile->mutex);
+	uctx = ufile->ucontext;
+	if (!uctx)
+		return;
+
+	/* No more device events to this context. */
+	spin_lock_irqsave(&udev->files_lock, flags);
+	list_del_init(&ufile->node);
+	spin_unlock_irqrestore(&udev->files_lock, flags);
+
+	for (i = 0; i < ARRAY_SIZE(uburma_teardown_order); i++) {
+		xa_for_each(&ufile->handles, idx, uobj) {
+			if (uobj->type != uburma_teardown_order[i])
+				continue;
+			ret = uburma_uobj_destroy(uobj, NULL, NULL);
+			if (ret) {
+				/*
+				 * Cannot happen in this order; keep the uobj
+				 * (ubcore may still call back with it).
+				 */
+				dev_err(&udev->dev,
+					"cannot destroy %s of handle %lu: %d, leaking it\n",
+					uburma_obj_names[uobj->type], idx, ret);
+				xa_erase(&ufile->handles, idx);
+			}
+		}
+	}
+
+	ubcore_free_ucontext(uctx);
+	WRITE_ONCE(ufile->ucontext, NULL);
+	async_file = ufile->async_file;
+	WRITE_ONCE(ufile->async_file, NULL);
+	uburma_event_file_put(async_file);
+}
+
+/* Commands that name only a handle. */
+static int uburma_cmd_destroy(struct uburma_file *ufile, void *args,
+			      enum uburma_obj_type type)
+{
+	struct uburma_cmd_destroy *cmd = args;
+
+	return uburma_uobj_destroy_handle(ufile, cmd->in.handle, type, NULL,
+					  NULL);
+}
+
+int uburma_cmd_free_token_id(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_destroy(ufile, args, UBURMA_OBJ_TOKEN_ID);
+}
+
+int uburma_cmd_unregister_seg(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_destroy(ufile, args, UBURMA_OBJ_SEG);
+}
+
+int uburma_cmd_unimport_seg(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_destroy(ufile, args, UBURMA_OBJ_TARGET_SEG);
+}
+
+int uburma_cmd_unimport_jfr(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_destroy(ufile, args, UBURMA_OBJ_TJFR);
+}
+
+int uburma_cmd_unimport_jetty(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_destroy(ufile, args, UBURMA_OBJ_TJETTY);
+}
+
+/* Deletes of objects with events: report how many were read. */
+static int uburma_cmd_delete(struct uburma_file *ufile, void *args,
+			     enum uburma_obj_type type)
+{
+	struct uburma_cmd_delete *cmd = args;
+
+	return uburma_uobj_destroy_handle(ufile, cmd->in.handle, type,
+					  &cmd->out.async_events_reported,
+					  &cmd->out.comp_events_reported);
+}
+
+int uburma_cmd_delete_jfc(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JFC);
+}
+
+int uburma_cmd_delete_jfs(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JFS);
+}
+
+int uburma_cmd_delete_jfr(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JFR);
+}
+
+int uburma_cmd_delete_jetty(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JETTY);
+}
