@@ -22,6 +22,12 @@
  * device's ->registered. Writers (device and client registration) call the
  * clients' add/remove callbacks under it, so a callback must not look up
  * devices. Lock order: ubcore_devices_rwsem, then rtnl_lock, then eid_lock.
+ *
+ * The object tables of a device (jfc_table, jetty_table: their xarray
+ * locks, taken with interrupts disabled; seg_lock, likewise) are leaves:
+ * nothing is taken and nothing sleeps under them. token_table's xarray
+ * lock is a leaf taken in process context. eid_lock is taken while no
+ * object lock is held (segment registration reads the EID table).
  */
 DECLARE_RWSEM(ubcore_devices_rwsem);
 LIST_HEAD(ubcore_devices);
@@ -34,6 +40,13 @@ static void ubcore_device_release(struct device *device)
 
 	WARN_ON(!xa_empty(&dev->client_ctx));
 	xa_destroy(&dev->client_ctx);
+	WARN_ON(!xa_empty(&dev->jfc_table));
+	xa_destroy(&dev->jfc_table);
+	WARN_ON(!xa_empty(&dev->jetty_table));
+	xa_destroy(&dev->jetty_table);
+	WARN_ON(!xa_empty(&dev->token_table));
+	xa_destroy(&dev->token_table);
+	WARN_ON(!list_empty(&dev->seg_list));
 	mutex_destroy(&dev->eid_lock);
 	if (dev->ops && dev->ops->release)
 		dev->ops->release(dev);
@@ -66,6 +79,12 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	INIT_LIST_HEAD(&dev->event_handlers);
 	spin_lock_init(&dev->event_lock);
 	INIT_LIST_HEAD(&dev->list_node);
+	xa_init_flags(&dev->jfc_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
+	spin_lock_init(&dev->seg_lock);
+	INIT_LIST_HEAD(&dev->seg_list);
+	/* obj_cnt and pinned_pages start at zero (kzalloc) */
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ubcore_alloc_device);
@@ -195,8 +214,9 @@ EXPORT_SYMBOL_GPL(ubcore_register_device);
  * @dev: a registered device
  *
  * Every client's remove callback runs (in reverse order of registration)
- * before this returns; after it the provider may free its resources and call
- * ubcore_dealloc_device(). Sleeps.
+ * before this returns, and must destroy the objects the client created on
+ * the device (objects left are reported with a warning); after it the
+ * provider may free its resources and call ubcore_dealloc_device(). Sleeps.
  */
 void ubcore_unregister_device(struct ubcore_device *dev)
 {
@@ -212,6 +232,8 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 	list_for_each_entry_reverse(client, &ubcore_clients, list_node)
 		ubcore_client_remove_one(client, dev);
 	up_write(&ubcore_devices_rwsem);
+	/* The clients destroyed their objects in their remove callbacks. */
+	ubcore_obj_warn_leaks(dev);
 
 	dev_info(&dev->dev, "unregistered\n");
 	device_del(&dev->dev);

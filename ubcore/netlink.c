@@ -164,6 +164,37 @@ static int ubcore_nl_put_caps(struct sk_buff *skb,
 	return 0;
 }
 
+/* UBCORE_NL_OBJ_UCONTEXT .. _TJETTY follow enum ubcore_obj_type. */
+static_assert(UBCORE_NL_OBJ_UCONTEXT + UBCORE_OBJ_TYPE_MAX ==
+	      UBCORE_NL_OBJ_PINNED_PAGES);
+static_assert(UBCORE_OBJ_TYPE_MAX - 1 == UBCORE_OBJ_TJETTY);
+
+/* The live object counts, nested in UBCORE_NL_ATTR_DEV_OBJ. */
+static int ubcore_nl_put_objs(struct sk_buff *skb, struct ubcore_device *dev)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, UBCORE_NL_ATTR_DEV_OBJ);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++) {
+		if (nla_put_u32(skb, UBCORE_NL_OBJ_UCONTEXT + i,
+				atomic_read(&dev->obj_cnt[i])))
+			goto cancel;
+	}
+	if (nla_put_u64_64bit(skb, UBCORE_NL_OBJ_PINNED_PAGES,
+			      atomic64_read(&dev->pinned_pages),
+			      UBCORE_NL_OBJ_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
 /*
  * One DEV_GET message about @dev. The caller holds ubcore_devices_rwsem and
  * @dev is registered, so its netdev is held.
@@ -203,7 +234,8 @@ static int ubcore_nl_fill_dev(struct sk_buff *skb, struct ubcore_device *dev,
 		       READ_ONCE(dev->port_state)) ||
 	    /* enum ubcore_mtu n stands for 128 << n bytes */
 	    nla_put_u32(skb, UBCORE_NL_ATTR_ACTIVE_MTU, mtu ? 128U << mtu : 0) ||
-	    ubcore_nl_put_caps(skb, &dev->cap)) {
+	    ubcore_nl_put_caps(skb, &dev->cap) ||
+	    ubcore_nl_put_objs(skb, dev)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -4,8 +4,9 @@
  *
  * /sys/class/ubcore/<dev>/: the three kinds of device attributes of the
  * user guide (5.2.5): read-only capabilities at the top level, read-write
- * configuration (eid_mode), read-only port state in port0/; and the EID
- * table in eids/, one file per valid entry.
+ * configuration (eid_mode), read-only port state in port0/; the EID
+ * table in eids/, one file per valid entry; and the live object counts in
+ * objects/.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -205,10 +206,38 @@ static const struct attribute_group ubcore_eid_group = {
 	.is_visible = ubcore_eid_visible,
 };
 
+/* objects/<type>: live objects of an enum ubcore_obj_type (the var). */
+static ssize_t obj_cnt_show(struct device *device,
+			    struct device_attribute *attr, char *buf)
+{
+	uintptr_t type = (uintptr_t)container_of(attr, struct dev_ext_attribute,
+						 attr)->var;
+
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&to_ubcore_device(device)->obj_cnt[type]));
+}
+
+static ssize_t pinned_pages_show(struct device *device,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_ubcore_device(device)->pinned_pages));
+}
+static DEVICE_ATTR_RO(pinned_pages);
+
+static struct dev_ext_attribute ubcore_obj_attrs[UBCORE_OBJ_TYPE_MAX];
+static struct attribute *ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX + 2];
+
+static const struct attribute_group ubcore_obj_group = {
+	.name = "objects",
+	.attrs = ubcore_obj_attr_list,
+};
+
 const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_dev_group,
 	&ubcore_port_group,
 	&ubcore_eid_group,
+	&ubcore_obj_group,
 	NULL,
 };
 
@@ -239,4 +268,15 @@ void ubcore_sysfs_init(void)
 		ea->var = (void *)(uintptr_t)i;
 		ubcore_eid_attr_list[i] = &ea->attr.attr;
 	}
+
+	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++) {
+		struct dev_ext_attribute *ea = &ubcore_obj_attrs[i];
+
+		ea->attr.attr.name = ubcore_obj_type_names[i];
+		ea->attr.attr.mode = 0444;
+		ea->attr.show = obj_cnt_show;
+		ea->var = (void *)(uintptr_t)i;
+		ubcore_obj_attr_list[i] = &ea->attr.attr;
+	}
+	ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX] = &dev_attr_pinned_pages.attr;
 }

@@ -7,7 +7,9 @@
 #ifndef _UBCORE_PRIV_H
 #define _UBCORE_PRIV_H
 
+#include <linux/atomic.h>
 #include <linux/rwsem.h>
+#include <linux/xarray.h>
 
 #include <ub/ubcore_device.h>
 
@@ -46,5 +48,75 @@ void ubcore_netdev_exit(void);
 /* The generic netlink family "ubcore" (netlink.c). */
 int ubcore_netlink_init(void);
 void ubcore_netlink_exit(void);
+
+/*
+ * Objects (obj.c): what the object files share.
+ *
+ * A caller's bad parameter is refused with -EINVAL and one debug line
+ * naming it: return ubcore_inval(dev, "jfs depth %u", cfg->depth);
+ */
+#define ubcore_inval(ubdev, fmt, ...) ({				\
+	dev_dbg_ratelimited(&(ubdev)->dev, "invalid " fmt "\n", ##__VA_ARGS__); \
+	-EINVAL;							\
+})
+
+/* The context of a caller: NULL for a kernel caller. */
+static inline struct ubcore_ucontext *ubcore_udata_uctx(struct ubcore_udata *udata)
+{
+	return udata ? udata->uctx : NULL;
+}
+
+/*
+ * Use counts (jfc->use_cnt, jfr->use_cnt, token_id->use_cnt): users take
+ * one with ubcore_use_get(), which fails once the object is being deleted;
+ * delete claims an unused object with ubcore_use_claim(), which sets the
+ * count to -1 so that no user can come in later.
+ */
+static inline bool ubcore_use_get(atomic_t *cnt)
+{
+	return atomic_inc_unless_negative(cnt);
+}
+
+static inline void ubcore_use_put(atomic_t *cnt)
+{
+	atomic_dec(cnt);
+}
+
+static inline bool ubcore_use_claim(atomic_t *cnt)
+{
+	return atomic_cmpxchg(cnt, 0, -1) == 0;
+}
+
+int ubcore_check_udata(struct ubcore_device *dev, struct ubcore_udata *udata);
+int ubcore_check_trans_mode(struct ubcore_device *dev, u32 trans_mode,
+			    const char *what);
+int ubcore_check_jfc(struct ubcore_device *dev, struct ubcore_jfc *jfc,
+		     struct ubcore_udata *udata, const char *what);
+int ubcore_check_jfs_cfg(struct ubcore_device *dev,
+			 const struct ubcore_jfs_cfg *cfg,
+			 struct ubcore_udata *udata, const char *what);
+int ubcore_check_jetty_state(struct ubcore_device *dev,
+			     enum ubcore_jetty_state from,
+			     enum ubcore_jetty_state to);
+
+int ubcore_obj_cnt_get(struct ubcore_device *dev, enum ubcore_obj_type type,
+		       u32 max);
+void ubcore_obj_cnt_inc(struct ubcore_device *dev, enum ubcore_obj_type type);
+void ubcore_obj_cnt_put(struct ubcore_device *dev, enum ubcore_obj_type type);
+void ubcore_obj_warn_leaks(struct ubcore_device *dev);
+extern const char * const ubcore_obj_type_names[UBCORE_OBJ_TYPE_MAX];
+
+int ubcore_id_reserve(struct xarray *xa, u32 id, struct xa_limit limit,
+		      u32 *out);
+int ubcore_jetty_id_reserve(struct ubcore_device *dev, u32 id,
+			    struct ubcore_udata *udata, u32 *out);
+void ubcore_id_publish(struct xarray *xa, u32 id, void *entry);
+void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,
+			 size_t ref_offset);
+
+/* Pinned user memory of segments (umem.c). */
+struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va,
+				    u64 len);
+void ubcore_umem_release(struct ubcore_device *dev, struct ubcore_umem *umem);
 
 #endif /* _UBCORE_PRIV_H */

@@ -307,8 +307,11 @@ struct ubcore_eid_entry {
  *	from any context
  * @registered: between the end of registration and the start of
  *	unregistration (ubcore_devices_rwsem)
- * @jfc_table: JFC ID -> struct ubcore_jfc (XA_FLAGS_ALLOC); an ID is
- *	reserved (NULL entry) while its object is created; the xarray's lock
+ * @jfc_table: JFC ID -> struct ubcore_jfc (XA_FLAGS_ALLOC |
+ *	XA_FLAGS_LOCK_IRQ); an ID is reserved (NULL entry) while its object is
+ *	created; the xarray's lock, taken with interrupts disabled: lookups
+ *	take their object reference under it, so that an object erased from
+ *	the table has no lookup left that could still take one
  * @jetty_table: jetty ID -> JFS, JFR or jetty, as a pointer tagged with
  *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table
  * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1)
@@ -349,9 +352,13 @@ struct ubcore_device {
 	atomic64_t pinned_pages;
 };
 
-/* Tags of the entries of ubcore_device.jetty_table (xa_tag_pointer). */
+/*
+ * Tags of the entries of ubcore_device.jetty_table (xa_tag_pointer). Only
+ * 0, 1 and 3 are valid: an entry tagged 2 looks like an XArray internal
+ * entry.
+ */
+#define UBCORE_JETTY_TAG_JFR	0
 #define UBCORE_JETTY_TAG_JFS	1
-#define UBCORE_JETTY_TAG_JFR	2
 #define UBCORE_JETTY_TAG_JETTY	3
 
 static inline struct ubcore_device *to_ubcore_device(struct device *dev)

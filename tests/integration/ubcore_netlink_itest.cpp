@@ -598,6 +598,31 @@ TEST_F(UbcoreNetlink, DevAddCreatesADeviceSeenByDumpGetAndSysfs)
                          UBCORE_NL_CAP_TRANS_MODE})
             EXPECT_NE(attr_uint(caps.at(attr)), 0u) << "capability " << attr;
         EXPECT_EQ(caps.at(UBCORE_NL_CAP_MAX_MSG_SIZE).size(), sizeof(uint64_t));
+
+        // Every live object count equals its file in objects/; a new device
+        // has none.
+        ASSERT_TRUE(m.has(UBCORE_NL_ATTR_DEV_OBJ));
+        Attrs objs = parse_nested(m.attrs.at(UBCORE_NL_ATTR_DEV_OBJ));
+        const std::map<int, const char *> obj_files = {
+            {UBCORE_NL_OBJ_UCONTEXT, "ucontext"},
+            {UBCORE_NL_OBJ_JFC, "jfc"},
+            {UBCORE_NL_OBJ_JFS, "jfs"},
+            {UBCORE_NL_OBJ_JFR, "jfr"},
+            {UBCORE_NL_OBJ_JETTY, "jetty"},
+            {UBCORE_NL_OBJ_TOKEN_ID, "token_id"},
+            {UBCORE_NL_OBJ_SEG, "seg"},
+            {UBCORE_NL_OBJ_TARGET_SEG, "target_seg"},
+            {UBCORE_NL_OBJ_TJFR, "tjfr"},
+            {UBCORE_NL_OBJ_TJETTY, "tjetty"},
+            {UBCORE_NL_OBJ_PINNED_PAGES, "pinned_pages"},
+        };
+        for (const auto &[attr, file] : obj_files) {
+            ASSERT_TRUE(objs.count(attr)) << "object count " << file << " missing";
+            uint64_t sysfs = std::stoull(read_line(sys + "/objects/" + file));
+            EXPECT_EQ(attr_uint(objs.at(attr)), sysfs) << file;
+            EXPECT_EQ(attr_uint(objs.at(attr)), 0u) << file;
+        }
+        EXPECT_EQ(objs.at(UBCORE_NL_OBJ_PINNED_PAGES).size(), sizeof(uint64_t));
     }
 }
 

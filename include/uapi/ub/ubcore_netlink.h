@@ -31,8 +31,9 @@
  *	every device (dump). Each reply holds %UBCORE_NL_ATTR_DEV_NAME,
  *	%UBCORE_NL_ATTR_DRIVER_NAME, %UBCORE_NL_ATTR_NETDEV_NAME (when the
  *	device is bound to a netdev), %UBCORE_NL_ATTR_EID_MODE,
- *	%UBCORE_NL_ATTR_PORT_STATE, %UBCORE_NL_ATTR_ACTIVE_MTU and
- *	%UBCORE_NL_ATTR_DEV_CAP. Errors: -ENODEV (no such device).
+ *	%UBCORE_NL_ATTR_PORT_STATE, %UBCORE_NL_ATTR_ACTIVE_MTU,
+ *	%UBCORE_NL_ATTR_DEV_CAP and %UBCORE_NL_ATTR_DEV_OBJ. Errors: -ENODEV
+ *	(no such device).
  * @UBCORE_NL_CMD_DEV_ADD: admin. Create a device of provider
  *	%UBCORE_NL_ATTR_LINK_TYPE ("udma") on the netdev
  *	%UBCORE_NL_ATTR_NETDEV_NAME of the caller's network namespace, named
@@ -104,6 +105,8 @@ enum ubcore_nl_cmd {
  *	IPv6 address; an IPv4 address is IPv4-mapped, ::ffff:a.b.c.d)
  * @UBCORE_NL_ATTR_EID_STATIC: flag, the EID was added by an administrator;
  *	in EID_GET replies
+ * @UBCORE_NL_ATTR_DEV_OBJ: nested, the device's live objects, attributes of
+ *	enum ubcore_nl_obj_attr; in DEV_GET replies
  * @__UBCORE_NL_ATTR_MAX: one past the last attribute
  * @UBCORE_NL_ATTR_MAX: the last attribute
  */
@@ -121,6 +124,7 @@ enum ubcore_nl_attr {
 	UBCORE_NL_ATTR_EID_INDEX,
 	UBCORE_NL_ATTR_EID,
 	UBCORE_NL_ATTR_EID_STATIC,
+	UBCORE_NL_ATTR_DEV_OBJ,
 
 	__UBCORE_NL_ATTR_MAX,
 	UBCORE_NL_ATTR_MAX = __UBCORE_NL_ATTR_MAX - 1
@@ -180,6 +184,45 @@ enum ubcore_nl_cap_attr {
 
 	__UBCORE_NL_CAP_MAX,
 	UBCORE_NL_CAP_MAX = __UBCORE_NL_CAP_MAX - 1
+};
+
+/**
+ * enum ubcore_nl_obj_attr - attributes nested in %UBCORE_NL_ATTR_DEV_OBJ:
+ *	how many objects of each kind the device has now (the files of
+ *	/sys/class/ubcore/<dev>/objects/)
+ * @UBCORE_NL_OBJ_UNSPEC: not an attribute
+ * @UBCORE_NL_OBJ_PAD: padding of 64-bit attributes; ignore
+ * @UBCORE_NL_OBJ_UCONTEXT: u32, user contexts
+ * @UBCORE_NL_OBJ_JFC: u32, JFCs
+ * @UBCORE_NL_OBJ_JFS: u32, JFSs
+ * @UBCORE_NL_OBJ_JFR: u32, JFRs
+ * @UBCORE_NL_OBJ_JETTY: u32, jetties
+ * @UBCORE_NL_OBJ_TOKEN_ID: u32, token IDs
+ * @UBCORE_NL_OBJ_SEG: u32, registered segments
+ * @UBCORE_NL_OBJ_TARGET_SEG: u32, imported segments
+ * @UBCORE_NL_OBJ_TJFR: u32, imported JFRs
+ * @UBCORE_NL_OBJ_TJETTY: u32, imported jetties
+ * @UBCORE_NL_OBJ_PINNED_PAGES: u64, user pages pinned by segments
+ * @__UBCORE_NL_OBJ_MAX: one past the last attribute
+ * @UBCORE_NL_OBJ_MAX: the last attribute
+ */
+enum ubcore_nl_obj_attr {
+	UBCORE_NL_OBJ_UNSPEC,
+	UBCORE_NL_OBJ_PAD,
+	UBCORE_NL_OBJ_UCONTEXT,
+	UBCORE_NL_OBJ_JFC,
+	UBCORE_NL_OBJ_JFS,
+	UBCORE_NL_OBJ_JFR,
+	UBCORE_NL_OBJ_JETTY,
+	UBCORE_NL_OBJ_TOKEN_ID,
+	UBCORE_NL_OBJ_SEG,
+	UBCORE_NL_OBJ_TARGET_SEG,
+	UBCORE_NL_OBJ_TJFR,
+	UBCORE_NL_OBJ_TJETTY,
+	UBCORE_NL_OBJ_PINNED_PAGES,
+
+	__UBCORE_NL_OBJ_MAX,
+	UBCORE_NL_OBJ_MAX = __UBCORE_NL_OBJ_MAX - 1
 };
 
 /**

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * A provider for the object suites: every object is a plain allocation,
+ * the device has no netdev.
+ */
+#include <linux/err.h>
+#include <linux/slab.h>
+
+#include "fake_provider.h"
+
+int fake_modify_err;
+
+static void *fake_zalloc(size_t size)
+{
+	void *obj = kzalloc(size, GFP_KERNEL);
+
+	return obj ? obj : ERR_PTR(-ENOMEM);
+}
+
+static struct ubcore_jfc *fake_create_jfc(struct ubcore_device *dev,
+					  struct ubcore_jfc_cfg *cfg,
+					  struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_jfc));
+}
+
+static struct ubcore_jfs *fake_create_jfs(struct ubcore_device *dev,
+					  struct ubcore_jfs_cfg *cfg,
+					  struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_jfs));
+}
+
+static struct ubcore_jfr *fake_create_jfr(struct ubcore_device *dev,
+					  struct ubcore_jfr_cfg *cfg,
+					  struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_jfr));
+}
+
+static struct ubcore_jetty *fake_create_jetty(struct ubcore_device *dev,
+					      struct ubcore_jetty_cfg *cfg,
+					      struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_jetty));
+}
+
+static struct ubcore_target_seg *fake_register_seg(struct ubcore_device *dev,
+						   struct ubcore_seg_cfg *cfg,
+						   struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_target_seg));
+}
+
+static struct ubcore_target_seg *fake_import_seg(struct ubcore_device *dev,
+						 struct ubcore_target_seg_cfg *cfg,
+						 struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_target_seg));
+}
+
+static struct ubcore_tjetty *fake_import_tjetty(struct ubcore_device *dev,
+						struct ubcore_tjetty_cfg *cfg,
+						struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_tjetty));
+}
+
+static struct ubcore_ucontext *fake_alloc_ucontext(struct ubcore_device *dev,
+						   u32 eid_index,
+						   struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_ucontext));
+}
+
+static struct ubcore_token_id *fake_alloc_token_id(struct ubcore_device *dev,
+						   u32 flag,
+						   struct ubcore_udata *udata)
+{
+	return fake_zalloc(sizeof(struct ubcore_token_id));
+}
+
+static int fake_modify_jfs(struct ubcore_jfs *jfs,
+			   const struct ubcore_jfs_attr *attr,
+			   struct ubcore_udata *udata)
+{
+	return fake_modify_err;
+}
+
+static int fake_modify_jfr(struct ubcore_jfr *jfr,
+			   const struct ubcore_jfr_attr *attr,
+			   struct ubcore_udata *udata)
+{
+	return fake_modify_err;
+}
+
+static int fake_modify_jetty(struct ubcore_jetty *jetty,
+			     const struct ubcore_jetty_attr *attr,
+			     struct ubcore_udata *udata)
+{
+	return fake_modify_err;
+}
+
+static void fake_free_ucontext(struct ubcore_ucontext *uctx)
+{
+	kfree(uctx);
+}
+
+static void fake_destroy_jfc(struct ubcore_jfc *jfc)
+{
+	kfree(jfc);
+}
+
+static void fake_destroy_jfs(struct ubcore_jfs *jfs)
+{
+	kfree(jfs);
+}
+
+static void fake_destroy_jfr(struct ubcore_jfr *jfr)
+{
+	kfree(jfr);
+}
+
+static void fake_destroy_jetty(struct ubcore_jetty *jetty)
+{
+	kfree(jetty);
+}
+
+static void fake_free_token_id(struct ubcore_token_id *t)
+{
+	kfree(t);
+}
+
+static void fake_free_seg(struct ubcore_target_seg *tseg)
+{
+	kfree(tseg);
+}
+
+static void fake_free_tjetty(struct ubcore_tjetty *tjetty)
+{
+	kfree(tjetty);
+}
+
+static const struct ubcore_ops fake_obj_ops = {
+	.owner = THIS_MODULE,
+	.driver_name = "kunitobj",
+	.alloc_ucontext = fake_alloc_ucontext,
+	.free_ucontext = fake_free_ucontext,
+	.create_jfc = fake_create_jfc,
+	.destroy_jfc = fake_destroy_jfc,
+	.create_jfs = fake_create_jfs,
+	.modify_jfs = fake_modify_jfs,
+	.destroy_jfs = fake_destroy_jfs,
+	.create_jfr = fake_create_jfr,
+	.modify_jfr = fake_modify_jfr,
+	.destroy_jfr = fake_destroy_jfr,
+	.create_jetty = fake_create_jetty,
+	.modify_jetty = fake_modify_jetty,
+	.destroy_jetty = fake_destroy_jetty,
+	.alloc_token_id = fake_alloc_token_id,
+	.free_token_id = fake_free_token_id,
+	.register_seg = fake_register_seg,
+	.unregister_seg = fake_free_seg,
+	.import_seg = fake_import_seg,
+	.unimport_seg = fake_free_seg,
+	.import_jfr = fake_import_tjetty,
+	.unimport_jfr = fake_free_tjetty,
+	.import_jetty = fake_import_tjetty,
+	.unimport_jetty = fake_free_tjetty,
+};
+
+struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
+					const struct ubcore_device_cap *cap)
+{
+	struct ubcore_device *dev = ubcore_alloc_device(sizeof(*dev));
+	int ret;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	dev->ops = &fake_obj_ops;
+	dev->cap = *cap;
+	ret = ubcore_register_device(dev, name_fmt);
+	if (ret)
+		ubcore_dealloc_device(dev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fake_modify_err = 0;
+	return dev;
+}
+
+void fake_provider_dev_free(struct ubcore_device *dev)
+{
+	ubcore_unregister_device(dev);
+	ubcore_dealloc_device(dev);
+}
+
+struct ubcore_ucontext *fake_provider_uctx(struct kunit *test,
+					   struct ubcore_device *dev,
+					   struct ubcore_udata *udata)
+{
+	struct ubcore_ucontext *uctx = ubcore_alloc_ucontext(dev, 0, 7, NULL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, uctx);
+	memset(udata, 0, sizeof(*udata));
+	udata->uctx = uctx;
+	return uctx;
+}

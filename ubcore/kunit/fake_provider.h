@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * A provider for the object suites: every object is a plain allocation.
+ */
+#ifndef _UBCORE_KUNIT_FAKE_PROVIDER_H
+#define _UBCORE_KUNIT_FAKE_PROVIDER_H
+
+#include <kunit/test.h>
+
+#include <ub/ubcore_device.h>
+
+/* Made by fake_provider_dev(); modify ops fail with this when non-zero. */
+extern int fake_modify_err;
+
+struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
+					const struct ubcore_device_cap *cap);
+void fake_provider_dev_free(struct ubcore_device *dev);
+/* A user context on @dev and udata that carries it. */
+struct ubcore_ucontext *fake_provider_uctx(struct kunit *test,
+					   struct ubcore_device *dev,
+					   struct ubcore_udata *udata);
+
+#endif /* _UBCORE_KUNIT_FAKE_PROVIDER_H */
