@@ -40,8 +40,8 @@
 #define UDMA_MAX_JFC_DEPTH	8192
 #define UDMA_MAX_JFS_DEPTH	4096
 #define UDMA_MAX_JFR_DEPTH	4096
-/* A 256-byte WQE: a 48-byte header and 13 SGEs of 16 bytes. */
-#define UDMA_MAX_JFS_SGE	13
+/* A 256-byte SQE: a 64-byte header and 12 SGEs of 16 bytes (udma_abi.h). */
+#define UDMA_MAX_JFS_SGE	12
 /* UB writes and reads address one remote segment range. */
 #define UDMA_MAX_JFS_RSGE	1
 #define UDMA_MAX_JFR_SGE	13

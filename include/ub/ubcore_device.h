@@ -164,6 +164,14 @@ struct ubcore_device;
  * @unimport_jfr: free it
  * @import_jetty: allocate an imported jetty
  * @unimport_jetty: free it
+ * @jfs_doorbell: process new SQEs of a JFS (up to its ring's pi)
+ * @jfr_doorbell: new RQEs were posted to a JFR
+ * @jetty_doorbell: process new SQEs of a jetty
+ * @rearm_jfc: arm the JFC's next completion event
+ * @bind_jetty: an RC jetty now sends to @tjetty (ubcore checked both)
+ * @unbind_jetty: undo it
+ * @flush_jfs: see ubcore_flush_jfs()
+ * @flush_jetty: see ubcore_flush_jetty()
  *
  * Create and allocate operations return the object or an ERR_PTR; all may
  * sleep. ubcore serialises nothing for the provider beyond what the object
@@ -237,6 +245,17 @@ struct ubcore_ops {
 					      struct ubcore_tjetty_cfg *cfg,
 					      struct ubcore_udata *udata);
 	void (*unimport_jetty)(struct ubcore_tjetty *tjetty);
+
+	int (*jfs_doorbell)(struct ubcore_jfs *jfs);
+	int (*jfr_doorbell)(struct ubcore_jfr *jfr);
+	int (*jetty_doorbell)(struct ubcore_jetty *jetty);
+	int (*rearm_jfc)(struct ubcore_jfc *jfc, bool solicited_only);
+	int (*bind_jetty)(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);
+	int (*unbind_jetty)(struct ubcore_jetty *jetty);
+	int (*flush_jfs)(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first,
+			 u32 *cnt);
+	int (*flush_jetty)(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
+			   u32 *cnt);
 };
 
 /* Kinds of objects, for live counts (sysfs "objects/", netlink). */
@@ -373,6 +392,8 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt);
 void ubcore_unregister_device(struct ubcore_device *dev);
 
 struct ubcore_device *ubcore_get_device_by_name(const char *name);
+/* The registered device whose EID table holds @eid; may sleep. */
+struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid);
 struct ubcore_device *ubcore_get_device_by_netdev(struct net_device *netdev,
 						  const struct ubcore_ops *ops);
 void ubcore_put_device(struct ubcore_device *dev);

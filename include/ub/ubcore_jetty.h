@@ -269,6 +269,10 @@ struct ubcore_jetty_attr {
  * @state: current state (READ_ONCE/WRITE_ONCE)
  * @rx_threshold: JETTY_LIMIT event threshold
  * @jfae_handler: async event callback (JETTY_ERR), or NULL
+ * @remote_jetty: the imported jetty an RC jetty is bound to, or NULL; set
+ *	and cleared by ubcore_bind_jetty() / ubcore_unbind_jetty(), which the
+ *	owner serialises with its other calls on the jetty; the bound tjetty
+ *	cannot be unimported (-EBUSY) while bound
  * @obj_ref: lifetime against lookups by ID
  */
 struct ubcore_jetty {
@@ -279,6 +283,7 @@ struct ubcore_jetty {
 	enum ubcore_jetty_state state;
 	u32 rx_threshold;
 	ubcore_event_callback_t jfae_handler;
+	struct ubcore_tjetty *remote_jetty;
 	struct ubcore_obj_ref obj_ref;
 };
 
@@ -315,6 +320,7 @@ struct ubcore_tjetty_cfg {
  * @ub_dev: the local device
  * @uctx: the owning context, or NULL
  * @cfg: what was imported
+ * @use_cnt: jetties bound to it
  *
  * Import only records the target; the transport connection to it is set
  * up by a later layer.
@@ -323,6 +329,7 @@ struct ubcore_tjetty {
 	struct ubcore_device *ub_dev;
 	struct ubcore_ucontext *uctx;
 	struct ubcore_tjetty_cfg cfg;
+	atomic_t use_cnt;
 };
 
 struct ubcore_jfc *ubcore_create_jfc(struct ubcore_device *dev,
@@ -372,6 +379,29 @@ struct ubcore_tjetty *ubcore_import_jetty(struct ubcore_device *dev,
 					  struct ubcore_tjetty_cfg *cfg,
 					  struct ubcore_udata *udata);
 int ubcore_unimport_jetty(struct ubcore_tjetty *tjetty);
+
+/*
+ * The data path. Userspace posts into mmap'ed rings and rings a doorbell;
+ * these pass the doorbell to the provider. Process context; they return 0
+ * or a negative errno about the object, never about the posted entries
+ * (those complete with error CQEs).
+ */
+int ubcore_jfs_doorbell(struct ubcore_jfs *jfs);
+int ubcore_jfr_doorbell(struct ubcore_jfr *jfr);
+int ubcore_jetty_doorbell(struct ubcore_jetty *jetty);
+/* The next CQE (solicited only: the next solicited one) calls jfce_handler. */
+int ubcore_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only);
+/* RC: send to @tjetty (an imported jetty of the same context). */
+int ubcore_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);
+int ubcore_unbind_jetty(struct ubcore_jetty *jetty);
+/*
+ * Take up to @max_cnt not yet started entries off the SQ of a JFS or jetty
+ * in ERROR or SUSPENDED state; *@first is the ring index of the first,
+ * *@cnt how many (-EINVAL in another state).
+ */
+int ubcore_flush_jfs(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first, u32 *cnt);
+int ubcore_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
+		       u32 *cnt);
 
 /*
  * Lookups for the target side of the data path: an object by ID with a

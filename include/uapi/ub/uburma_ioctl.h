@@ -60,6 +60,11 @@ enum uburma_cmd {
 	UBURMA_CMD_UNIMPORT_JFR,
 	UBURMA_CMD_IMPORT_JETTY,
 	UBURMA_CMD_UNIMPORT_JETTY,
+	UBURMA_CMD_RING_DOORBELL,
+	UBURMA_CMD_REARM_JFC,
+	UBURMA_CMD_BIND_JETTY,
+	UBURMA_CMD_UNBIND_JETTY,
+	UBURMA_CMD_FLUSH,
 };
 
 /*
@@ -442,6 +447,62 @@ struct uburma_cmd_import_jetty {
 		__u32 tpn;
 		__u32 reserved;
 		__aligned_u64 handle;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_RING_DOORBELL: new entries are in the ring of in.handle (a
+ * JFS or jetty: its SQ; a JFR: its RQ) up to the ring's pi. The kernel
+ * processes some inline and the rest in the background; completions come
+ * through the CQ. EINVAL for an unknown handle; the entries themselves are
+ * never an error of this call.
+ */
+struct uburma_cmd_ring_doorbell {
+	struct {
+		__aligned_u64 handle;
+	} in;
+};
+
+/*
+ * UBURMA_CMD_REARM_JFC: the next CQE (with in.solicited_only: the next
+ * solicited one) raises one completion event on the JFC's JFCE.
+ */
+struct uburma_cmd_rearm_jfc {
+	struct {
+		__aligned_u64 handle;
+		__u32 solicited_only;
+		__u32 reserved;
+	} in;
+};
+
+/*
+ * UBURMA_CMD_BIND_JETTY: an RC jetty sends to one imported jetty
+ * (in.tjetty_handle) from now on; EEXIST if it is bound already.
+ * UBURMA_CMD_UNBIND_JETTY: in.tjetty_handle is ignored.
+ */
+struct uburma_cmd_bind_jetty {
+	struct {
+		__aligned_u64 jetty_handle;
+		__aligned_u64 tjetty_handle;
+	} in;
+};
+
+/*
+ * UBURMA_CMD_FLUSH: the JFS or jetty (in.handle) is in ERROR or SUSPENDED
+ * state; the kernel takes up to in.max_cnt entries the engine has not
+ * started, from out.first_index on, off the SQ (advancing ci) and returns
+ * how many (out.cnt). Userspace reports them as URMA_CR_WR_UNHANDLED from
+ * its own copy of the ring. EINVAL in any other state.
+ */
+struct uburma_cmd_flush {
+	struct {
+		__aligned_u64 handle;
+		__u32 max_cnt;
+		__u32 reserved;
+	} in;
+	struct {
+		__u32 first_index;
+		__u32 cnt;
 	} out;
 };
 

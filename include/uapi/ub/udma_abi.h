@@ -13,8 +13,16 @@
  *    advances pi (release); the kernel consumes them and advances ci.
  *  - CQ (JFC): the kernel writes CQEs and advances pi; userspace advances
  *    ci after reading them. A CQE is valid when its owner bit equals the
- *    ring's wrap parity ((index / cnt) & 1) ^ 1 (the data path defines the
- *    entry formats).
+ *    ring's wrap parity ((index / cnt) & 1) ^ 1; the kernel writes the
+ *    owner byte last (after a write barrier), so userspace polls a CQ
+ *    without entering the kernel. The kernel never writes a CQE over one
+ *    userspace has not consumed (pi - ci == cnt: the CQ is full, JFC_ERR).
+ *
+ * Work is posted by writing SQEs (RQEs) at pi, advancing pi with a release
+ * store, and ringing the doorbell (UBURMA_CMD_RING_DOORBELL), one syscall
+ * for any number of entries. The kernel copies each entry out of the ring
+ * before it looks at it and never reads it again; a malformed entry
+ * completes with an error CQE.
  */
 #ifndef _UAPI_UB_UDMA_ABI_H
 #define _UAPI_UB_UDMA_ABI_H
@@ -46,6 +54,117 @@ struct udma_ring_info {
 	__u32 entry_cnt;
 };
 
+/*
+ * An address range. Local SGEs (in SQEs and RQEs) name memory of a segment
+ * registered in the same context: token_id is that segment's token ID and
+ * [va, va + len) must lie inside it.
+ */
+struct udma_sge {
+	__aligned_u64 va;
+	__u32 len;
+	__u32 token_id;
+};
+
+/* struct udma_sqe.flags, as urma_jfs_wr_flag_t's meaning */
+#define UDMA_SQE_F_COMPLETE	0x01	/* complete_enable: write a CQE */
+#define UDMA_SQE_F_SOLICITED	0x02	/* solicited_enable at the target */
+#define UDMA_SQE_F_FENCE	0x04	/* wait for earlier READs / atomics */
+#define UDMA_SQE_F_INLINE	0x08	/* payload in inline_data, not sge[] */
+
+#define UDMA_SQE_HDR_SIZE	64
+#define UDMA_SQE_MAX_SGE	12
+#define UDMA_SQE_MAX_INLINE	192
+
+/**
+ * struct udma_sqe - a send queue entry (JFS, jetty)
+ * @opcode: urma_opcode_t (WRITE, WRITE_IMM, WRITE_NOTIFY, READ, CAS, SWAP,
+ *	FADD, FSUB, FAND, FOR, FXOR, SEND, SEND_IMM, SEND_INVALIDATE, NOP)
+ * @flags: UDMA_SQE_F_*
+ * @num_sge: local SGEs in @sge (0 with UDMA_SQE_F_INLINE)
+ * @inline_len: bytes in @inline_data with UDMA_SQE_F_INLINE
+ * @user_ctx: returned in the CQE
+ * @target_idx: the imported JFR or jetty (struct udma_import_resp) the
+ *	operation goes to; 0 on an RC jetty: its bound peer
+ * @rseg_idx: the imported segment holding the remote range (WRITE*, READ,
+ *	atomics); for SEND_INVALIDATE the token ID to invalidate is @data
+ * @remote_va: start of the remote range
+ * @remote_len: bytes of the remote range: 8 for atomics; for WRITE/READ
+ *	the local total must fit in it
+ * @data: immediate data (WRITE_IMM, SEND_IMM), notify data (WRITE_NOTIFY),
+ *	the operand (FADD .. FXOR) or the swap value (CAS, SWAP)
+ * @cmp_data: the compare value of CAS
+ * @sge: local SGEs: the source of WRITE and SEND, the destination of READ,
+ *	and for atomics one 8-byte SGE that receives the old remote value
+ * @inline_data: the payload, instead of @sge
+ */
+struct udma_sqe {
+	__u8 opcode;
+	__u8 flags;
+	__u8 num_sge;
+	__u8 reserved0;
+	__u16 inline_len;
+	__u16 reserved1;
+	__aligned_u64 user_ctx;
+	__u32 target_idx;
+	__u32 rseg_idx;
+	__aligned_u64 remote_va;
+	__u32 remote_len;
+	__u32 reserved2;
+	__aligned_u64 data;
+	__aligned_u64 cmp_data;
+	__aligned_u64 reserved3;
+	union {
+		struct udma_sge sge[UDMA_SQE_MAX_SGE];
+		__u8 inline_data[UDMA_SQE_MAX_INLINE];
+	};
+};
+
+#define UDMA_RQE_MAX_SGE	15
+
+/* A receive queue entry (JFR): where one incoming SEND lands. */
+struct udma_rqe {
+	__aligned_u64 user_ctx;
+	__u8 num_sge;
+	__u8 reserved[7];
+	struct udma_sge sge[UDMA_RQE_MAX_SGE];
+};
+
+/* struct udma_cqe.flags */
+#define UDMA_CQE_F_IMM		0x01	/* imm_data is valid */
+#define UDMA_CQE_F_RECV		0x02	/* a receive completion (JFR side) */
+#define UDMA_CQE_F_SOLICITED	0x04	/* the sender asked for an event */
+
+/**
+ * struct udma_cqe - a completion queue entry, as urma_cr_t
+ * @status: urma_cr_status_t
+ * @opcode: urma_cr_opcode_t of a receive completion
+ * @flags: UDMA_CQE_F_*
+ * @owner: see the ring rules above; written last
+ * @completion_len: bytes transferred
+ * @user_ctx: the WQE's (send side) or RQE's (receive side)
+ * @imm_data: immediate data of a receive completion
+ * @local_id: the JFS, JFR or jetty ID the completion belongs to
+ * @remote_id: receive side: the sender's JFS or jetty ID
+ * @remote_eid: receive side: the sender's EID
+ * @remote_uasid: receive side: the sender's uasid
+ * @tpn: transport number (0 on the local path)
+ */
+struct udma_cqe {
+	__u8 status;
+	__u8 opcode;
+	__u8 flags;
+	__u8 owner;
+	__u32 completion_len;
+	__aligned_u64 user_ctx;
+	__aligned_u64 imm_data;
+	__u32 local_id;
+	__u32 remote_id;
+	__u8 remote_eid[16];
+	__u32 remote_uasid;
+	__u32 tpn;
+	__aligned_u64 reserved;
+};
+
 /* udata out of UBURMA_CMD_CREATE_JFC */
 struct udma_create_jfc_resp {
 	struct udma_ring_info cq;
@@ -59,6 +178,16 @@ struct udma_create_jfs_resp {
 /* udata out of UBURMA_CMD_CREATE_JFR */
 struct udma_create_jfr_resp {
 	struct udma_ring_info rq;
+};
+
+/*
+ * udata out of UBURMA_CMD_IMPORT_SEG, _IMPORT_JFR and _IMPORT_JETTY: the
+ * index SQEs use to name the imported object (rseg_idx, target_idx);
+ * never 0, valid in this context until the unimport.
+ */
+struct udma_import_resp {
+	__u32 target_idx;
+	__u32 reserved;
 };
 
 #endif /* _UAPI_UB_UDMA_ABI_H */
