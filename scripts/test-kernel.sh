@@ -15,6 +15,13 @@ key=$( { cat "$frag"; echo "$srcver"; gcc --version | head -1; } |
 out=$UB_CACHE/kernel-$key
 src=$UB_CACHE/src-$srcver
 
+# A finished build is never touched again: no need to wait for the lock
+# that another build (of another fragment) may hold.
+if [ -e "$out/.done" ] && [ -e "$out/modroot/.done" ]; then
+	echo "$out"
+	exit 0
+fi
+
 mkdir -p "$UB_CACHE"
 exec 9>"$UB_CACHE/kernel.lock"
 flock 9
