@@ -41,7 +41,7 @@ for i in 1 2; do
 	expect_devs "udma0"
 	expect_attr udma0 driver_name udma
 	expect_attr udma0 netdev lo
-	expect_attr udma0 max_jfs_sge 13
+	expect_attr udma0 max_jfs_sge 12
 	expect_attr udma0 max_jfs_rsge 1
 	expect_attr udma0 atomic_feature 0x3f
 	expect_attr udma0 trans_mode 0x7
