@@ -119,6 +119,7 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	jetty->state = UBCORE_JETTY_STATE_READY;
 	jetty->rx_threshold = 0;
 	jetty->jfae_handler = jfae_handler;
+	jetty->remote_jetty = NULL;
 	ubcore_obj_ref_init(&jetty->obj_ref);
 	ubcore_id_publish(&dev->jetty_table, id,
 			  xa_tag_pointer(jetty, UBCORE_JETTY_TAG_JETTY));
@@ -217,8 +218,9 @@ EXPORT_SYMBOL_GPL(ubcore_query_jetty);
  * ubcore_delete_jetty() - destroy a jetty
  * @jetty: the jetty
  *
- * Waits until no lookup holds the jetty, has the provider free it and
- * drops the use counts on its JFCs and JFR.
+ * Waits until no lookup holds the jetty, unbinds it if it is bound
+ * (ubcore_bind_jetty()), has the provider free it and drops the use counts
+ * on its JFCs and JFR.
  *
  * Context: process context; may sleep.
  * Return: 0.
@@ -234,6 +236,7 @@ int ubcore_delete_jetty(struct ubcore_jetty *jetty)
 	cfg = jetty->cfg;
 	xa_erase_irq(&dev->jetty_table, jetty->id);
 	ubcore_obj_ref_drain(&jetty->obj_ref);
+	ubcore_jetty_drop_binding(jetty);
 	dev->ops->destroy_jetty(jetty);
 	ubcore_jetty_put_uses(&cfg);
 	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JETTY);

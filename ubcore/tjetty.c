@@ -51,6 +51,7 @@ static struct ubcore_tjetty *ubcore_import(struct ubcore_device *dev,
 	tjetty->ub_dev = dev;
 	tjetty->uctx = ubcore_udata_uctx(udata);
 	tjetty->cfg = *cfg;
+	atomic_set(&tjetty->use_cnt, 0);
 	ubcore_obj_cnt_inc(dev, jfr ? UBCORE_OBJ_TJFR : UBCORE_OBJ_TJETTY);
 	return tjetty;
 }
@@ -115,10 +116,11 @@ EXPORT_SYMBOL_GPL(ubcore_import_jetty);
 
 /**
  * ubcore_unimport_jetty() - forget an imported jetty
- * @tjetty: from ubcore_import_jetty()
+ * @tjetty: from ubcore_import_jetty(); no jetty is bound to it
  *
  * Context: process context; may sleep.
- * Return: 0.
+ * Return: 0, or -EBUSY (a jetty is bound to it, ubcore_bind_jetty();
+ * nothing changed).
  */
 int ubcore_unimport_jetty(struct ubcore_tjetty *tjetty)
 {
@@ -127,6 +129,11 @@ int ubcore_unimport_jetty(struct ubcore_tjetty *tjetty)
 	if (!tjetty)
 		return -EINVAL;
 	dev = tjetty->ub_dev;
+	if (!ubcore_use_claim(&tjetty->use_cnt)) {
+		dev_dbg(&dev->dev, "tjetty %u: %d jetties are bound to it\n",
+			tjetty->cfg.id.id, atomic_read(&tjetty->use_cnt));
+		return -EBUSY;
+	}
 	dev->ops->unimport_jetty(tjetty);
 	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TJETTY);
 	return 0;

@@ -8,6 +8,7 @@
 #define _UBCORE_PRIV_H
 
 #include <linux/atomic.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 
@@ -15,6 +16,7 @@
 
 extern struct class ubcore_class;
 extern struct rw_semaphore ubcore_devices_rwsem;
+extern struct mutex ubcore_devices_list_lock;
 extern const struct attribute_group *ubcore_device_groups[];
 
 int ubcore_device_get_live(struct ubcore_device *dev);
@@ -113,6 +115,9 @@ int ubcore_jetty_id_reserve(struct ubcore_device *dev, u32 id,
 void ubcore_id_publish(struct xarray *xa, u32 id, void *entry);
 void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,
 			 size_t ref_offset);
+
+/* Data path (dp.c): unbind a jetty being deleted. */
+void ubcore_jetty_drop_binding(struct ubcore_jetty *jetty);
 
 /* Pinned user memory of segments (umem.c). */
 struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va,

@@ -9,7 +9,10 @@
  * Every command runs with udev->lock held for read (the UB device stays);
  * object commands also hold the file's mutex, so that the commands of one
  * file are serialised against each other and against the teardown of its
- * context, and need the context.
+ * context, and need the context. The data path commands RING_DOORBELL and
+ * REARM_JFC take neither the mutex (object commands hold it for long
+ * operations such as pinning) nor an allocation: their argument structs
+ * live on the stack, like every one up to UBURMA_CMD_STACK_ARGS bytes.
  */
 #include <linux/fs.h>
 #include <linux/slab.h>
@@ -23,6 +26,11 @@
 #define UBURMA_CMD_F_LOCK	BIT(0)
 /* Needs the file's context (EINVAL before CREATE_CTX); implies F_LOCK. */
 #define UBURMA_CMD_F_CTX	BIT(1)
+/* Has no output: the argument struct is not copied back. */
+#define UBURMA_CMD_F_NO_OUT	BIT(2)
+
+/* Argument structs up to this size are copied to the stack. */
+#define UBURMA_CMD_STACK_ARGS	64
 
 struct uburma_cmd_desc {
 	int (*handler)(struct uburma_file *ufile, void *args);
@@ -99,6 +107,19 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_import_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty,
 			    struct uburma_cmd_destroy),
+	/* The handle lookup of these two holds the object (uobj.c). */
+	UBURMA_CMD_DESC_F(UBURMA_CMD_RING_DOORBELL, uburma_cmd_ring_doorbell,
+			  struct uburma_cmd_ring_doorbell, UBURMA_CMD_F_NO_OUT),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_REARM_JFC, uburma_cmd_rearm_jfc,
+			  struct uburma_cmd_rearm_jfc, UBURMA_CMD_F_NO_OUT),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_BIND_JETTY, uburma_cmd_bind_jetty,
+			  struct uburma_cmd_bind_jetty,
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_UNBIND_JETTY, uburma_cmd_unbind_jetty,
+			  struct uburma_cmd_bind_jetty,
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FLUSH, uburma_cmd_flush,
+			    struct uburma_cmd_flush),
 };
 
 static int uburma_call_cmd(struct uburma_file *ufile,
@@ -127,6 +148,7 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_hdr *hdr)
 {
 	void __user *uargs = u64_to_user_ptr(hdr->args_addr);
+	u64 stack_args[UBURMA_CMD_STACK_ARGS / sizeof(u64)];
 	const struct uburma_cmd_desc *desc;
 	struct uburma_device *udev = ufile->udev;
 	void *args;
@@ -139,9 +161,14 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	if (hdr->args_len < desc->min_size || hdr->args_len > UBURMA_CMD_MAX_ARGS)
 		return -EINVAL;
 
-	args = kzalloc(desc->size, GFP_KERNEL);
-	if (!args)
-		return -ENOMEM;
+	/* copy_struct_from_user() writes all desc->size bytes. */
+	if (desc->size <= sizeof(stack_args)) {
+		args = stack_args;
+	} else {
+		args = kzalloc(desc->size, GFP_KERNEL);
+		if (!args)
+			return -ENOMEM;
+	}
 	ret = copy_struct_from_user(args, desc->size, uargs, hdr->args_len);
 	if (ret)
 		goto out;
@@ -151,10 +178,12 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 			     -EIO;
 	up_read(&udev->lock);
 
-	if (!ret && copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
+	if (!ret && !(desc->flags & UBURMA_CMD_F_NO_OUT) &&
+	    copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
 		ret = -EFAULT;
 out:
-	kfree(args);
+	if (args != stack_args)
+		kfree(args);
 	return ret;
 }
 

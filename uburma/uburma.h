@@ -10,6 +10,9 @@
  *	removal)
  *     ufile->mutex (object commands, context teardown)
  *       ubcore's own locks; mmap_lock (pinning, copy_to/from_user)
+ *     ufile->handles' xa_lock (spinlock, process context; a leaf: the
+ *	data path commands take an object reference under it)
+ *     the provider's data path (doorbell, rearm; under udev->lock only)
  *   ubcore's dev->event_lock (device event handlers are called under it)
  *     udev->files_lock (spinlock, irqsave)
  *       ev_file->lock (spinlock, irqsave; event queues)
@@ -79,7 +82,9 @@ struct uburma_event_file;
  *	udev->mmap_srcu
  * @async_file: the async event file of the context (a reference is held),
  *	or NULL; under @mutex, stable while @ucontext is set
- * @handles: handle -> struct uburma_uobj; under @mutex
+ * @handles: handle -> struct uburma_uobj; changed under @mutex; the data
+ *	path commands (RING_DOORBELL, REARM_JFC) look up without @mutex,
+ *	under the xarray's lock (uburma_uobj_get())
  * @node: in udev->files while @ucontext is set
  */
 struct uburma_file {
@@ -118,6 +123,9 @@ enum uburma_obj_type {
  *	user (under the async event file's lock)
  * @comp_events_reported: completion event records read (JFC; under the
  *	JFCE's lock)
+ * @dying: its object is being destroyed; set and cleared under the
+ *	handles' xarray lock (and ufile->mutex), so that uburma_uobj_get()
+ *	never takes a reference on an object that may be freed
  *
  * ubcore objects with events carry a pointer to their uobj in
  * cfg.user_ctx, for the callbacks; it never leaves the kernel.
@@ -131,6 +139,7 @@ struct uburma_uobj {
 	struct uburma_event_file *jfce;
 	u32 async_events_reported;
 	u32 comp_events_reported;
+	bool dying;
 };
 
 /* Char device minors, one per UB device. */
@@ -156,6 +165,11 @@ struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
 int uburma_uobj_commit(struct uburma_uobj *uobj, void *object);
 struct uburma_uobj *uburma_uobj_lookup(struct uburma_file *ufile, u64 handle,
 				       enum uburma_obj_type type);
+struct uburma_uobj *uburma_uobj_lookup_types(struct uburma_file *ufile,
+					     u64 handle, unsigned int types);
+struct uburma_uobj *uburma_uobj_get(struct uburma_file *ufile, u64 handle,
+				    unsigned int types);
+void uburma_uobj_put(struct uburma_uobj *uobj);
 int uburma_uobj_destroy(struct uburma_uobj *uobj, u32 *async_reported,
 			u32 *comp_reported);
 int uburma_uobj_destroy_handle(struct uburma_file *ufile, u64 handle,
@@ -184,8 +198,8 @@ int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 
 /*
  * Commands; each runs with udev->lock held for read and ub_dev alive.
- * Object commands (all but the device ones and CREATE_CTX) also run with
- * ufile->mutex held and ufile->ucontext set.
+ * Object commands (all but the device ones, CREATE_CTX, RING_DOORBELL and
+ * REARM_JFC) also run with ufile->mutex held and ufile->ucontext set.
  */
 int uburma_cmd_query_device(struct uburma_file *ufile, void *args);
 int uburma_cmd_get_eid_list(struct uburma_file *ufile, void *args);
@@ -216,5 +230,10 @@ int uburma_cmd_import_jfr(struct uburma_file *ufile, void *args);
 int uburma_cmd_unimport_jfr(struct uburma_file *ufile, void *args);
 int uburma_cmd_import_jetty(struct uburma_file *ufile, void *args);
 int uburma_cmd_unimport_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_ring_doorbell(struct uburma_file *ufile, void *args);
+int uburma_cmd_rearm_jfc(struct uburma_file *ufile, void *args);
+int uburma_cmd_bind_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_unbind_jetty(struct uburma_file *ufile, void *args);
+int uburma_cmd_flush(struct uburma_file *ufile, void *args);
 
 #endif /* _UBURMA_H */

@@ -5,7 +5,17 @@
  * The per-file handle table: handle -> struct uburma_uobj, the lookups that
  * check a handle's kind, the destruction of one object, and the teardown of
  * a whole context in dependency order (on close, process death or device
- * removal). Every function here runs with ufile->mutex held.
+ * removal). Every function here runs with ufile->mutex held, but
+ * uburma_uobj_get() and uburma_uobj_put().
+ *
+ * The data path commands find their object without ufile->mutex (which
+ * object commands hold for long operations): uburma_uobj_get() takes a
+ * reference on the ubcore object's obj_ref under the handles' xarray
+ * lock, and only on an object whose uobj is not @dying. Destroy marks the
+ * uobj @dying under the same lock before it deletes the object, and ubcore's
+ * delete waits (ubcore_obj_ref_drain()) until every such reference is
+ * put, so the object, and the uobj (freed after the object), stay valid
+ * until uburma_uobj_put(). A destroy that fails (-EBUSY) clears @dying.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,13 +36,16 @@ static const char * const uburma_obj_names[UBURMA_OBJ_MAX] = {
 	[UBURMA_OBJ_TJETTY] = "imported jetty",
 };
 
-/* Users before what they use. */
+/*
+ * Users before what they use: a jetty before the imported jetty it is
+ * bound to (deleting the jetty unbinds it).
+ */
 static const enum uburma_obj_type uburma_teardown_order[] = {
+	UBURMA_OBJ_JETTY,
+	UBURMA_OBJ_JFS,
 	UBURMA_OBJ_TJETTY,
 	UBURMA_OBJ_TJFR,
 	UBURMA_OBJ_TARGET_SEG,
-	UBURMA_OBJ_JETTY,
-	UBURMA_OBJ_JFS,
 	UBURMA_OBJ_JFR,
 	UBURMA_OBJ_JFC,
 	UBURMA_OBJ_SEG,
@@ -89,6 +102,29 @@ int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
 	return 0;
 }
 
+/* The uobj of @handle if its type is one of @types (BIT(type)), or NULL. */
+static struct uburma_uobj *uburma_uobj_find(struct uburma_file *ufile,
+					    u64 handle, unsigned int types)
+{
+	struct uburma_uobj *uobj = NULL;
+
+	if (handle && handle <= U32_MAX)
+		uobj = xa_load(&ufile->handles, handle);
+	if (!uobj) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "unknown handle %llu (types 0x%x)\n", handle,
+				    types);
+		return NULL;
+	}
+	if (!(BIT(uobj->type) & types)) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "handle %llu is a %s, not of types 0x%x\n",
+				    handle, uburma_obj_names[uobj->type], types);
+		return NULL;
+	}
+	return uobj;
+}
+
 /**
  * uburma_uobj_lookup() - the object of a handle
  * @ufile: the file
@@ -100,25 +136,90 @@ int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
 struct uburma_uobj *uburma_uobj_lookup(struct uburma_file *ufile, u64 handle,
 				       enum uburma_obj_type type)
 {
-	struct uburma_uobj *uobj = NULL;
+	return uburma_uobj_lookup_types(ufile, handle, BIT(type));
+}
 
+/**
+ * uburma_uobj_lookup_types() - the object of a handle of one of some kinds
+ * @ufile: the file
+ * @handle: from a command
+ * @types: the kinds the command takes, BIT(UBURMA_OBJ_*) ORed
+ *
+ * Return: the object, or NULL if @handle is 0, unknown or of another kind.
+ */
+struct uburma_uobj *uburma_uobj_lookup_types(struct uburma_file *ufile,
+					     u64 handle, unsigned int types)
+{
 	lockdep_assert_held(&ufile->mutex);
-	if (handle && handle <= U32_MAX)
-		uobj = xa_load(&ufile->handles, handle);
-	if (!uobj) {
-		dev_dbg_ratelimited(&ufile->udev->dev,
-				    "unknown %s handle %llu\n",
-				    uburma_obj_names[type], handle);
+	return uburma_uobj_find(ufile, handle, types);
+}
+
+/* The obj_ref of the ubcore object, for the kinds the data path uses. */
+static struct ubcore_obj_ref *uburma_uobj_obj_ref(struct uburma_uobj *uobj)
+{
+	switch (uobj->type) {
+	case UBURMA_OBJ_JFC:
+		return &((struct ubcore_jfc *)uobj->object)->obj_ref;
+	case UBURMA_OBJ_JFS:
+		return &((struct ubcore_jfs *)uobj->object)->obj_ref;
+	case UBURMA_OBJ_JFR:
+		return &((struct ubcore_jfr *)uobj->object)->obj_ref;
+	case UBURMA_OBJ_JETTY:
+		return &((struct ubcore_jetty *)uobj->object)->obj_ref;
+	default:
 		return NULL;
 	}
-	if (uobj->type != type) {
-		dev_dbg_ratelimited(&ufile->udev->dev,
-				    "handle %llu is a %s, not a %s\n", handle,
-				    uburma_obj_names[uobj->type],
-				    uburma_obj_names[type]);
-		return NULL;
+}
+
+/**
+ * uburma_uobj_get() - the object of a handle, without ufile->mutex
+ * @ufile: the file
+ * @handle: from a data path command
+ * @types: the kinds the command takes, BIT(UBURMA_OBJ_*) of JFC, JFS, JFR
+ *	or jetty
+ *
+ * Takes a reference on the ubcore object (its obj_ref) under the handles'
+ * xarray lock; a concurrent destroy of the handle waits for it. The
+ * caller holds udev->lock for read (the device, and so the context, stay).
+ *
+ * Context: process context.
+ * Return: the uobj, valid with its object until uburma_uobj_put(), or
+ * NULL if @handle is 0, unknown, of another kind or being destroyed.
+ */
+struct uburma_uobj *uburma_uobj_get(struct uburma_file *ufile, u64 handle,
+				    unsigned int types)
+{
+	struct ubcore_obj_ref *ref;
+	struct uburma_uobj *uobj;
+
+	xa_lock(&ufile->handles);
+	uobj = uburma_uobj_find(ufile, handle, types);
+	if (uobj) {
+		ref = uburma_uobj_obj_ref(uobj);
+		if (uobj->dying || !ref || !ubcore_obj_ref_get(ref))
+			uobj = NULL;
 	}
+	xa_unlock(&ufile->handles);
 	return uobj;
+}
+
+/**
+ * uburma_uobj_put() - drop the reference of uburma_uobj_get()
+ * @uobj: from uburma_uobj_get(); may be freed as soon as this returns
+ */
+void uburma_uobj_put(struct uburma_uobj *uobj)
+{
+	ubcore_obj_ref_put(uburma_uobj_obj_ref(uobj));
+}
+
+/* Keep uburma_uobj_get() off (@dying) or let it in again. */
+static void uburma_uobj_set_dying(struct uburma_uobj *uobj, bool dying)
+{
+	struct xarray *handles = &uobj->ufile->handles;
+
+	xa_lock(handles);
+	uobj->dying = dying;
+	xa_unlock(handles);
 }
 
 static int uburma_uobj_destroy_object(struct uburma_uobj *uobj)
@@ -165,9 +266,15 @@ int uburma_uobj_destroy(struct uburma_uobj *uobj, u32 *async_reported,
 	int ret;
 
 	lockdep_assert_held(&ufile->mutex);
+	/* Not committed (handle 0): no data path command can find it. */
+	if (uobj->handle)
+		uburma_uobj_set_dying(uobj, true);
 	ret = uburma_uobj_destroy_object(uobj);
-	if (ret)
+	if (ret) {
+		if (uobj->handle)
+			uburma_uobj_set_dying(uobj, false);
 		return ret;
+	}
 	/* No callback can name @uobj any more: drop what is queued. */
 	if (uobj->handle)
 		xa_erase(&ufile->handles, uobj->handle);

@@ -317,7 +317,8 @@ struct ubcore_eid_entry {
  * @eid_table: the EIDs of this device
  * @port_state: last state reported by ops->query_port (READ_ONCE)
  * @active_mtu: last MTU reported by ops->query_port (READ_ONCE)
- * @list_node: in the list of registered devices (ubcore_devices_rwsem)
+ * @list_node: in the list of registered devices (ubcore_devices_rwsem;
+ *	added and removed under ubcore's device list lock too)
  * @client_ctx: per-client data, indexed by client id; the xarray's lock
  * @clients_attached: client ids whose add succeeded (ubcore_devices_rwsem)
  * @event_handlers: kernel handlers of this device's async events

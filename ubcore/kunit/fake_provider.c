@@ -6,11 +6,16 @@
  * the device has no netdev.
  */
 #include <linux/err.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 
 #include "fake_provider.h"
 
 int fake_modify_err;
+int fake_bind_err;
+int fake_unbind_err;
+int fake_doorbells;
+int fake_rearms;
 
 static void *fake_zalloc(size_t size)
 {
@@ -103,6 +108,60 @@ static int fake_modify_jetty(struct ubcore_jetty *jetty,
 	return fake_modify_err;
 }
 
+static int fake_jfs_doorbell(struct ubcore_jfs *jfs)
+{
+	fake_doorbells++;
+	return 0;
+}
+
+static int fake_jfr_doorbell(struct ubcore_jfr *jfr)
+{
+	fake_doorbells++;
+	return 0;
+}
+
+static int fake_jetty_doorbell(struct ubcore_jetty *jetty)
+{
+	fake_doorbells++;
+	return 0;
+}
+
+static int fake_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only)
+{
+	fake_rearms++;
+	return 0;
+}
+
+static int fake_bind_jetty(struct ubcore_jetty *jetty,
+			   struct ubcore_tjetty *tjetty)
+{
+	return fake_bind_err;
+}
+
+static int fake_unbind_jetty(struct ubcore_jetty *jetty)
+{
+	return fake_unbind_err;
+}
+
+static int fake_flush(u32 max_cnt, u32 *first, u32 *cnt)
+{
+	*first = FAKE_FLUSH_FIRST;
+	*cnt = min_t(u32, max_cnt, FAKE_FLUSH_MAX);
+	return 0;
+}
+
+static int fake_flush_jfs(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first,
+			  u32 *cnt)
+{
+	return fake_flush(max_cnt, first, cnt);
+}
+
+static int fake_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt,
+			    u32 *first, u32 *cnt)
+{
+	return fake_flush(max_cnt, first, cnt);
+}
+
 static void fake_free_ucontext(struct ubcore_ucontext *uctx)
 {
 	kfree(uctx);
@@ -169,6 +228,14 @@ static const struct ubcore_ops fake_obj_ops = {
 	.unimport_jfr = fake_free_tjetty,
 	.import_jetty = fake_import_tjetty,
 	.unimport_jetty = fake_free_tjetty,
+	.jfs_doorbell = fake_jfs_doorbell,
+	.jfr_doorbell = fake_jfr_doorbell,
+	.jetty_doorbell = fake_jetty_doorbell,
+	.rearm_jfc = fake_rearm_jfc,
+	.bind_jetty = fake_bind_jetty,
+	.unbind_jetty = fake_unbind_jetty,
+	.flush_jfs = fake_flush_jfs,
+	.flush_jetty = fake_flush_jetty,
 };
 
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
@@ -185,6 +252,10 @@ struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt
 		ubcore_dealloc_device(dev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	fake_modify_err = 0;
+	fake_bind_err = 0;
+	fake_unbind_err = 0;
+	fake_doorbells = 0;
+	fake_rearms = 0;
 	return dev;
 }
 

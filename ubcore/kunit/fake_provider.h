@@ -13,6 +13,15 @@
 
 /* Made by fake_provider_dev(); modify ops fail with this when non-zero. */
 extern int fake_modify_err;
+/* Likewise for bind_jetty and unbind_jetty. */
+extern int fake_bind_err;
+extern int fake_unbind_err;
+/* Data path calls that reached the provider. */
+extern int fake_doorbells;
+extern int fake_rearms;
+/* What the flush ops report: first index FAKE_FLUSH_FIRST, up to 3 WQEs. */
+#define FAKE_FLUSH_FIRST	7
+#define FAKE_FLUSH_MAX		3
 
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
 					const struct ubcore_device_cap *cap);
