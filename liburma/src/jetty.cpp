@@ -479,7 +479,9 @@ urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg
     struct udma_create_jfs_resp resp = {};
     struct uburma_cmd_create_jetty cmd = {};
     cmd.in.id = jetty_cfg->id;
-    cmd.in.flag = jetty_cfg->flag.value;
+    // The kernel's jetty always receives on a JFR it shares: the caller's
+    // own one, or the one made for it above.
+    cmd.in.flag = jetty_cfg->flag.value | URMA_SHARE_JFR;
     urma::jfs_cfg_to_abi(jetty_cfg->jfs_cfg, &cmd.in.jfs_cfg);
     cmd.in.send_jfc_handle = jetty_cfg->jfs_cfg.jfc->handle;
     cmd.in.jfr_handle = jfr->handle;
