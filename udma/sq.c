@@ -16,13 +16,15 @@
  * A WQE, in order (the first failure is its CQE's status):
  *  1. udma_sqe_check() (sqe.c): the format against the queue's limits;
  *  2. NOP: completes at once;
- *  3. the target: an RC jetty's bound peer (target_idx 0, or the index of
- *     an import of the same jetty: else LOC_OPERATION_ERR); otherwise
- *     target_idx in the context's import table, an imported JFR or jetty
- *     (no such import: LOC_ACCESS_ERR). A kernel queue has no import
- *     table: only a bound peer;
- *  4. WRITE*, READ, atomics: rseg_idx, an imported segment (no such
+ *  3. WRITE*, READ, atomics: rseg_idx, an imported segment (no such
  *     import: LOC_ACCESS_ERR);
+ *  4. the target, whose EID gets the transaction: an RC jetty's bound
+ *     peer (target_idx 0, or the index of an import of the same jetty:
+ *     else LOC_OPERATION_ERR); otherwise target_idx in the context's
+ *     import table, an imported JFR or jetty (no such import:
+ *     LOC_ACCESS_ERR). A WRITE, READ or atomic with target_idx 0 (not on
+ *     a bound RC jetty) goes to its segment's EID instead. A kernel queue
+ *     has no import table: it reaches its bound peer only;
  *  5. local SGEs (zero-length ones are skipped): the registered segment of
  *     the SGE's token ID covering it (ubcore_find_get_seg()), of the
  *     queue's own context (LOC_ACCESS_ERR otherwise), held until the
@@ -496,6 +498,21 @@ static u8 udma_sq_resolve_target(struct udma_sq *sq,
 	return URMA_CR_SUCCESS;
 }
 
+/*
+ * A WRITE, READ or atomic that names no target (target_idx 0) outside an
+ * RC jetty goes to the EID of its imported segment.
+ */
+static bool udma_sq_seg_only(const struct udma_sq *sq,
+			     const struct udma_sq_batch *b,
+			     const struct udma_sqe *sqe)
+{
+	if (sqe->target_idx || sqe->opcode == URMA_OPC_SEND ||
+	    sqe->opcode == URMA_OPC_SEND_IMM ||
+	    sqe->opcode == URMA_OPC_WRITE_IMM)
+		return false;
+	return b->lim.trans_mode != UBCORE_TP_RC || !sq->bound;
+}
+
 static void udma_local_buf_put(struct udma_local_buf *buf)
 {
 	u32 i;
@@ -610,14 +627,19 @@ static u8 udma_sq_execute(struct udma_sq *sq, const struct udma_sq_batch *b,
 	st = udma_sqe_check(sqe, &b->lim);
 	if (st || sqe->opcode == URMA_OPC_NOP)
 		return st;
-	st = udma_sq_resolve_target(sq, b, sqe, &peer);
-	if (st)
-		return st;
 	message = sqe->opcode == URMA_OPC_SEND ||
 		  sqe->opcode == URMA_OPC_SEND_IMM;
 	if (!message && !udma_import_lookup(b->udma_uctx, sqe->rseg_idx,
 					    UDMA_IMPORT_SEG, &rseg))
 		return URMA_CR_LOC_ACCESS_ERR;
+	if (udma_sq_seg_only(sq, b, sqe)) {
+		memset(&peer, 0, sizeof(peer));
+		peer.eid = rseg.eid;
+	} else {
+		st = udma_sq_resolve_target(sq, b, sqe, &peer);
+		if (st)
+			return st;
+	}
 	st = udma_sq_get_local(b, sqe, &buf);
 	if (st)
 		return st;
