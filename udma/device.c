@@ -144,6 +144,15 @@ static const struct ubcore_ops udma_ops = {
 	.unimport_jfr = udma_unimport_jetty,
 	.import_jetty = udma_import_jetty,
 	.unimport_jetty = udma_unimport_jetty,
+
+	.jfs_doorbell = udma_jfs_doorbell,
+	.jfr_doorbell = udma_jfr_doorbell,
+	.jetty_doorbell = udma_jetty_doorbell,
+	.rearm_jfc = udma_rearm_jfc,
+	.bind_jetty = udma_bind_jetty,
+	.unbind_jetty = udma_unbind_jetty,
+	.flush_jfs = udma_flush_jfs,
+	.flush_jetty = udma_flush_jetty,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

@@ -7,8 +7,12 @@
  * entries; a JFR has an RQ ring of UDMA_RQE_SIZE entries; a jetty
  * receives on the JFR it shares, so it has no RQ of its own.
  *
- * States are kept by ubcore in the common part (base.state), which ubcore
- * changes after checking the transition; the data path reads them there.
+ * The send queues' states: ubcore checks a transition and records it in
+ * the common part (base.state) after modify_jfs / modify_jetty succeeded;
+ * the engine keeps the state it acts on in struct udma_sq (sq.c), changes
+ * it in those ops (stopping, flushing, completing as the transition asks)
+ * and itself on a fatal error of the queue, and then writes base.state
+ * too. A JFR's state is ubcore's alone; the target side reads it.
  */
 #include <linux/err.h>
 #include <linux/slab.h>
@@ -16,9 +20,9 @@
 #include "udma.h"
 
 /*
- * The SQ of a JFS or a jetty: cfg->depth is rounded up and cfg->
- * max_inline_data set to the maximum when 0; both are written back only on
- * success. The response is copied to @udata.
+ * The SQ of a JFS or a jetty: cfg->depth is rounded up, cfg->
+ * max_inline_data and cfg->max_sge set to the maximum when 0; all are
+ * written back only on success. The response is copied to @udata.
  */
 static struct udma_ring *udma_sq_create(struct udma_dev *udev,
 					struct ubcore_jfs_cfg *cfg,
@@ -44,6 +48,8 @@ static struct udma_ring *udma_sq_create(struct udma_dev *udev,
 	cfg->depth = depth;
 	if (!cfg->max_inline_data)
 		cfg->max_inline_data = cap->max_jfs_inline_size;
+	if (!cfg->max_sge)
+		cfg->max_sge = cap->max_jfs_sge;
 	return sq;
 }
 
@@ -59,18 +65,19 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
 				   struct ubcore_jfs_cfg *cfg,
 				   struct ubcore_udata *udata)
 {
+	struct udma_ring *ring;
 	struct udma_jfs *jfs;
 
 	jfs = kzalloc(sizeof(*jfs), GFP_KERNEL);
 	if (!jfs)
 		return ERR_PTR(-ENOMEM);
-	jfs->sq = udma_sq_create(to_udma_dev(ub_dev), cfg, udata);
-	if (IS_ERR(jfs->sq)) {
-		int ret = PTR_ERR(jfs->sq);
-
+	ring = udma_sq_create(to_udma_dev(ub_dev), cfg, udata);
+	if (IS_ERR(ring)) {
 		kfree(jfs);
-		return ERR_PTR(ret);
+		return ERR_CAST(ring);
 	}
+	udma_sq_init(&jfs->sq, to_udma_dev(ub_dev), ring);
+	jfs->sq.jfs = &jfs->base;
 	return &jfs->base;
 }
 
@@ -80,23 +87,34 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
  * @attr: UBCORE_JFS_STATE; ubcore checked the transition and records it
  * @udata: unused
  *
- * Return: 0, or -EINVAL for an unknown mask bit.
+ * The engine stops, flushes or resumes the SQ as udma_sq_set_state() says.
+ * Process context.
+ *
+ * Return: 0, or -EINVAL for an unknown mask bit or a transition the
+ * engine's state does not allow (it moved to ERROR meanwhile).
  */
 int udma_modify_jfs(struct ubcore_jfs *base, const struct ubcore_jfs_attr *attr,
 		    struct ubcore_udata *udata)
 {
-	return attr->mask & ~UBCORE_JFS_STATE ? -EINVAL : 0;
+	if (attr->mask & ~UBCORE_JFS_STATE)
+		return -EINVAL;
+	if (!(attr->mask & UBCORE_JFS_STATE))
+		return 0;
+	return udma_sq_set_state(&to_udma_jfs(base)->sq, attr->state);
 }
 
 /**
  * udma_destroy_jfs() - ubcore_ops.destroy_jfs
  * @base: the JFS; no lookup holds it
+ *
+ * Stops the engine on the SQ (its work is cancelled) before the ring goes.
  */
 void udma_destroy_jfs(struct ubcore_jfs *base)
 {
 	struct udma_jfs *jfs = to_udma_jfs(base);
 
-	udma_ring_destroy(jfs->sq);
+	udma_sq_destroy(&jfs->sq);
+	udma_ring_destroy(jfs->sq.ring);
 	kfree(jfs);
 }
 
@@ -183,30 +201,35 @@ struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
 				       struct ubcore_udata *udata)
 {
 	struct udma_jetty *jetty;
+	struct udma_ring *ring;
 
 	if (!(cfg->flag & UBCORE_JETTY_SHARE_JFR) || !cfg->jfr)
 		return ERR_PTR(-EINVAL);
 	jetty = kzalloc(sizeof(*jetty), GFP_KERNEL);
 	if (!jetty)
 		return ERR_PTR(-ENOMEM);
-	jetty->sq = udma_sq_create(to_udma_dev(ub_dev), &cfg->jfs_cfg, udata);
-	if (IS_ERR(jetty->sq)) {
-		int ret = PTR_ERR(jetty->sq);
-
+	ring = udma_sq_create(to_udma_dev(ub_dev), &cfg->jfs_cfg, udata);
+	if (IS_ERR(ring)) {
 		kfree(jetty);
-		return ERR_PTR(ret);
+		return ERR_CAST(ring);
 	}
+	udma_sq_init(&jetty->sq, to_udma_dev(ub_dev), ring);
+	jetty->sq.jetty = &jetty->base;
 	return &jetty->base;
 }
 
 /**
  * udma_modify_jetty() - ubcore_ops.modify_jetty
  * @base: the jetty
- * @attr: UBCORE_JFR_RX_THRESHOLD and/or UBCORE_JFR_STATE; ubcore checked
- *	them and records them
+ * @attr: UBCORE_JFR_RX_THRESHOLD and/or UBCORE_JFR_STATE (the jetty's
+ *	state); ubcore checked them and records them
  * @udata: unused
  *
- * Return: 0, or -EINVAL for an unknown mask bit.
+ * A state change goes to the engine's SQ (udma_sq_set_state()). Process
+ * context.
+ *
+ * Return: 0, or -EINVAL for an unknown mask bit or a transition the
+ * engine's state does not allow (it moved to ERROR meanwhile).
  */
 int udma_modify_jetty(struct ubcore_jetty *base,
 		      const struct ubcore_jetty_attr *attr,
@@ -214,30 +237,51 @@ int udma_modify_jetty(struct ubcore_jetty *base,
 {
 	if (attr->mask & ~(UBCORE_JFR_RX_THRESHOLD | UBCORE_JFR_STATE))
 		return -EINVAL;
-	return 0;
+	if (!(attr->mask & UBCORE_JFR_STATE))
+		return 0;
+	return udma_sq_set_state(&to_udma_jetty(base)->sq, attr->state);
 }
 
 /**
  * udma_destroy_jetty() - ubcore_ops.destroy_jetty
  * @base: the jetty; no lookup holds it
+ *
+ * Stops the engine on the SQ (its work is cancelled) before the ring goes.
  */
 void udma_destroy_jetty(struct ubcore_jetty *base)
 {
 	struct udma_jetty *jetty = to_udma_jetty(base);
 
-	udma_ring_destroy(jetty->sq);
+	udma_sq_destroy(&jetty->sq);
+	udma_ring_destroy(jetty->sq.ring);
 	kfree(jetty);
 }
 
-/* Import records the target only; the transport to it comes later. */
-static struct ubcore_tjetty *udma_import(struct ubcore_device *ub_dev)
+/*
+ * Import records the target for the data path (struct udma_import) and
+ * gives a user's import its index; the transport to it comes later.
+ */
+static struct ubcore_tjetty *udma_import(struct ubcore_device *ub_dev,
+					 const struct ubcore_tjetty_cfg *cfg,
+					 struct ubcore_udata *udata, u32 type)
 {
 	struct udma_tjetty *tjetty;
+	int ret;
 
 	tjetty = kzalloc(sizeof(*tjetty), GFP_KERNEL);
 	if (!tjetty)
 		return ERR_PTR(-ENOMEM);
 	tjetty->udev = to_udma_dev(ub_dev);
+	tjetty->imp.type = type;
+	tjetty->imp.eid = cfg->id.eid;
+	tjetty->imp.uasid = cfg->id.uasid;
+	tjetty->imp.id = cfg->id.id;
+	tjetty->imp.token_value = cfg->token_value;
+	ret = udma_import_add(&tjetty->imp, udata);
+	if (ret) {
+		kfree(tjetty);
+		return ERR_PTR(ret);
+	}
 	atomic_inc(&tjetty->udev->nr_imported);
 	return &tjetty->base;
 }
@@ -246,40 +290,47 @@ static struct ubcore_tjetty *udma_import(struct ubcore_device *ub_dev)
  * udma_import_jfr() - ubcore_ops.import_jfr
  * @ub_dev: the local device
  * @cfg: the remote JFR; ubcore records it in the common part
- * @udata: unused
+ * @udata: the importing user's udata (out: struct udma_import_resp with
+ *	the JFR's index for SQEs' target_idx), or NULL for the kernel
  *
- * Return: the imported JFR or ERR_PTR(-ENOMEM).
+ * Return: the imported JFR or an ERR_PTR (-ENOMEM, -ENOSPC when the
+ * context's import table is full, -EFAULT).
  */
 struct ubcore_tjetty *udma_import_jfr(struct ubcore_device *ub_dev,
 				      struct ubcore_tjetty_cfg *cfg,
 				      struct ubcore_udata *udata)
 {
-	return udma_import(ub_dev);
+	return udma_import(ub_dev, cfg, udata, UDMA_IMPORT_JFR);
 }
 
 /**
  * udma_import_jetty() - ubcore_ops.import_jetty
  * @ub_dev: the local device
  * @cfg: the remote jetty; ubcore records it in the common part
- * @udata: unused
+ * @udata: the importing user's udata (out: struct udma_import_resp with
+ *	the jetty's index for SQEs' target_idx), or NULL for the kernel
  *
- * Return: the imported jetty or ERR_PTR(-ENOMEM).
+ * Return: the imported jetty or an ERR_PTR (-ENOMEM, -ENOSPC when the
+ * context's import table is full, -EFAULT).
  */
 struct ubcore_tjetty *udma_import_jetty(struct ubcore_device *ub_dev,
 					struct ubcore_tjetty_cfg *cfg,
 					struct ubcore_udata *udata)
 {
-	return udma_import(ub_dev);
+	return udma_import(ub_dev, cfg, udata, UDMA_IMPORT_JETTY);
 }
 
 /**
  * udma_unimport_jetty() - ubcore_ops.unimport_jfr and .unimport_jetty
- * @base: the imported JFR or jetty
+ * @base: the imported JFR or jetty; its index is gone when this returns
+ *	(a jetty bound to it keeps its own copy; ubcore refuses to unimport
+ *	a bound one anyway)
  */
 void udma_unimport_jetty(struct ubcore_tjetty *base)
 {
 	struct udma_tjetty *tjetty = to_udma_tjetty(base);
 
+	udma_import_del(&tjetty->imp);
 	atomic_dec(&tjetty->udev->nr_imported);
 	kfree(tjetty);
 }

@@ -3,8 +3,9 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * JFCs of udma: a CQ ring of UDMA_CQE_SIZE entries that the kernel fills
- * and the owner (a process through its mapping, or a kernel client) reads,
- * and the event moderation the data path applies.
+ * (cq.c) and the owner (a process through its mapping, or a kernel client)
+ * reads, and the event moderation the data path stores (not applied yet:
+ * every CQE that satisfies an arm raises the event).
  */
 #include <linux/err.h>
 #include <linux/slab.h>
@@ -38,6 +39,7 @@ struct ubcore_jfc *udma_create_jfc(struct ubcore_device *ub_dev,
 		ret = PTR_ERR(jfc->cq);
 		goto free;
 	}
+	udma_cq_init(jfc);
 	ret = udma_copy_resp(udata, &resp, sizeof(resp));
 	if (ret)
 		goto destroy_ring;

@@ -78,22 +78,28 @@ static int udma_bind_param(void)
  * Undo everything but the link ops: devices first (refusing new ones), then
  * the notifier (so no netdev is left unwatched while it has a device), then
  * wait until ubcore has released every device, since it calls into this
- * module to do so.
+ * module to do so; the engine's workqueue last (no queue is left).
  */
 static void udma_teardown(void)
 {
 	udma_dev_remove_all();
 	udma_netdev_exit();
 	udma_dev_wait_released();
+	udma_engine_exit();
 }
 
 static int __init udma_init(void)
 {
 	int ret;
 
-	ret = udma_netdev_init();
+	ret = udma_engine_init();
 	if (ret)
 		return ret;
+	ret = udma_netdev_init();
+	if (ret) {
+		udma_engine_exit();
+		return ret;
+	}
 	ret = udma_bind_param();
 	if (ret) {
 		udma_teardown();

@@ -87,35 +87,52 @@ void udma_unregister_seg(struct ubcore_target_seg *base)
  * udma_import_seg() - ubcore_ops.import_seg
  * @ub_dev: the local device
  * @cfg: the remote segment; ubcore records it in the common part
- * @udata: unused
+ * @udata: the importing user's udata (out: struct udma_import_resp with
+ *	the segment's index for SQEs' rseg_idx), or NULL for the kernel
  *
  * Import records the segment only: udma maps nothing (the common part's
- * mva stays 0); the data path reaches the remote memory over the wire.
+ * mva stays 0); the data path reaches the remote memory through the
+ * target (udma_target_execute()) with what the import table holds.
  *
- * Return: the imported segment or ERR_PTR(-ENOMEM).
+ * Return: the imported segment or an ERR_PTR (-ENOMEM, -ENOSPC when the
+ * context's import table is full, -EFAULT).
  */
 struct ubcore_target_seg *udma_import_seg(struct ubcore_device *ub_dev,
 					  struct ubcore_target_seg_cfg *cfg,
 					  struct ubcore_udata *udata)
 {
 	struct udma_import_seg *tseg;
+	int ret;
 
 	tseg = kzalloc(sizeof(*tseg), GFP_KERNEL);
 	if (!tseg)
 		return ERR_PTR(-ENOMEM);
 	tseg->udev = to_udma_dev(ub_dev);
+	tseg->imp.type = UDMA_IMPORT_SEG;
+	tseg->imp.eid = cfg->seg.ubva.eid;
+	tseg->imp.uasid = cfg->seg.ubva.uasid;
+	tseg->imp.va = cfg->seg.ubva.va;
+	tseg->imp.len = cfg->seg.len;
+	tseg->imp.token_id = cfg->seg.token_id;
+	tseg->imp.token_value = cfg->token_value;
+	ret = udma_import_add(&tseg->imp, udata);
+	if (ret) {
+		kfree(tseg);
+		return ERR_PTR(ret);
+	}
 	atomic_inc(&tseg->udev->nr_imported);
 	return &tseg->base;
 }
 
 /**
  * udma_unimport_seg() - ubcore_ops.unimport_seg
- * @base: the imported segment
+ * @base: the imported segment; its index is gone when this returns
  */
 void udma_unimport_seg(struct ubcore_target_seg *base)
 {
 	struct udma_import_seg *tseg = to_udma_import_seg(base);
 
+	udma_import_del(&tseg->imp);
 	atomic_dec(&tseg->udev->nr_imported);
 	kfree(tseg);
 }

@@ -3,7 +3,9 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * User contexts of udma: the mmap table that names each ring of a context's
- * objects by an mmap offset, and mmap() of those rings into the process.
+ * objects by an mmap offset, mmap() of those rings into the process, and
+ * the import table that names the context's imported segments, JFRs and
+ * jetties by the index its SQEs use (target_idx, rseg_idx).
  *
  * Lifetime of a mapped ring: remap_vmalloc_range() takes a reference on
  * every page it maps, and vfree() of the ring only drops the vmalloc
@@ -45,19 +47,25 @@ struct ubcore_ucontext *udma_alloc_ucontext(struct ubcore_device *ub_dev,
 	if (!uctx)
 		return ERR_PTR(-ENOMEM);
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&uctx->import_xa, XA_FLAGS_ALLOC1);
 	return &uctx->base;
 }
 
 /**
  * udma_free_ucontext() - ubcore_ops.free_ucontext
  * @base: the context; every object of it has been destroyed, so its mmap
- *	table is empty (rings still mapped hold references of their own)
+ *	and import tables are empty (rings still mapped hold references of
+ *	their own)
  */
 void udma_free_ucontext(struct ubcore_ucontext *base)
 {
 	struct udma_ucontext *uctx = to_udma_ucontext(base);
 	struct udma_ring *ring;
 	unsigned long key;
+
+	WARN_ONCE(!xa_empty(&uctx->import_xa),
+		  "udma: imports left in a freed context\n");
+	xa_destroy(&uctx->import_xa);
 
 	/* A ring left here is a bug of ours; do not leak it too. */
 	xa_for_each(&uctx->mmap_xa, key, ring) {
@@ -111,6 +119,90 @@ void udma_ucontext_unpublish(struct udma_ring *ring)
 	ring->uctx = NULL;
 	ring->mmap_key = 0;
 	udma_ring_put(ring);
+}
+
+/**
+ * udma_import_add() - give a new import its index in the user's context
+ * @imp: the import, filled in; @imp->uctx and @imp->idx are set here
+ * @udata: the importing user's udata (out: struct udma_import_resp), or
+ *	NULL for a kernel import, which gets no index
+ *
+ * Process context.
+ *
+ * Return: 0, -EINVAL for a udata without a context, -ENOMEM, -ENOSPC when
+ * the table is full, or -EFAULT (the import is not in the table then).
+ */
+int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
+{
+	struct udma_import_resp resp = {};
+	struct udma_ucontext *uctx;
+	int ret;
+
+	imp->uctx = NULL;
+	imp->idx = 0;
+	if (!udata)
+		return 0;
+	if (!udata->uctx)
+		return -EINVAL;
+	uctx = to_udma_ucontext(udata->uctx);
+	ret = xa_alloc(&uctx->import_xa, &imp->idx, imp, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	imp->uctx = uctx;
+	resp.target_idx = imp->idx;
+	ret = udma_copy_resp(udata, &resp, sizeof(resp));
+	if (ret)
+		udma_import_del(imp);
+	return ret;
+}
+
+/**
+ * udma_import_del() - take an import out of its context's table
+ * @imp: the import; nothing happens to a kernel import
+ *
+ * No lookup finds @imp afterwards, and none is still reading it, so it may
+ * be freed. Process context.
+ */
+void udma_import_del(struct udma_import *imp)
+{
+	if (!imp->uctx)
+		return;
+	xa_erase(&imp->uctx->import_xa, imp->idx);
+	imp->uctx = NULL;
+	imp->idx = 0;
+}
+
+/**
+ * udma_import_lookup() - copy out the import with an index
+ * @uctx: the context whose table to look in, or NULL (kernel: no table)
+ * @idx: the index from an SQE
+ * @type: the enum udma_import_type wanted; for UDMA_IMPORT_JETTY an
+ *	imported JFR is good too (both are targets of a message)
+ * @out: filled with a copy of the import
+ *
+ * Process context (the table's lock is not irq-safe).
+ *
+ * Return: true if @idx names an import of @type in @uctx.
+ */
+bool udma_import_lookup(struct udma_ucontext *uctx, u32 idx, u32 type,
+			struct udma_import *out)
+{
+	struct udma_import *imp;
+	bool found = false;
+
+	if (!uctx || !idx)
+		return false;
+	xa_lock(&uctx->import_xa);
+	imp = xa_load(&uctx->import_xa, idx);
+	if (imp && (imp->type == type ||
+		    (type == UDMA_IMPORT_JETTY &&
+		     imp->type == UDMA_IMPORT_JFR))) {
+		*out = *imp;
+		found = true;
+	}
+	xa_unlock(&uctx->import_xa);
+	return found;
 }
 
 /* The published ring with mmap key @key, with a reference, or NULL. */

@@ -16,7 +16,9 @@
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/stddef.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <ub/ubcore_device.h>
@@ -204,10 +206,18 @@ static inline void *udma_ring_entry(const struct udma_ring *ring, u32 idx)
  *	mmap() looks them up. The xarray's own lock; a lookup takes its
  *	reference on the ring under that lock, so it cannot race with the
  *	removal's put.
+ * @import_xa: import table: index (struct udma_import_resp.target_idx,
+ *	the SQE's target_idx and rseg_idx) -> struct udma_import of an
+ *	imported segment, JFR or jetty of this context (XA_FLAGS_ALLOC1, so
+ *	0 is never an index). Entries are added by import and erased by
+ *	unimport before the import is freed. The xarray's own lock (process
+ *	context only); the data path copies an entry out under it
+ *	(udma_import_lookup()), so an erased entry has no reader left.
  */
 struct udma_ucontext {
 	struct ubcore_ucontext base;
 	struct xarray mmap_xa;
+	struct xarray import_xa;
 };
 
 static inline struct udma_ucontext *
@@ -221,24 +231,190 @@ to_udma_ucontext(struct ubcore_ucontext *uctx)
  * @base: the common part
  * @cq: the CQ ring (UDMA_CQE_SIZE entries)
  * @moderate_count: completions per event (0: every one); WRITE_ONCE by
- *	modify_jfc, READ_ONCE by the data path
+ *	modify_jfc, READ_ONCE by the data path (not applied yet)
  * @moderate_period: microseconds an event may be delayed; as above
+ * @armed: the next CQE (with @solicited_only: the next solicited one)
+ *	calls cfg.jfce_handler once; set by rearm_jfc, cleared by the CQE
+ *	that fires. Under @cq->lock.
+ * @solicited_only: see @armed; under @cq->lock
+ * @overflow: a CQE did not fit and JFC_ERR was raised; cleared by the next
+ *	CQE that fits, so one overflow raises one event. Under @cq->lock.
+ *
+ * @cq->lock is taken with interrupts disabled (udma_cq_post() may be
+ * called in any context) and has a lock class of its own, so that the
+ * lock of a queue ring may be held around a post to a CQ.
  */
 struct udma_jfc {
 	struct ubcore_jfc base;
 	struct udma_ring *cq;
 	u16 moderate_count;
 	u16 moderate_period;
+	bool armed;
+	bool solicited_only;
+	bool overflow;
+};
+
+/*
+ * Values of urma_opcode_t (the SQE's opcode) and urma_cr_status_t (the
+ * CQE's status), as UMDK's urma_opcode.h, under those names.
+ */
+enum udma_urma_opcode {
+	URMA_OPC_WRITE			= 0x00,
+	URMA_OPC_WRITE_IMM		= 0x01,
+	URMA_OPC_WRITE_NOTIFY		= 0x02,
+	URMA_OPC_READ			= 0x10,
+	URMA_OPC_CAS			= 0x20,
+	URMA_OPC_SWAP			= 0x21,
+	URMA_OPC_FADD			= 0x22,
+	URMA_OPC_FSUB			= 0x23,
+	URMA_OPC_FAND			= 0x24,
+	URMA_OPC_FOR			= 0x25,
+	URMA_OPC_FXOR			= 0x26,
+	URMA_OPC_SEND			= 0x40,
+	URMA_OPC_SEND_IMM		= 0x41,
+	URMA_OPC_SEND_INVALIDATE	= 0x42,
+	URMA_OPC_NOP			= 0x51,
+};
+
+enum udma_urma_cr_status {
+	URMA_CR_SUCCESS = 0,
+	URMA_CR_UNSUPPORTED_OPCODE_ERR,
+	URMA_CR_LOC_LEN_ERR,
+	URMA_CR_LOC_OPERATION_ERR,
+	URMA_CR_LOC_ACCESS_ERR,
+	URMA_CR_REM_RESP_LEN_ERR,
+	URMA_CR_REM_UNSUPPORTED_REQ_ERR,
+	URMA_CR_REM_OPERATION_ERR,
+	URMA_CR_REM_ACCESS_ABORT_ERR,
+	URMA_CR_ACK_TIMEOUT_ERR,
+	URMA_CR_RNR_RETRY_CNT_EXC_ERR,
+	URMA_CR_WR_FLUSH_ERR,
+	URMA_CR_WR_SUSPEND_DONE,
+	URMA_CR_WR_FLUSH_ERR_DONE,
+	URMA_CR_WR_UNHANDLED,
+	URMA_CR_LOC_DATA_POISON,
+	URMA_CR_REM_DATA_POISON,
+};
+
+/**
+ * struct udma_sq_limits - what an SQE of one queue may ask for
+ * @trans_mode: the queue's UBCORE_TP_* mode
+ * @max_sge: cfg.max_sge (at most UDMA_SQE_MAX_SGE)
+ * @max_inline: cfg.max_inline_data (at most UDMA_SQE_MAX_INLINE)
+ * @max_msg_size: cap.max_msg_size (SEND)
+ * @max_write_size: cap.max_write_size (WRITE, WRITE_IMM)
+ * @max_read_size: cap.max_read_size (READ)
+ * @atomic_feature: cap.atomic_feature
+ * @jetty: the queue is a jetty's (an RC jetty sends to its bound peer; an
+ *	RC JFS, which cannot be bound, names its target in each SQE)
+ * @bound: the queue is a jetty bound to a peer
+ */
+struct udma_sq_limits {
+	u32 trans_mode;
+	u32 max_sge;
+	u32 max_inline;
+	u64 max_msg_size;
+	u64 max_write_size;
+	u64 max_read_size;
+	u32 atomic_feature;
+	bool jetty;
+	bool bound;
+};
+
+/* What the engine knows of an imported target, copied out of the table. */
+enum udma_import_type {
+	UDMA_IMPORT_SEG = 1,
+	UDMA_IMPORT_JFR,
+	UDMA_IMPORT_JETTY,
+};
+
+/**
+ * struct udma_import - an imported segment, JFR or jetty as the data path
+ *	uses it; written at import, read-only afterwards
+ * @type: enum udma_import_type
+ * @idx: the index in the import table of @uctx (0: not in a table)
+ * @uctx: the importing user context, or NULL for a kernel import
+ * @eid: the target's EID
+ * @uasid: the target's uasid
+ * @id: JFR, jetty: the jetty ID
+ * @token_id: segment: its token ID
+ * @token_value: the token to present
+ * @va: segment: first byte
+ * @len: segment: bytes
+ */
+struct udma_import {
+	u32 type;
+	u32 idx;
+	struct udma_ucontext *uctx;
+	union ubcore_eid eid;
+	u32 uasid;
+	u32 id;
+	u32 token_id;
+	u32 token_value;
+	u64 va;
+	u64 len;
+};
+
+/**
+ * struct udma_sq - the engine's side of a send queue (JFS or jetty)
+ * @ring: the SQ ring (UDMA_SQE_SIZE entries); owned by the queue
+ * @udev: the device
+ * @jfs: the JFS, or NULL for a jetty
+ * @jetty: the jetty, or NULL for a JFS
+ * @work: processes the SQ in the background (udma_wq): the rest of a
+ *	doorbell beyond the inline budget, and RNR retries (delayed)
+ * @proc_lock: held by the one context that processes the SQ (the
+ *	doorbell caller inline, or @work), and by state changes, flush and
+ *	bind, which so never run in the middle of a WQE. A mutex: a WQE may
+ *	sleep (copies, target lookups). Taken before @ring->lock.
+ * @state: the engine's state (enum ubcore_jetty_state), the one it acts
+ *	on; @proc_lock. The common part's state follows it.
+ * @dying: destroy has begun: nothing queues @work any more. Set under
+ *	@ring->lock, read under it by udma_sq_kick(), READ_ONCE elsewhere.
+ * @cur: the WQE taken off the ring and not completed (copied out of the
+ *	ring, never read there again); @proc_lock
+ * @cur_valid: @cur holds a WQE; @proc_lock
+ * @rnr_wait: @cur answered RNR and waits for @rnr_until; @proc_lock
+ * @rnr_left: retries left for @cur; @proc_lock
+ * @rnr_tries: RNR retries of @cur so far (the delay doubles); @proc_lock
+ * @rnr_until: jiffies when @cur is retried; @proc_lock
+ * @rnr_woken: a JFR doorbell asked for an early retry (does not count as
+ *	one); WRITE_ONCE/READ_ONCE
+ * @rnr_node: in udma_rnr_list while @rnr_wait; udma_rnr_lock
+ * @peer: the bound peer of an RC jetty (from bind_jetty); @proc_lock
+ * @bound: @peer is valid; @proc_lock
+ */
+struct udma_sq {
+	struct udma_ring *ring;
+	struct udma_dev *udev;
+	struct ubcore_jfs *jfs;
+	struct ubcore_jetty *jetty;
+	struct delayed_work work;
+	struct mutex proc_lock;		/* see above */
+	u32 state;
+	bool dying;
+
+	struct udma_sqe cur;
+	bool cur_valid;
+	bool rnr_wait;
+	u8 rnr_left;
+	u8 rnr_tries;
+	unsigned long rnr_until;
+	bool rnr_woken;
+	struct list_head rnr_node;
+
+	struct udma_import peer;
+	bool bound;
 };
 
 /**
  * struct udma_jfs - a JFS
  * @base: the common part
- * @sq: the SQ ring (UDMA_SQE_SIZE entries)
+ * @sq: the send queue and its ring
  */
 struct udma_jfs {
 	struct ubcore_jfs base;
-	struct udma_ring *sq;
+	struct udma_sq sq;
 };
 
 /**
@@ -255,11 +431,11 @@ struct udma_jfr {
  * struct udma_jetty - a jetty: a send queue of its own, receiving on the
  *	shared JFR of its cfg (which holds the RQ)
  * @base: the common part
- * @sq: the SQ ring (UDMA_SQE_SIZE entries)
+ * @sq: the send queue and its ring
  */
 struct udma_jetty {
 	struct ubcore_jetty base;
-	struct udma_ring *sq;
+	struct udma_sq sq;
 };
 
 /*
@@ -295,20 +471,24 @@ struct udma_seg {
  * struct udma_import_seg - an imported (remote) segment
  * @base: the common part
  * @udev: the local device
+ * @imp: what the data path needs of it, in the import table
  */
 struct udma_import_seg {
 	struct ubcore_target_seg base;
 	struct udma_dev *udev;
+	struct udma_import imp;
 };
 
 /**
  * struct udma_tjetty - an imported JFR or jetty
  * @base: the common part
  * @udev: the local device
+ * @imp: what the data path needs of it, in the import table
  */
 struct udma_tjetty {
 	struct ubcore_tjetty base;
 	struct udma_dev *udev;
+	struct udma_import imp;
 };
 
 static inline struct udma_jfc *to_udma_jfc(struct ubcore_jfc *jfc)
@@ -382,6 +562,10 @@ void udma_free_ucontext(struct ubcore_ucontext *uctx);
 int udma_mmap(struct ubcore_ucontext *uctx, struct vm_area_struct *vma);
 int udma_ucontext_publish(struct udma_ucontext *uctx, struct udma_ring *ring);
 void udma_ucontext_unpublish(struct udma_ring *ring);
+int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata);
+void udma_import_del(struct udma_import *imp);
+bool udma_import_lookup(struct udma_ucontext *uctx, u32 idx, u32 type,
+			struct udma_import *out);
 
 /* jfc.c */
 struct ubcore_jfc *udma_create_jfc(struct ubcore_device *ub_dev,
@@ -390,6 +574,38 @@ struct ubcore_jfc *udma_create_jfc(struct ubcore_device *ub_dev,
 int udma_modify_jfc(struct ubcore_jfc *jfc, const struct ubcore_jfc_attr *attr,
 		    struct ubcore_udata *udata);
 void udma_destroy_jfc(struct ubcore_jfc *jfc);
+
+/* cq.c (udma_cq_post() is declared in txn.h) */
+void udma_cq_init(struct udma_jfc *jfc);
+int udma_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only);
+
+/* sqe.c */
+u8 udma_sqe_check(const struct udma_sqe *sqe,
+		  const struct udma_sq_limits *lim);
+
+/* sq.c */
+void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
+		  struct udma_ring *ring);
+void udma_sq_destroy(struct udma_sq *sq);
+bool udma_sq_process(struct udma_sq *sq, bool inline_budget);
+int udma_sq_set_state(struct udma_sq *sq, u32 state);
+int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt);
+int udma_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);
+int udma_unbind_jetty(struct ubcore_jetty *jetty);
+int udma_flush_jfs(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first, u32 *cnt);
+int udma_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
+		     u32 *cnt);
+
+/* engine.c */
+int udma_engine_init(void);
+void udma_engine_exit(void);
+void udma_sq_kick(struct udma_sq *sq, unsigned long delay);
+void udma_sq_rnr_add(struct udma_sq *sq);
+void udma_sq_rnr_del(struct udma_sq *sq);
+void udma_sq_work(struct work_struct *work);
+int udma_jfs_doorbell(struct ubcore_jfs *jfs);
+int udma_jetty_doorbell(struct ubcore_jetty *jetty);
+int udma_jfr_doorbell(struct ubcore_jfr *jfr);
 
 /* jetty.c */
 struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,

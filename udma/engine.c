@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * When the engine runs: doorbells, the work that takes over what a
+ * doorbell leaves, RNR retries, and the JFR doorbells that cut an RNR wait
+ * short.
+ *
+ * A doorbell (ioctl, process context) processes up to its budget inline
+ * (udma_sq_process()) if no one else processes the SQ at the moment, and
+ * leaves the rest to the SQ's work on udma_wq, which requeues itself
+ * until the SQ is drained: a large post never holds the caller, and one
+ * SQ is processed by one context at a time (udma_sq.proc_lock; a doorbell
+ * that finds it taken queues the work, which runs after the holder).
+ * The work is delayed for an RNR retry. Destroy cancels it; a state change
+ * waits for the processor (proc_lock) and needs no cancel: the work finds
+ * the queue not READY and stops.
+ */
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "udma.h"
+
+/* The engine's work: unbound, WQEs may take long (copies of 1 GiB). */
+static struct workqueue_struct *udma_wq;
+
+/*
+ * SQs waiting for an RNR retry, on any udma device of this host (a
+ * receiver's JFR doorbell may help an initiator of another device). The
+ * lock protects the list and the membership of each SQ (rnr_node); an SQ
+ * on the list is alive (destroy takes it off first).
+ */
+static DEFINE_SPINLOCK(udma_rnr_lock);
+static LIST_HEAD(udma_rnr_list);
+
+/**
+ * udma_sq_kick() - have the SQ's work run
+ * @sq: the queue
+ * @delay: jiffies from now (a pending work keeps its own time)
+ *
+ * Nothing happens to a queue being destroyed. Any context.
+ */
+void udma_sq_kick(struct udma_sq *sq, unsigned long delay)
+{
+	spin_lock_bh(&sq->ring->lock);
+	if (!sq->dying)
+		queue_delayed_work(udma_wq, &sq->work, delay);
+	spin_unlock_bh(&sq->ring->lock);
+}
+
+/**
+ * udma_sq_rnr_add() - an SQ starts waiting for an RNR retry
+ * @sq: the queue
+ */
+void udma_sq_rnr_add(struct udma_sq *sq)
+{
+	spin_lock_bh(&udma_rnr_lock);
+	if (list_empty(&sq->rnr_node))
+		list_add_tail(&sq->rnr_node, &udma_rnr_list);
+	spin_unlock_bh(&udma_rnr_lock);
+}
+
+/**
+ * udma_sq_rnr_del() - an SQ no longer waits for an RNR retry
+ * @sq: the queue (on the list or not)
+ */
+void udma_sq_rnr_del(struct udma_sq *sq)
+{
+	spin_lock_bh(&udma_rnr_lock);
+	list_del_init(&sq->rnr_node);
+	spin_unlock_bh(&udma_rnr_lock);
+}
+
+/**
+ * udma_sq_work() - the SQ's work: one batch, requeued while WQEs are left
+ * @work: udma_sq.work
+ */
+void udma_sq_work(struct work_struct *work)
+{
+	struct udma_sq *sq = container_of(to_delayed_work(work), struct udma_sq,
+					  work);
+	bool more;
+
+	mutex_lock(&sq->proc_lock);
+	more = udma_sq_process(sq, false);
+	mutex_unlock(&sq->proc_lock);
+	if (more)
+		udma_sq_kick(sq, 0);
+}
+
+static int udma_sq_doorbell(struct udma_sq *sq)
+{
+	bool more;
+
+	if (!mutex_trylock(&sq->proc_lock)) {
+		/* The holder may have read pi already: the work looks again. */
+		udma_sq_kick(sq, 0);
+		return 0;
+	}
+	more = udma_sq_process(sq, true);
+	mutex_unlock(&sq->proc_lock);
+	if (more)
+		udma_sq_kick(sq, 0);
+	return 0;
+}
+
+/**
+ * udma_jfs_doorbell() - ubcore_ops.jfs_doorbell
+ * @jfs: the JFS whose SQ has new WQEs
+ *
+ * Process context. Malformed WQEs complete with error CQEs; nothing about
+ * them is an error of this call.
+ *
+ * Return: 0.
+ */
+int udma_jfs_doorbell(struct ubcore_jfs *jfs)
+{
+	return udma_sq_doorbell(&to_udma_jfs(jfs)->sq);
+}
+
+/**
+ * udma_jetty_doorbell() - ubcore_ops.jetty_doorbell
+ * @jetty: the jetty whose SQ has new WQEs
+ *
+ * Process context.
+ *
+ * Return: 0.
+ */
+int udma_jetty_doorbell(struct ubcore_jetty *jetty)
+{
+	return udma_sq_doorbell(&to_udma_jetty(jetty)->sq);
+}
+
+/**
+ * udma_jfr_doorbell() - ubcore_ops.jfr_doorbell
+ * @jfr: the JFR that has new RQEs
+ *
+ * The target side takes RQEs from the ring when a message arrives, so the
+ * RQEs need nothing here; but an initiator on this host may be waiting
+ * for an RNR retry of a message to this JFR: every SQ waiting for one is
+ * retried now (an early retry does not use up one of its retries).
+ *
+ * Any context.
+ *
+ * Return: 0.
+ */
+int udma_jfr_doorbell(struct ubcore_jfr *jfr)
+{
+	struct udma_sq *sq;
+
+	spin_lock_bh(&udma_rnr_lock);
+	list_for_each_entry(sq, &udma_rnr_list, rnr_node) {
+		WRITE_ONCE(sq->rnr_woken, true);
+		mod_delayed_work(udma_wq, &sq->work, 0);
+	}
+	spin_unlock_bh(&udma_rnr_lock);
+	return 0;
+}
+
+/**
+ * udma_engine_init() - set up the engine at module load
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int udma_engine_init(void)
+{
+	udma_wq = alloc_workqueue("udma_engine", WQ_UNBOUND, 0);
+	return udma_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * udma_engine_exit() - tear the engine down at module unload
+ *
+ * Every device, hence every SQ, is gone by then.
+ */
+void udma_engine_exit(void)
+{
+	WARN_ON(!list_empty(&udma_rnr_list));
+	destroy_workqueue(udma_wq);
+}

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * KUnit tests of the target's checks (format, segment, token) and of
+ * taking RQEs off a JFR's ring, on objects built by hand: no device.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include <ub/ubcore_event.h>
+
+#include "../target.h"
+
+#define SEG_VA		0x10000ULL
+#define SEG_LEN		0x1000ULL
+#define SEG_TOKEN	0x1234
+#define TOKEN_PLAIN	1	/* URMA_TOKEN_PLAIN_TEXT */
+#define ACCESS_RW	(UBCORE_ACCESS_READ | UBCORE_ACCESS_WRITE)
+#define ACCESS_RWA	(ACCESS_RW | UBCORE_ACCESS_ATOMIC)
+
+static const u8 all_atomics[] = {
+	UDMA_TA_CAS, UDMA_TA_SWAP, UDMA_TA_STORE, UDMA_TA_LOAD, UDMA_TA_FADD,
+	UDMA_TA_FSUB, UDMA_TA_FAND, UDMA_TA_FOR, UDMA_TA_FXOR,
+};
+
+static void seg_init(struct ubcore_target_seg *tseg, u32 policy, u32 access)
+{
+	memset(tseg, 0, sizeof(*tseg));
+	tseg->seg.ubva.va = SEG_VA;
+	tseg->seg.len = SEG_LEN;
+	tseg->seg.attr = policy | (access << 5);
+	tseg->seg.token_id = 7;
+	tseg->token_value = SEG_TOKEN;
+}
+
+static void txn_init(struct udma_txn *txn, u8 opcode, u64 va, u64 len)
+{
+	memset(txn, 0, sizeof(*txn));
+	txn->opcode = opcode;
+	txn->dst_va = va;
+	txn->len = len;
+	txn->token_id = 7;
+	txn->token_value = SEG_TOKEN;
+}
+
+static enum udma_txn_status seg_check(u32 policy, u32 access, u8 opcode,
+				      u64 va, u64 len, u32 token)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+
+	seg_init(&tseg, policy, access);
+	txn_init(&txn, opcode, va, len);
+	txn.token_value = token;
+	return udma_target_check_seg(&tseg, &txn);
+}
+
+static void seg_range(struct kunit *test)
+{
+	static const struct {
+		u64 va, len;
+		enum udma_txn_status want;
+	} cases[] = {
+		{ SEG_VA, SEG_LEN, UDMA_TXN_OK },
+		{ SEG_VA, 1, UDMA_TXN_OK },
+		{ SEG_VA + SEG_LEN - 1, 1, UDMA_TXN_OK },
+		{ SEG_VA + 8, SEG_LEN - 8, UDMA_TXN_OK },
+		{ SEG_VA - 1, 1, UDMA_TXN_REM_ACCESS },		/* start */
+		{ SEG_VA - 1, 2, UDMA_TXN_REM_ACCESS },
+		{ SEG_VA + SEG_LEN, 1, UDMA_TXN_REM_ACCESS },	/* end */
+		{ SEG_VA + 1, SEG_LEN, UDMA_TXN_REM_ACCESS },
+		{ SEG_VA, SEG_LEN + 1, UDMA_TXN_REM_ACCESS },
+		{ SEG_VA + 8, U64_MAX - 7, UDMA_TXN_REM_ACCESS },	/* wraps */
+		{ U64_MAX - 3, 8, UDMA_TXN_REM_ACCESS },
+		{ 0, U64_MAX, UDMA_TXN_REM_ACCESS },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
+						    UDMA_TA_WRITE, cases[i].va,
+						    cases[i].len, SEG_TOKEN),
+				    cases[i].want, "case %u", i);
+}
+
+static void seg_token(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UDMA_TA_WRITE,
+					SEG_VA, 8, SEG_TOKEN + 1),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UDMA_TA_READ,
+					SEG_VA, 8, 0),
+			UDMA_TXN_REM_ACCESS);
+	/* policy NONE: any token */
+	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, ACCESS_RW,
+					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN + 1),
+			UDMA_TXN_OK);
+	/* but not outside the segment or without the right */
+	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, ACCESS_RW,
+					UDMA_TA_WRITE, SEG_VA - 8, 8, 0),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, UBCORE_ACCESS_READ,
+					UDMA_TA_WRITE, SEG_VA, 8, 0),
+			UDMA_TXN_REM_ACCESS);
+
+	KUNIT_EXPECT_TRUE(test, udma_target_token_ok(0, 1, 2));
+	KUNIT_EXPECT_TRUE(test, udma_target_token_ok(0x8, 1, 2));
+	KUNIT_EXPECT_TRUE(test, udma_target_token_ok(TOKEN_PLAIN, 5, 5));
+	KUNIT_EXPECT_FALSE(test, udma_target_token_ok(TOKEN_PLAIN, 5, 6));
+	KUNIT_EXPECT_FALSE(test, udma_target_token_ok(2, 5, 0));
+}
+
+static void seg_rights(struct kunit *test)
+{
+	u32 i;
+
+	/* LOCAL_ONLY refuses every remote access */
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
+					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
+					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE,
+					UBCORE_ACCESS_LOCAL_ONLY | ACCESS_RWA,
+					UDMA_TA_FADD, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+
+	/* WRITE* needs WRITE */
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
+					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
+					UDMA_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
+					UDMA_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_OK);
+
+	/* READ needs READ (no valid combination lacks it; be strict anyway) */
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_WRITE,
+					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, 0, UDMA_TA_READ, SEG_VA,
+					8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
+					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_OK);
+
+	/* atomics need ATOMIC */
+	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
+						    all_atomics[i], SEG_VA, 8,
+						    SEG_TOKEN),
+				    UDMA_TXN_REM_ACCESS, "opcode 0x%x",
+				    all_atomics[i]);
+		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RWA,
+						    all_atomics[i], SEG_VA, 8,
+						    SEG_TOKEN),
+				    UDMA_TXN_OK, "opcode 0x%x", all_atomics[i]);
+	}
+
+	/* not a memory transaction */
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RWA, UDMA_TA_SEND,
+					SEG_VA, 8, SEG_TOKEN),
+			UDMA_TXN_REM_ACCESS);
+}
+
+static void opcode_tables(struct kunit *test)
+{
+	u32 op;
+
+	for (op = 0; op < 0x20; op++)
+		KUNIT_EXPECT_EQ(test, udma_ta_is_atomic(op),
+				op >= 0x7 && op <= 0xf);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_CAS),
+			UBCORE_ATOMIC_CAS);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_SWAP),
+			UBCORE_ATOMIC_SWAP);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FADD),
+			UBCORE_ATOMIC_FAA);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FSUB),
+			UBCORE_ATOMIC_FSUB);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FOR),
+			UBCORE_ATOMIC_FOR);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FXOR),
+			UBCORE_ATOMIC_FXOR);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FAND), 0u);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_STORE), 0u);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_LOAD), 0u);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_WRITE), 0u);
+}
+
+struct fmt_ctx {
+	struct udma_local_buf buf8;	/* one 8-byte range */
+	struct udma_local_buf buf4;	/* one 4-byte range */
+	struct udma_local_buf inl;	/* 8 bytes of inline data */
+	u64 data;
+};
+
+static struct fmt_ctx *fmt_ctx(struct kunit *test)
+{
+	struct fmt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->buf8.nr = 1;
+	c->buf8.range[0].len = 8;
+	c->buf8.total = 8;
+	c->buf4.nr = 1;
+	c->buf4.range[0].len = 4;
+	c->buf4.total = 4;
+	c->inl.inline_data = &c->data;
+	c->inl.total = 8;
+	return c;
+}
+
+static enum udma_txn_status fmt(u8 opcode, u64 va, u64 len,
+				const struct udma_local_buf *payload,
+				const struct udma_local_buf *response, u32 feat)
+{
+	struct udma_txn txn;
+
+	txn_init(&txn, opcode, va, len);
+	txn.payload = payload;
+	txn.response = response;
+	return udma_target_check_format(&txn, feat);
+}
+
+static void format_atomics(struct kunit *test)
+{
+	const u32 feat = UDMA_ATOMIC_FEATURE;
+	struct fmt_ctx *c = fmt_ctx(test);
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
+		u8 op = all_atomics[i];
+		u32 bit = udma_ta_atomic_feature(op);
+
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8,
+					      feat),
+				    bit ? UDMA_TXN_OK : UDMA_TXN_REM_UNSUPPORTED,
+				    "opcode 0x%x", op);
+		/* a device without the bit */
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8,
+					      feat & ~bit),
+				    UDMA_TXN_REM_UNSUPPORTED, "opcode 0x%x", op);
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8, 0),
+				    UDMA_TXN_REM_UNSUPPORTED, "opcode 0x%x", op);
+		if (!bit)
+			continue;
+		/* one aligned 8-byte word */
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 4, 8, NULL, &c->buf8,
+					  feat),
+				UDMA_TXN_REM_ACCESS);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 1, 8, NULL, &c->buf8,
+					  feat),
+				UDMA_TXN_REM_ACCESS);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, NULL, &c->buf8, feat),
+				UDMA_TXN_REM_ACCESS);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 16, NULL, &c->buf8, feat),
+				UDMA_TXN_REM_ACCESS);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, NULL, &c->buf8, feat),
+				UDMA_TXN_REM_ACCESS);
+		/* somewhere for the old value */
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, NULL, feat),
+				UDMA_TXN_LOC_LEN);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, &c->buf4, feat),
+				UDMA_TXN_LOC_LEN);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, &c->inl, feat),
+				UDMA_TXN_LOC_LEN);
+	}
+}
+
+static void format_others(struct kunit *test)
+{
+	const u32 feat = UDMA_ATOMIC_FEATURE;
+	struct fmt_ctx *c = fmt_ctx(test);
+	static const u8 senders[] = {
+		UDMA_TA_WRITE, UDMA_TA_WRITE_IMM, UDMA_TA_SEND, UDMA_TA_SEND_IMM,
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(senders); i++) {
+		u8 op = senders[i];
+
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf8, NULL, feat),
+				UDMA_TXN_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->inl, NULL, feat),
+				UDMA_TXN_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, &c->buf8, NULL, feat),
+				UDMA_TXN_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf4, NULL, feat),
+				UDMA_TXN_REM_OPERATION);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, NULL, feat),
+				UDMA_TXN_REM_OPERATION);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, NULL, NULL, feat),
+				UDMA_TXN_OK);
+	}
+
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->buf8, 0),
+			UDMA_TXN_OK);
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->buf4, 0),
+			UDMA_TXN_LOC_LEN);
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->inl, 0),
+			UDMA_TXN_LOC_LEN);
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, NULL, 0),
+			UDMA_TXN_LOC_LEN);
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 0, NULL, NULL, 0),
+			UDMA_TXN_OK);
+
+	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_WRITE_NOTIFY, SEG_VA, 8, &c->buf8,
+				  NULL, feat),
+			UDMA_TXN_REM_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0x2, SEG_VA, 8, &c->buf8, NULL, feat),
+			UDMA_TXN_REM_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0x10, SEG_VA, 8, &c->buf8, &c->buf8, feat),
+			UDMA_TXN_REM_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0xff, SEG_VA, 8, &c->buf8, &c->buf8, feat),
+			UDMA_TXN_REM_UNSUPPORTED);
+}
+
+/* A JFR with an RQ ring of @cnt entries built by hand. */
+struct rq_ctx {
+	struct udma_jfr jfr;
+	struct udma_ring ring;
+	int nr_err, nr_limit;
+};
+
+static struct rq_ctx *rq_event_ctx;
+
+static void rq_event(struct ubcore_event *event, struct ubcore_ucontext *uctx)
+{
+	if (event->type == UBCORE_EVENT_JFR_ERR)
+		rq_event_ctx->nr_err++;
+	else if (event->type == UBCORE_EVENT_JFR_LIMIT)
+		rq_event_ctx->nr_limit++;
+}
+
+static struct rq_ctx *rq_ctx(struct kunit *test, u32 cnt, bool user)
+{
+	struct rq_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	void *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	buf = kunit_kzalloc(test, PAGE_SIZE + cnt * UDMA_RQE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	c->ring.buf = buf;
+	c->ring.ctrl = buf;
+	c->ring.entries = buf + PAGE_SIZE;
+	c->ring.entry_size = UDMA_RQE_SIZE;
+	c->ring.entry_cnt = cnt;
+	spin_lock_init(&c->ring.lock);
+	c->jfr.rq = &c->ring;
+	c->jfr.base.id = 42;
+	c->jfr.base.state = UBCORE_JFR_STATE_READY;
+	c->jfr.base.jfae_handler = rq_event;
+	/* rq.c only tells a user JFR (ctrl->pi) from a kernel one */
+	c->jfr.base.uctx = user ? (struct ubcore_ucontext *)c : NULL;
+	rq_event_ctx = c;
+	return c;
+}
+
+static void rq_post(struct rq_ctx *c, u32 idx, u64 user_ctx)
+{
+	struct udma_rqe *rqe = udma_ring_entry(&c->ring, idx);
+
+	rqe->user_ctx = user_ctx;
+	rqe->num_sge = 1;
+}
+
+static void rq_take_in_order(struct kunit *test)
+{
+	struct rq_ctx *c = rq_ctx(test, 4, true);
+	struct udma_rqe rqe;
+	u32 posted, i;
+
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_EMPTY);
+	/* wrap the ring twice */
+	for (i = 0; i < 10; i++) {
+		rq_post(c, i, 100 + i);
+		c->ring.ctrl->pi = i + 1;
+		KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+				UDMA_RQ_TAKEN);
+		KUNIT_EXPECT_EQ(test, rqe.user_ctx, 100ULL + i);
+		KUNIT_EXPECT_EQ(test, posted, 0u);
+		KUNIT_EXPECT_EQ(test, c->ring.ctrl->ci, i + 1);
+		KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+				UDMA_RQ_EMPTY);
+	}
+	/* a full ring */
+	for (i = 10; i < 14; i++)
+		rq_post(c, i, 100 + i);
+	c->ring.ctrl->pi = 14;
+	for (i = 10; i < 14; i++) {
+		KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+				UDMA_RQ_TAKEN);
+		KUNIT_EXPECT_EQ(test, rqe.user_ctx, 100ULL + i);
+		KUNIT_EXPECT_EQ(test, posted, 13 - i);
+	}
+	KUNIT_EXPECT_EQ(test, c->nr_err, 0);
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 0);
+	KUNIT_EXPECT_EQ(test, c->jfr.base.state, UBCORE_JFR_STATE_READY);
+}
+
+static void rq_free_running_wrap(struct kunit *test)
+{
+	struct rq_ctx *c = rq_ctx(test, 4, true);
+	struct udma_rqe rqe;
+	u32 posted;
+
+	/* indexes wrap around 2^32 */
+	c->ring.ci = U32_MAX - 1;
+	rq_post(c, U32_MAX - 1, 1);
+	rq_post(c, U32_MAX, 2);
+	rq_post(c, 0, 3);
+	c->ring.ctrl->pi = 1;
+	KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, rqe.user_ctx, 1ULL);
+	KUNIT_EXPECT_EQ(test, posted, 2u);
+	KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, rqe.user_ctx, 2ULL);
+	KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, rqe.user_ctx, 3ULL);
+	KUNIT_EXPECT_EQ(test, c->ring.ctrl->ci, 1u);
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_EMPTY);
+}
+
+static void rq_corrupt_pi(struct kunit *test)
+{
+	struct rq_ctx *c = rq_ctx(test, 4, true);
+	struct udma_rqe rqe;
+	u32 posted;
+
+	c->ring.ctrl->pi = 5;	/* 5 posted in a ring of 4 */
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_ERROR);
+	KUNIT_EXPECT_EQ(test, c->jfr.base.state, UBCORE_JFR_STATE_ERROR);
+	KUNIT_EXPECT_EQ(test, c->nr_err, 1);
+	KUNIT_EXPECT_EQ(test, c->ring.ci, 0u);
+	/* stays in ERROR, one event */
+	c->ring.ctrl->pi = 1;
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_ERROR);
+	KUNIT_EXPECT_EQ(test, c->nr_err, 1);
+
+	/* pi behind ci is as corrupt */
+	c = rq_ctx(test, 4, true);
+	c->ring.ci = 3;
+	c->ring.ctrl->pi = 2;
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_ERROR);
+	KUNIT_EXPECT_EQ(test, c->nr_err, 1);
+
+	/* a JFR not READY takes nothing */
+	c = rq_ctx(test, 4, true);
+	c->jfr.base.state = UBCORE_JFR_STATE_RESET;
+	c->ring.ctrl->pi = 1;
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_ERROR);
+	KUNIT_EXPECT_EQ(test, c->ring.ci, 0u);
+	KUNIT_EXPECT_EQ(test, c->nr_err, 0);
+}
+
+static void rq_limit_event(struct kunit *test)
+{
+	struct rq_ctx *c = rq_ctx(test, 8, true);
+	struct udma_rqe rqe;
+	u32 posted, i;
+
+	c->jfr.base.rx_threshold = 2;
+	for (i = 0; i < 4; i++)
+		rq_post(c, i, i);
+	c->ring.ctrl->pi = 4;
+	udma_rq_take(&c->jfr, &rqe, &posted);	/* 3 left */
+	udma_rq_take(&c->jfr, &rqe, &posted);	/* 2 left */
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 0);
+	udma_rq_take(&c->jfr, &rqe, &posted);	/* 1 left: below 2 */
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
+	udma_rq_take(&c->jfr, &rqe, &posted);	/* 0 left: still below */
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
+	/* refilled above the threshold and drained again: once more */
+	for (i = 4; i < 7; i++)
+		rq_post(c, i, i);
+	c->ring.ctrl->pi = 7;
+	for (i = 0; i < 3; i++)
+		udma_rq_take(&c->jfr, &rqe, &posted);
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 2);
+	KUNIT_EXPECT_EQ(test, c->nr_err, 0);
+}
+
+static void rq_kernel_jfr(struct kunit *test)
+{
+	struct rq_ctx *c = rq_ctx(test, 4, false);
+	struct udma_rqe rqe;
+	u32 posted;
+
+	/* a kernel JFR's producer index is ring->pi, not ctrl->pi */
+	c->ring.ctrl->pi = 3;
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_EMPTY);
+	rq_post(c, 0, 9);
+	c->ring.pi = 1;
+	KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, rqe.user_ctx, 9ULL);
+	KUNIT_EXPECT_EQ(test, c->ring.ci, 1u);
+}
+
+static struct kunit_case udma_target_cases[] = {
+	KUNIT_CASE(seg_range),
+	KUNIT_CASE(seg_token),
+	KUNIT_CASE(seg_rights),
+	KUNIT_CASE(opcode_tables),
+	KUNIT_CASE(format_atomics),
+	KUNIT_CASE(format_others),
+	KUNIT_CASE(rq_take_in_order),
+	KUNIT_CASE(rq_free_running_wrap),
+	KUNIT_CASE(rq_corrupt_pi),
+	KUNIT_CASE(rq_limit_event),
+	KUNIT_CASE(rq_kernel_jfr),
+	{}
+};
+
+static struct kunit_suite udma_target_suite = {
+	.name = "udma_target",
+	.test_cases = udma_target_cases,
+};
+
+kunit_test_suite(udma_target_suite);

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * Moving bytes between registered segments: the copies of WRITE, READ and
+ * SEND, and the mapping of the word an atomic works on.
+ *
+ * A segment is either user memory (tseg->umem: its pages are pinned for
+ * the segment's lifetime; umem->pages[0] is the page that holds umem->va)
+ * or kernel memory (tseg->umem == NULL: the VA is a kernel address that
+ * stays valid while the segment is registered). User pages are reached
+ * through kmap_local_page() one page at a time; kernel memory directly.
+ * The caller holds a reference on every segment it passes (struct
+ * udma_mem_range), which keeps the pages pinned.
+ *
+ * The copy loop moves the largest piece that is contiguous on both sides
+ * (up to a page for user memory) with one memcpy(): no per-byte work and
+ * no allocation. It may sleep between pieces (cond_resched()), so it is
+ * for process context.
+ */
+#include <linux/highmem.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include <kunit/visibility.h>
+
+#include "target.h"
+
+/* Bytes copied between two chances to reschedule. */
+#define UDMA_COPY_RESCHED_BYTES	SZ_1M
+
+/*
+ * A position in a list of ranges (@nr > 0) or in inline data (@nr == 0).
+ * @idx and @off are the range and the offset in it; for inline data @off
+ * is the offset in @data.
+ */
+struct udma_mem_iter {
+	const struct udma_mem_range *range;
+	u32 nr;
+	const u8 *data;
+	u64 data_len;
+	u32 idx;
+	u64 off;
+};
+
+static void udma_iter_init_ranges(struct udma_mem_iter *it,
+				  const struct udma_mem_range *range, u32 nr)
+{
+	*it = (struct udma_mem_iter){ .range = range, .nr = nr };
+}
+
+static void udma_iter_init_buf(struct udma_mem_iter *it,
+			       const struct udma_local_buf *buf)
+{
+	if (buf->nr) {
+		udma_iter_init_ranges(it, buf->range, buf->nr);
+	} else {
+		*it = (struct udma_mem_iter){ .data = buf->inline_data,
+					      .data_len = buf->inline_data ?
+							  buf->total : 0 };
+	}
+}
+
+/* Bytes from the position to the end (0 on overflow of the sum). */
+static u64 udma_iter_total(const struct udma_mem_iter *it)
+{
+	u64 total = 0;
+	u32 i;
+
+	if (!it->nr)
+		return it->data_len;
+	for (i = 0; i < it->nr; i++)
+		if (check_add_overflow(total, (u64)it->range[i].len, &total))
+			return 0;
+	return total;
+}
+
+/*
+ * A pointer to the byte at the position and in *@len the bytes that are
+ * contiguous from it (at most @max); *@page is the kmapped page to unmap
+ * with kunmap_local(), or NULL. The position is not at the end. NULL if a
+ * range lies outside its segment's pages (a broken caller).
+ */
+static void *udma_iter_map(struct udma_mem_iter *it, u64 max, u64 *len,
+			   struct page **page)
+{
+	const struct udma_mem_range *r;
+	const struct ubcore_umem *umem;
+	unsigned long idx;
+	u64 va, poff;
+
+	*page = NULL;
+	if (!it->nr) {
+		*len = min(max, it->data_len - it->off);
+		return (void *)(it->data + it->off);
+	}
+	while (it->off == it->range[it->idx].len) {
+		it->idx++;
+		it->off = 0;
+	}
+	r = &it->range[it->idx];
+	va = r->va + it->off;
+	umem = r->seg->umem;
+	if (!umem) {
+		*len = min(max, r->len - it->off);
+		return (void *)(uintptr_t)va;
+	}
+	poff = offset_in_page(va);
+	idx = ((va & PAGE_MASK) - (umem->va & PAGE_MASK)) >> PAGE_SHIFT;
+	if (WARN_ON_ONCE(va < umem->va || idx >= umem->nr_pages))
+		return NULL;
+	*len = min3(max, r->len - it->off, (u64)(PAGE_SIZE - poff));
+	*page = umem->pages[idx];
+	return kmap_local_page(*page) + poff;
+}
+
+static void udma_iter_advance(struct udma_mem_iter *it, u64 n)
+{
+	it->off += n;
+}
+
+/* Copy @len bytes from @src to @dst; both hold at least @len. */
+static int udma_iter_copy(struct udma_mem_iter *dst, struct udma_mem_iter *src,
+			  u64 len)
+{
+	u64 since_resched = 0;
+
+	while (len) {
+		struct page *spage, *dpage;
+		u64 slen, dlen, n;
+		void *s, *d;
+
+		s = udma_iter_map(src, len, &slen, &spage);
+		if (!s)
+			return -EFAULT;
+		d = udma_iter_map(dst, slen, &dlen, &dpage);
+		if (!d) {
+			if (spage)
+				kunmap_local(s);
+			return -EFAULT;
+		}
+		n = dlen;
+		memcpy(d, s, n);
+		if (dpage) {
+			flush_dcache_page(dpage);
+			kunmap_local(d);
+		}
+		if (spage)
+			kunmap_local(s);
+		udma_iter_advance(src, n);
+		udma_iter_advance(dst, n);
+		len -= n;
+		since_resched += n;
+		if (since_resched >= UDMA_COPY_RESCHED_BYTES) {
+			since_resched = 0;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+static int udma_copy(struct udma_mem_iter *dst, struct udma_mem_iter *src,
+		     u64 len)
+{
+	if (len > udma_iter_total(src) || len > udma_iter_total(dst))
+		return -EINVAL;
+	return udma_iter_copy(dst, src, len);
+}
+
+/**
+ * udma_buf_copy_to_range() - copy the start of a local buffer into a range
+ * @src: ranges or inline data
+ * @dst: the target range
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src or @dst holds fewer than @len bytes
+ * (nothing is copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_buf_copy_to_range(const struct udma_local_buf *src,
+			   const struct udma_mem_range *dst, u64 len)
+{
+	struct udma_mem_iter s, d;
+
+	udma_iter_init_buf(&s, src);
+	udma_iter_init_ranges(&d, dst, 1);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_to_range);
+
+/**
+ * udma_range_copy_to_buf() - copy the start of a range into a local buffer
+ * @src: the target range
+ * @dst: ranges (inline data cannot be written: -EINVAL)
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src or @dst holds fewer than @len bytes
+ * (nothing is copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_range_copy_to_buf(const struct udma_mem_range *src,
+			   const struct udma_local_buf *dst, u64 len)
+{
+	struct udma_mem_iter s, d;
+
+	if (!dst->nr)
+		return -EINVAL;
+	udma_iter_init_ranges(&s, src, 1);
+	udma_iter_init_ranges(&d, dst->range, dst->nr);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_range_copy_to_buf);
+
+/**
+ * udma_buf_copy_to_ranges() - copy the start of a local buffer into a list
+ *	of ranges (SEND: the payload into the ranges of an RQE)
+ * @src: ranges or inline data
+ * @dst: the ranges, filled in order
+ * @nr: entries of @dst
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src or @dst holds fewer than @len bytes
+ * (nothing is copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_buf_copy_to_ranges(const struct udma_local_buf *src,
+			    const struct udma_mem_range *dst, u32 nr, u64 len)
+{
+	struct udma_mem_iter s, d;
+
+	udma_iter_init_buf(&s, src);
+	udma_iter_init_ranges(&d, dst, nr);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_to_ranges);
+
+/**
+ * udma_buf_copy_from_kernel() - copy kernel memory into a local buffer
+ *	(the old value of an atomic into its response range)
+ * @dst: ranges (inline data cannot be written: -EINVAL)
+ * @data: the bytes
+ * @len: bytes of @data
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @dst holds fewer than @len bytes, -EFAULT if a
+ * range is not inside its segment.
+ */
+int udma_buf_copy_from_kernel(const struct udma_local_buf *dst,
+			      const void *data, u64 len)
+{
+	struct udma_mem_iter s = { .data = data, .data_len = len }, d;
+
+	if (!dst->nr)
+		return -EINVAL;
+	udma_iter_init_ranges(&d, dst->range, dst->nr);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_from_kernel);
+
+/**
+ * udma_map_word() - map the 8-byte word an atomic works on
+ * @range: 8 bytes at an 8-byte aligned VA, inside its segment (checked by
+ *	the caller)
+ *
+ * A word never crosses a page. Pair with udma_unmap_word(); mappings nest
+ * like kmap_local_page() (unmap in reverse order, same task).
+ *
+ * Context: any context.
+ * Return: the kernel address of the word, or NULL if @range is not an
+ * aligned word of its segment's pages.
+ */
+u64 *udma_map_word(const struct udma_mem_range *range)
+{
+	const struct ubcore_umem *umem = range->seg->umem;
+	struct page *page;
+	unsigned long idx;
+	u64 va = range->va;
+
+	if (range->len != sizeof(u64) || !IS_ALIGNED(va, sizeof(u64)))
+		return NULL;
+	if (umem) {
+		idx = ((va & PAGE_MASK) - (umem->va & PAGE_MASK)) >> PAGE_SHIFT;
+		if (WARN_ON_ONCE(va < umem->va || idx >= umem->nr_pages))
+			return NULL;
+		page = umem->pages[idx];
+	} else if (is_vmalloc_addr((void *)(uintptr_t)va)) {
+		page = vmalloc_to_page((void *)(uintptr_t)va);
+	} else if (virt_addr_valid((void *)(uintptr_t)va)) {
+		page = virt_to_page((void *)(uintptr_t)va);
+	} else {
+		/* kernel memory outside the linear map and vmalloc */
+		return NULL;
+	}
+	if (!page)
+		return NULL;
+	return kmap_local_page(page) + offset_in_page(va);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_map_word);
+
+/**
+ * udma_unmap_word() - unmap a word mapped by udma_map_word()
+ * @word: its return value
+ *
+ * Context: any context; the task that mapped it.
+ */
+void udma_unmap_word(u64 *word)
+{
+	kunmap_local(word);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_unmap_word);
+
+/**
+ * udma_atomic_exec() - execute one of the nine atomics of the UB
+ *	transaction layer on a mapped word
+ * @word: from udma_map_word(); 8-byte aligned
+ * @opcode: UDMA_TA_CAS .. UDMA_TA_FXOR
+ * @operand1: the swap / store / add / sub / and / or / xor value
+ * @operand2: CAS: the compare value
+ * @old: the word's value before the operation (for STORE too, though the
+ *	transaction returns no data)
+ *
+ * CAS stores @operand1 if the word equals @operand2. The operations are
+ * atomic against each other, against other CPUs executing them and
+ * against userspace's atomics on the same memory (all use locked
+ * instructions on the same cache line).
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL for an opcode that is not an atomic (nothing done).
+ */
+int udma_atomic_exec(u64 *word, u8 opcode, u64 operand1, u64 operand2,
+		     u64 *old)
+{
+	atomic64_t *v = (atomic64_t *)word;
+
+	switch (opcode) {
+	case UDMA_TA_CAS:
+		*old = atomic64_cmpxchg(v, operand2, operand1);
+		break;
+	case UDMA_TA_SWAP:
+		*old = atomic64_xchg(v, operand1);
+		break;
+	case UDMA_TA_STORE:
+		*old = atomic64_xchg(v, operand1);
+		break;
+	case UDMA_TA_LOAD:
+		*old = atomic64_read(v);
+		break;
+	case UDMA_TA_FADD:
+		*old = atomic64_fetch_add(operand1, v);
+		break;
+	case UDMA_TA_FSUB:
+		*old = atomic64_fetch_sub(operand1, v);
+		break;
+	case UDMA_TA_FAND:
+		*old = atomic64_fetch_and(operand1, v);
+		break;
+	case UDMA_TA_FOR:
+		*old = atomic64_fetch_or(operand1, v);
+		break;
+	case UDMA_TA_FXOR:
+		*old = atomic64_fetch_xor(operand1, v);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_atomic_exec);
