@@ -6,10 +6,13 @@
 #include <cstring>
 #include <new>
 
+#include <ub/udma_abi.h>
+
 #include "log.h"
 #include "object.h"
 #include "jetty.h"
 #include "segment.h"
+#include "target.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -44,11 +47,13 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
         errno = EINVAL;
         return nullptr;
     }
-    auto *t = new (std::nothrow) urma_target_jetty_t();
-    if (t == nullptr) {
+    auto *impl = new (std::nothrow) TargetJettyImpl();
+    if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
+    urma_target_jetty_t *t = &impl->pub;
+    struct udma_import_resp resp = {};
     struct uburma_cmd_import_jetty cmd = {};
     std::memcpy(cmd.in.eid, id.eid.raw, sizeof(cmd.in.eid));
     cmd.in.uasid = id.uasid;
@@ -59,13 +64,26 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
     cmd.in.policy = static_cast<uint32_t>(policy);
     cmd.in.tp_type = static_cast<uint32_t>(tp_type);
     cmd.in.token_value = token_value != nullptr ? token_value->token : 0;
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
     int ret = uburma_cmd(ctx->dev_fd, command, &cmd);
+    if (ret == 0 && resp.target_idx == 0) {
+        // udma_abi.h: never 0. Without an index SQEs cannot name the
+        // target, so the import is useless; undo it.
+        URMA_LOG_ERR("import of %u on %s returned no target index\n", id.id, ctx->dev->name);
+        struct uburma_cmd_destroy undo = {};
+        undo.in.handle = cmd.out.handle;
+        uburma_cmd(ctx->dev_fd, command == UBURMA_CMD_IMPORT_JFR ? UBURMA_CMD_UNIMPORT_JFR : UBURMA_CMD_UNIMPORT_JETTY,
+                   &undo);
+        ret = -EPROTO;
+    }
     if (ret != 0) {
         URMA_LOG_ERR("import of %u on %s failed: %s\n", id.id, ctx->dev->name, std::strerror(-ret));
-        delete t;
+        delete impl;
         errno = -ret;
         return nullptr;
     }
+    impl->target_idx = resp.target_idx;
     t->urma_ctx = ctx;
     t->id = id;
     t->handle = cmd.out.handle;
@@ -101,11 +119,13 @@ urma_target_seg_t *urma_import_seg(urma_context_t *ctx, urma_seg_t *seg, urma_to
         errno = EINVAL;
         return nullptr;
     }
-    auto *tseg = new (std::nothrow) urma_target_seg_t();
-    if (tseg == nullptr) {
+    auto *impl = new (std::nothrow) urma::TargetSegImpl();
+    if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
+    urma_target_seg_t *tseg = &impl->pub;
+    struct udma_import_resp resp = {};
     struct uburma_cmd_import_seg cmd = {};
     std::memcpy(cmd.in.eid, seg->ubva.eid.raw, sizeof(cmd.in.eid));
     cmd.in.uasid = seg->ubva.uasid;
@@ -116,13 +136,23 @@ urma_target_seg_t *urma_import_seg(urma_context_t *ctx, urma_seg_t *seg, urma_to
     cmd.in.attr = seg->attr.value;
     cmd.in.flag = flag.value;
     cmd.in.token_value = token_value != nullptr ? token_value->token : 0;
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
     int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_IMPORT_SEG, &cmd);
+    if (ret == 0 && resp.target_idx == 0) {
+        URMA_LOG_ERR("import seg on %s returned no target index\n", ctx->dev->name);
+        struct uburma_cmd_destroy undo = {};
+        undo.in.handle = cmd.out.handle;
+        urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_UNIMPORT_SEG, &undo);
+        ret = -EPROTO;
+    }
     if (ret != 0) {
         URMA_LOG_ERR("import seg on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
-        delete tseg;
+        delete impl;
         errno = -ret;
         return nullptr;
     }
+    impl->target_idx = resp.target_idx;
     tseg->seg = *seg;
     tseg->mva = addr;
     tseg->urma_ctx = ctx;
@@ -142,7 +172,7 @@ urma_status_t urma_unimport_seg(urma_target_seg_t *tseg)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_SEG, tseg->handle, "seg");
     if (st != URMA_SUCCESS)
         return st;
-    delete tseg;
+    delete urma::from_pub<urma::TargetSegImpl>(tseg);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
 }
@@ -168,7 +198,7 @@ urma_status_t urma_unimport_jfr(urma_target_jetty_t *target_jfr)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JFR, target_jfr->handle, "jfr");
     if (st != URMA_SUCCESS)
         return st;
-    delete target_jfr;
+    delete urma::from_pub<urma::TargetJettyImpl>(target_jfr);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
 }
@@ -201,7 +231,7 @@ urma_status_t urma_unimport_jetty(urma_target_jetty_t *tjetty)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JETTY, tjetty->handle, "jetty");
     if (st != URMA_SUCCESS)
         return st;
-    delete tjetty;
+    delete urma::from_pub<urma::TargetJettyImpl>(tjetty);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
 }

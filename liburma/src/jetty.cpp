@@ -12,7 +12,7 @@
 
 #include "log.h"
 #include "object.h"
-#include "ring.h"
+#include "queue.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -127,24 +127,6 @@ void jfr_cfg_from_abi(const uburma_jfr_cfg &in, urma_jfr_cfg_t *cfg)
 
 namespace {
 
-struct JfsImpl {
-    urma_jfs_t pub;
-    RingMapping sq;  // WQEs the library writes, the kernel consumes
-};
-
-struct JfrImpl {
-    urma_jfr_t pub;
-    RingMapping rq;
-};
-
-struct JettyImpl {
-    urma_jetty_t pub;
-    RingMapping sq;
-    // For a jetty created with its own JFR (share_jfr = 0, jfr_cfg): the
-    // JFR the library made for it, deleted with the jetty.
-    urma_jfr_t *own_jfr;
-};
-
 // Deletes a just-created object whose ring could not be mapped.
 void undo_create(int fd, uint32_t command, uint64_t handle)
 {
@@ -221,7 +203,7 @@ urma_jfs_t *urma_create_jfs(urma_context_t *ctx, urma_jfs_cfg_t *jfs_cfg)
         errno = -ret;
         return nullptr;
     }
-    ret = impl->sq.map(ctx->dev_fd, resp.sq, UDMA_SQE_SIZE);
+    ret = impl->sq.map(ctx->dev_fd, resp.sq);
     if (ret != 0) {
         URMA_LOG_ERR("cannot map the SQ of jfs %u: %s\n", cmd.out.id, std::strerror(-ret));
         urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFS, cmd.out.handle);
@@ -342,7 +324,7 @@ urma_jfr_t *urma_create_jfr(urma_context_t *ctx, urma_jfr_cfg_t *jfr_cfg)
         errno = -ret;
         return nullptr;
     }
-    ret = impl->rq.map(ctx->dev_fd, resp.rq, UDMA_RQE_SIZE);
+    ret = impl->rq.map(ctx->dev_fd, resp.rq);
     if (ret != 0) {
         URMA_LOG_ERR("cannot map the RQ of jfr %u: %s\n", cmd.out.cfg.id, std::strerror(-ret));
         urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFR, cmd.out.handle);
@@ -491,7 +473,7 @@ urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg
     cmd.in.udata.out_len = sizeof(resp);
     int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JETTY, &cmd);
     if (ret == 0) {
-        ret = impl->sq.map(ctx->dev_fd, resp.sq, UDMA_SQE_SIZE);
+        ret = impl->sq.map(ctx->dev_fd, resp.sq);
         if (ret != 0) {
             URMA_LOG_ERR("cannot map the SQ of jetty %u: %s\n", cmd.out.id, std::strerror(-ret));
             urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JETTY, cmd.out.handle);

@@ -10,20 +10,9 @@
 
 #include "log.h"
 #include "object.h"
-#include "ring.h"
+#include "queue.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
-
-namespace urma {
-namespace {
-
-struct JfcImpl {
-    urma_jfc_t pub;
-    RingMapping cq;  // the CQEs the kernel writes; polled without syscalls
-};
-
-}  // namespace
-}  // namespace urma
 
 using urma::JfcImpl;
 
@@ -70,7 +59,7 @@ urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
         errno = -ret;
         return nullptr;
     }
-    ret = impl->cq.map(ctx->dev_fd, resp.cq, UDMA_CQE_SIZE);
+    ret = impl->cq.map(ctx->dev_fd, resp.cq);
     if (ret != 0) {
         URMA_LOG_ERR("cannot map the CQ of jfc %u: %s\n", cmd.out.id, std::strerror(-ret));
         struct uburma_cmd_delete del = {};

@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "object.h"
+#include "target.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -159,11 +160,12 @@ urma_target_seg_t *urma_register_seg(urma_context_t *ctx, urma_seg_cfg_t *seg_cf
         errno = EINVAL;
         return nullptr;
     }
-    auto *tseg = new (std::nothrow) urma_target_seg_t();
-    if (tseg == nullptr) {
+    auto *impl = new (std::nothrow) urma::TargetSegImpl();  // target_idx 0: not imported
+    if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
+    urma_target_seg_t *tseg = &impl->pub;
     const bool own_tid = seg_cfg->flag.bs.token_id_valid == URMA_TOKEN_ID_INVALID;
     urma_token_id_t *tid = seg_cfg->token_id;
     if (own_tid) {
@@ -171,7 +173,7 @@ urma_target_seg_t *urma_register_seg(urma_context_t *ctx, urma_seg_cfg_t *seg_cf
         tid = urma_alloc_token_id(ctx);
         if (tid == nullptr) {
             int err = errno;
-            delete tseg;
+            delete impl;
             errno = err;
             return nullptr;
         }
@@ -193,7 +195,7 @@ urma_target_seg_t *urma_register_seg(urma_context_t *ctx, urma_seg_cfg_t *seg_cf
                      ctx->dev->name, std::strerror(-ret));
         if (own_tid)
             urma_free_token_id(tid);
-        delete tseg;
+        delete impl;
         errno = -ret;
         return nullptr;
     }
@@ -230,7 +232,7 @@ urma_status_t urma_unregister_seg(urma_target_seg_t *target_seg)
     }
     const bool own_tid = target_seg->seg.attr.bs.user_token_id == URMA_TOKEN_ID_INVALID;
     tid->ref.atomic_cnt.fetch_sub(1);
-    delete target_seg;
+    delete urma::from_pub<urma::TargetSegImpl>(target_seg);
     urma::ctx_put(ctx);
     if (own_tid)
         return urma_free_token_id(tid);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// Private wrappers of segments and imported targets: the index the kernel
+// gave an import (struct udma_import_resp), which SQEs use to name it
+// (rseg_idx, target_idx). Registered segments use the same wrapper with
+// target_idx 0, so any urma_target_seg_t the API hands out is one.
+#pragma once
+
+#include <cstdint>
+
+#include "object.h"
+#include "urma_types.h"
+
+namespace urma {
+
+struct TargetSegImpl {
+    urma_target_seg_t pub;
+    uint32_t target_idx;  // imported: never 0; registered: 0
+};
+
+struct TargetJettyImpl {
+    urma_target_jetty_t pub;
+    uint32_t target_idx;  // never 0
+};
+
+// The SQE index of an imported segment, or 0 for one that is not imported
+// (a registered one, which cannot be a remote operand).
+inline uint32_t rseg_idx_of(const urma_target_seg_t *tseg)
+{
+    if (tseg == nullptr || tseg->token_id != nullptr)
+        return 0;
+    return from_pub<const TargetSegImpl>(tseg)->target_idx;
+}
+
+inline uint32_t target_idx_of(const urma_target_jetty_t *tjetty)
+{
+    return tjetty == nullptr ? 0 : from_pub<const TargetJettyImpl>(tjetty)->target_idx;
+}
+
+}  // namespace urma
