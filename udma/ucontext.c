@@ -145,9 +145,9 @@ int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
 	if (!udata->uctx)
 		return -EINVAL;
 	uctx = to_udma_ucontext(udata->uctx);
-	ret = xa_alloc(&uctx->import_xa, &imp->idx, imp, xa_limit_32b,
-		       GFP_KERNEL);
-	if (ret)
+	ret = xa_alloc_cyclic(&uctx->import_xa, &imp->idx, imp, xa_limit_32b,
+			      &uctx->import_next, GFP_KERNEL);
+	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	imp->uctx = uctx;
 	resp.target_idx = imp->idx;

@@ -213,11 +213,15 @@ static inline void *udma_ring_entry(const struct udma_ring *ring, u32 idx)
  *	unimport before the import is freed. The xarray's own lock (process
  *	context only); the data path copies an entry out under it
  *	(udma_import_lookup()), so an erased entry has no reader left.
+ * @import_next: the next index to try: indexes are allocated cyclically,
+ *	so a stale index in an SQE names no import (LOC_ACCESS_ERR) rather
+ *	than the next import of the process; under the xarray's lock
  */
 struct udma_ucontext {
 	struct ubcore_ucontext base;
 	struct xarray mmap_xa;
 	struct xarray import_xa;
+	u32 import_next;
 };
 
 static inline struct udma_ucontext *
