@@ -99,12 +99,10 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	if (!ubcore_jetty_get_uses(cfg))
 		return ERR_PTR(ubcore_inval(dev, "jetty: its jfc or jfr is being destroyed"));
 
-	ret = ubcore_obj_cnt_get(dev, UBCORE_OBJ_JETTY, dev->cap.max_jetty);
+	ret = ubcore_jetty_id_reserve(dev, UBCORE_OBJ_JETTY, dev->cap.max_jetty,
+				      cfg->id, udata, &id);
 	if (ret)
 		goto err_use;
-	ret = ubcore_jetty_id_reserve(dev, cfg->id, udata, &id);
-	if (ret)
-		goto err_cnt;
 
 	jetty = dev->ops->create_jetty(dev, cfg, udata);
 	if (IS_ERR_OR_NULL(jetty)) {
@@ -126,9 +124,7 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	return jetty;
 
 err_id:
-	xa_erase_irq(&dev->jetty_table, id);
-err_cnt:
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JETTY);
+	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JETTY, id);
 err_use:
 	ubcore_jetty_put_uses(cfg);
 	return ERR_PTR(ret);

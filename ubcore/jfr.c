@@ -91,12 +91,10 @@ struct ubcore_jfr *ubcore_create_jfr(struct ubcore_device *dev,
 		return ERR_PTR(ubcore_inval(dev, "jfr: jfc %u is being destroyed",
 					    cfg->jfc->id));
 
-	ret = ubcore_obj_cnt_get(dev, UBCORE_OBJ_JFR, dev->cap.max_jfr);
+	ret = ubcore_jetty_id_reserve(dev, UBCORE_OBJ_JFR, dev->cap.max_jfr,
+				      cfg->id, udata, &id);
 	if (ret)
 		goto err_use;
-	ret = ubcore_jetty_id_reserve(dev, cfg->id, udata, &id);
-	if (ret)
-		goto err_cnt;
 
 	jfr = dev->ops->create_jfr(dev, cfg, udata);
 	if (IS_ERR_OR_NULL(jfr)) {
@@ -118,9 +116,7 @@ struct ubcore_jfr *ubcore_create_jfr(struct ubcore_device *dev,
 	return jfr;
 
 err_id:
-	xa_erase_irq(&dev->jetty_table, id);
-err_cnt:
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFR);
+	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JFR, id);
 err_use:
 	ubcore_use_put(&cfg->jfc->use_cnt);
 	return ERR_PTR(ret);

@@ -46,12 +46,10 @@ struct ubcore_jfs *ubcore_create_jfs(struct ubcore_device *dev,
 		return ERR_PTR(ubcore_inval(dev, "jfs: jfc %u is being destroyed",
 					    cfg->jfc->id));
 
-	ret = ubcore_obj_cnt_get(dev, UBCORE_OBJ_JFS, dev->cap.max_jfs);
+	ret = ubcore_jetty_id_reserve(dev, UBCORE_OBJ_JFS, dev->cap.max_jfs,
+				      0, udata, &id);
 	if (ret)
 		goto err_use;
-	ret = ubcore_jetty_id_reserve(dev, 0, udata, &id);
-	if (ret)
-		goto err_cnt;
 
 	jfs = dev->ops->create_jfs(dev, cfg, udata);
 	if (IS_ERR_OR_NULL(jfs)) {
@@ -70,9 +68,7 @@ struct ubcore_jfs *ubcore_create_jfs(struct ubcore_device *dev,
 	return jfs;
 
 err_id:
-	xa_erase_irq(&dev->jetty_table, id);
-err_cnt:
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFS);
+	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JFS, id);
 err_use:
 	ubcore_use_put(&cfg->jfc->use_cnt);
 	return ERR_PTR(ret);

@@ -200,8 +200,8 @@ int ubcore_id_reserve(struct xarray *xa, u32 id, struct xa_limit limit,
  * A jetty ID for a JFS, JFR or jetty: @id if given (reserved IDs only for
  * kernel callers), else the lowest free one above the reserved range.
  */
-int ubcore_jetty_id_reserve(struct ubcore_device *dev, u32 id,
-			    struct ubcore_udata *udata, u32 *out)
+static int ubcore_jetty_id_alloc(struct ubcore_device *dev, u32 id,
+				 struct ubcore_udata *udata, u32 *out)
 {
 	const struct ubcore_device_cap *cap = &dev->cap;
 	u64 max = (u64)cap->reserved_jetty_id_max + cap->max_jfs +
@@ -220,6 +220,37 @@ int ubcore_jetty_id_reserve(struct ubcore_device *dev, u32 id,
 	if (ret == -EBUSY)
 		dev_dbg_ratelimited(&dev->dev, "jetty id %u is taken\n", id);
 	return ret;
+}
+
+/*
+ * The first steps of creating a JFS, JFR or jetty: count it as one more
+ * object of @type (at most @max), then reserve its jetty ID (see
+ * ubcore_jetty_id_alloc()) in a NULL slot. Nothing is held on failure.
+ */
+int ubcore_jetty_id_reserve(struct ubcore_device *dev,
+			    enum ubcore_obj_type type, u32 max, u32 id,
+			    struct ubcore_udata *udata, u32 *out)
+{
+	int ret;
+
+	ret = ubcore_obj_cnt_get(dev, type, max);
+	if (ret)
+		return ret;
+	ret = ubcore_jetty_id_alloc(dev, id, udata, out);
+	if (ret)
+		ubcore_obj_cnt_put(dev, type);
+	return ret;
+}
+
+/*
+ * Undo ubcore_jetty_id_reserve() when the creation fails, before the ID
+ * is published.
+ */
+void ubcore_jetty_id_unreserve(struct ubcore_device *dev,
+			       enum ubcore_obj_type type, u32 id)
+{
+	xa_erase_irq(&dev->jetty_table, id);
+	ubcore_obj_cnt_put(dev, type);
 }
 
 /* Store the finished object in the slot ubcore_id_reserve() reserved. */

@@ -110,8 +110,11 @@ extern const char * const ubcore_obj_type_names[UBCORE_OBJ_TYPE_MAX];
 
 int ubcore_id_reserve(struct xarray *xa, u32 id, struct xa_limit limit,
 		      u32 *out);
-int ubcore_jetty_id_reserve(struct ubcore_device *dev, u32 id,
+int ubcore_jetty_id_reserve(struct ubcore_device *dev,
+			    enum ubcore_obj_type type, u32 max, u32 id,
 			    struct ubcore_udata *udata, u32 *out);
+void ubcore_jetty_id_unreserve(struct ubcore_device *dev,
+			       enum ubcore_obj_type type, u32 id);
 void ubcore_id_publish(struct xarray *xa, u32 id, void *entry);
 void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,
 			 size_t ref_offset);

@@ -5,6 +5,7 @@
  * The user context of a file (CREATE_CTX, with its async event fd) and the
  * provider data every object command passes through.
  */
+#include <linux/err.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -36,6 +37,30 @@ int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 	udata->out = u64_to_user_ptr(in->out_addr);
 	udata->out_len = in->out_len;
 	return 0;
+}
+
+/**
+ * uburma_get_udata_object() - provider data and object of a modify command
+ * @ufile: the file
+ * @in: the provider data of the command
+ * @handle: the handle it names
+ * @type: the kind it expects
+ * @udata: filled in
+ *
+ * Return: the ubcore object, or the ERR_PTR of uburma_get_udata()'s error
+ * or of -EINVAL for a bad handle, in that order.
+ */
+void *uburma_get_udata_object(struct uburma_file *ufile,
+			      const struct uburma_udata *in, u64 handle,
+			      enum uburma_obj_type type,
+			      struct ubcore_udata *udata)
+{
+	int ret;
+
+	ret = uburma_get_udata(ufile, in, udata);
+	if (ret)
+		return ERR_PTR(ret);
+	return uburma_handle_object(ufile, handle, type);
 }
 
 /* With ufile->mutex held. */

@@ -6,7 +6,6 @@
  * its targets). The unimport commands are in uobj.c.
  */
 #include <linux/err.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "uburma.h"
@@ -38,10 +37,6 @@ int uburma_cmd_import_seg(struct uburma_file *ufile, void *args)
 	if (!uobj)
 		return -ENOMEM;
 	tseg = ubcore_import_seg(ufile->udev->ub_dev, &cfg, &udata);
-	if (IS_ERR(tseg)) {
-		kfree(uobj);
-		return PTR_ERR(tseg);
-	}
 	ret = uburma_uobj_commit(uobj, tseg);
 	if (ret)
 		return ret;
@@ -80,10 +75,6 @@ static int uburma_import_jetty(struct uburma_file *ufile,
 		tjetty = ubcore_import_jfr(ufile->udev->ub_dev, &cfg, &udata);
 	else
 		tjetty = ubcore_import_jetty(ufile->udev->ub_dev, &cfg, &udata);
-	if (IS_ERR(tjetty)) {
-		kfree(uobj);
-		return PTR_ERR(tjetty);
-	}
 	ret = uburma_uobj_commit(uobj, tjetty);
 	if (ret)
 		return ret;

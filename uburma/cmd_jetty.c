@@ -6,7 +6,6 @@
  * in uobj.c.
  */
 #include <linux/err.h>
-#include <linux/slab.h>
 
 #include "uburma.h"
 
@@ -64,22 +63,6 @@ static void uburma_jfr_cfg_to_user(const struct ubcore_jfr_cfg *k, u32 id,
 	u->min_rnr_timer = k->min_rnr_timer;
 }
 
-/* A required JFC handle (@required) or an optional one (0: none). */
-static int uburma_lookup_jfc(struct uburma_file *ufile, u64 handle,
-			     bool required, struct ubcore_jfc **jfc)
-{
-	struct uburma_uobj *uobj;
-
-	*jfc = NULL;
-	if (!handle && !required)
-		return 0;
-	uobj = uburma_uobj_lookup(ufile, handle, UBURMA_OBJ_JFC);
-	if (!uobj)
-		return -EINVAL;
-	*jfc = uobj->object;
-	return 0;
-}
-
 int uburma_cmd_create_jfs(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_create_jfs *cmd = args;
@@ -93,19 +76,16 @@ int uburma_cmd_create_jfs(struct uburma_file *ufile, void *args)
 	if (ret)
 		return ret;
 	uburma_jfs_cfg_from_user(&cmd->in.cfg, &cfg);
-	ret = uburma_lookup_jfc(ufile, cmd->in.jfc_handle, true, &cfg.jfc);
-	if (ret)
-		return ret;
+	cfg.jfc = uburma_handle_object(ufile, cmd->in.jfc_handle,
+				       UBURMA_OBJ_JFC);
+	if (IS_ERR(cfg.jfc))
+		return PTR_ERR(cfg.jfc);
 	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_JFS, cmd->in.urma_jfs);
 	if (!uobj)
 		return -ENOMEM;
 	cfg.user_ctx = (uintptr_t)uobj;
 	jfs = ubcore_create_jfs(ufile->udev->ub_dev, &cfg,
 				uburma_obj_event_handler, &udata);
-	if (IS_ERR(jfs)) {
-		kfree(uobj);
-		return PTR_ERR(jfs);
-	}
 	ret = uburma_uobj_commit(uobj, jfs);
 	if (ret)
 		return ret;
@@ -120,18 +100,15 @@ int uburma_cmd_modify_jfs(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_modify_jetty *cmd = args;
 	struct ubcore_jfs_attr attr = {};
 	struct ubcore_udata udata;
-	struct uburma_uobj *uobj;
-	int ret;
+	struct ubcore_jfs *jfs;
 
-	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
-	if (ret)
-		return ret;
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JFS);
-	if (!uobj)
-		return -EINVAL;
+	jfs = uburma_get_udata_object(ufile, &cmd->in.udata,
+				      cmd->in.handle, UBURMA_OBJ_JFS, &udata);
+	if (IS_ERR(jfs))
+		return PTR_ERR(jfs);
 	attr.mask = cmd->in.mask;
 	attr.state = cmd->in.state;
-	return ubcore_modify_jfs(uobj->object, &attr, &udata);
+	return ubcore_modify_jfs(jfs, &attr, &udata);
 }
 
 int uburma_cmd_query_jfs(struct uburma_file *ufile, void *args)
@@ -139,13 +116,13 @@ int uburma_cmd_query_jfs(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_query_jfs *cmd = args;
 	struct ubcore_jfs_attr attr = {};
 	struct ubcore_jfs_cfg cfg = {};
-	struct uburma_uobj *uobj;
+	struct ubcore_jfs *jfs;
 	int ret;
 
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JFS);
-	if (!uobj)
-		return -EINVAL;
-	ret = ubcore_query_jfs(uobj->object, &cfg, &attr);
+	jfs = uburma_handle_object(ufile, cmd->in.handle, UBURMA_OBJ_JFS);
+	if (IS_ERR(jfs))
+		return PTR_ERR(jfs);
+	ret = ubcore_query_jfs(jfs, &cfg, &attr);
 	if (ret)
 		return ret;
 	uburma_jfs_cfg_to_user(&cfg, &cmd->out.cfg);
@@ -166,19 +143,16 @@ int uburma_cmd_create_jfr(struct uburma_file *ufile, void *args)
 	if (ret)
 		return ret;
 	uburma_jfr_cfg_from_user(&cmd->in.cfg, &cfg);
-	ret = uburma_lookup_jfc(ufile, cmd->in.jfc_handle, true, &cfg.jfc);
-	if (ret)
-		return ret;
+	cfg.jfc = uburma_handle_object(ufile, cmd->in.jfc_handle,
+				       UBURMA_OBJ_JFC);
+	if (IS_ERR(cfg.jfc))
+		return PTR_ERR(cfg.jfc);
 	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_JFR, cmd->in.urma_jfr);
 	if (!uobj)
 		return -ENOMEM;
 	cfg.user_ctx = (uintptr_t)uobj;
 	jfr = ubcore_create_jfr(ufile->udev->ub_dev, &cfg,
 				uburma_obj_event_handler, &udata);
-	if (IS_ERR(jfr)) {
-		kfree(uobj);
-		return PTR_ERR(jfr);
-	}
 	ret = uburma_uobj_commit(uobj, jfr);
 	if (ret)
 		return ret;
@@ -192,19 +166,16 @@ int uburma_cmd_modify_jfr(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_modify_jfr *cmd = args;
 	struct ubcore_jfr_attr attr = {};
 	struct ubcore_udata udata;
-	struct uburma_uobj *uobj;
-	int ret;
+	struct ubcore_jfr *jfr;
 
-	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
-	if (ret)
-		return ret;
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JFR);
-	if (!uobj)
-		return -EINVAL;
+	jfr = uburma_get_udata_object(ufile, &cmd->in.udata,
+				      cmd->in.handle, UBURMA_OBJ_JFR, &udata);
+	if (IS_ERR(jfr))
+		return PTR_ERR(jfr);
 	attr.mask = cmd->in.mask;
 	attr.rx_threshold = cmd->in.rx_threshold;
 	attr.state = cmd->in.state;
-	return ubcore_modify_jfr(uobj->object, &attr, &udata);
+	return ubcore_modify_jfr(jfr, &attr, &udata);
 }
 
 int uburma_cmd_query_jfr(struct uburma_file *ufile, void *args)
@@ -212,14 +183,12 @@ int uburma_cmd_query_jfr(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_query_jfr *cmd = args;
 	struct ubcore_jfr_attr attr = {};
 	struct ubcore_jfr_cfg cfg = {};
-	struct uburma_uobj *uobj;
 	struct ubcore_jfr *jfr;
 	int ret;
 
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JFR);
-	if (!uobj)
-		return -EINVAL;
-	jfr = uobj->object;
+	jfr = uburma_handle_object(ufile, cmd->in.handle, UBURMA_OBJ_JFR);
+	if (IS_ERR(jfr))
+		return PTR_ERR(jfr);
 	ret = ubcore_query_jfr(jfr, &cfg, &attr);
 	if (ret)
 		return ret;
@@ -232,10 +201,10 @@ int uburma_cmd_query_jfr(struct uburma_file *ufile, void *args)
 int uburma_cmd_create_jetty(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_create_jetty *cmd = args;
-	struct uburma_uobj *uobj, *jfr_uobj;
 	struct ubcore_jetty_cfg cfg = {};
 	struct ubcore_udata udata;
 	struct ubcore_jetty *jetty;
+	struct uburma_uobj *uobj;
 	int ret;
 
 	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
@@ -244,19 +213,22 @@ int uburma_cmd_create_jetty(struct uburma_file *ufile, void *args)
 	cfg.id = cmd->in.id;
 	cfg.flag = cmd->in.flag;
 	uburma_jfs_cfg_from_user(&cmd->in.jfs_cfg, &cfg.jfs_cfg);
-	ret = uburma_lookup_jfc(ufile, cmd->in.send_jfc_handle, true,
-				&cfg.jfs_cfg.jfc);
-	if (ret)
-		return ret;
-	ret = uburma_lookup_jfc(ufile, cmd->in.recv_jfc_handle, false,
-				&cfg.recv_jfc);
-	if (ret)
-		return ret;
-	jfr_uobj = uburma_uobj_lookup(ufile, cmd->in.jfr_handle,
-				      UBURMA_OBJ_JFR);
-	if (!jfr_uobj)
-		return -EINVAL;
-	cfg.jfr = jfr_uobj->object;
+	cfg.jfs_cfg.jfc = uburma_handle_object(ufile, cmd->in.send_jfc_handle,
+					       UBURMA_OBJ_JFC);
+	if (IS_ERR(cfg.jfs_cfg.jfc))
+		return PTR_ERR(cfg.jfs_cfg.jfc);
+	/* Optional: 0 for none. */
+	if (cmd->in.recv_jfc_handle) {
+		cfg.recv_jfc = uburma_handle_object(ufile,
+						    cmd->in.recv_jfc_handle,
+						    UBURMA_OBJ_JFC);
+		if (IS_ERR(cfg.recv_jfc))
+			return PTR_ERR(cfg.recv_jfc);
+	}
+	cfg.jfr = uburma_handle_object(ufile, cmd->in.jfr_handle,
+				       UBURMA_OBJ_JFR);
+	if (IS_ERR(cfg.jfr))
+		return PTR_ERR(cfg.jfr);
 	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_JETTY, cmd->in.urma_jetty);
 	if (!uobj)
 		return -ENOMEM;
@@ -264,10 +236,6 @@ int uburma_cmd_create_jetty(struct uburma_file *ufile, void *args)
 	cfg.jfs_cfg.user_ctx = cfg.user_ctx;
 	jetty = ubcore_create_jetty(ufile->udev->ub_dev, &cfg,
 				    uburma_obj_event_handler, &udata);
-	if (IS_ERR(jetty)) {
-		kfree(uobj);
-		return PTR_ERR(jetty);
-	}
 	ret = uburma_uobj_commit(uobj, jetty);
 	if (ret)
 		return ret;
@@ -282,19 +250,16 @@ int uburma_cmd_modify_jetty(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_modify_jetty *cmd = args;
 	struct ubcore_jetty_attr attr = {};
 	struct ubcore_udata udata;
-	struct uburma_uobj *uobj;
-	int ret;
+	struct ubcore_jetty *jetty;
 
-	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
-	if (ret)
-		return ret;
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JETTY);
-	if (!uobj)
-		return -EINVAL;
+	jetty = uburma_get_udata_object(ufile, &cmd->in.udata,
+					cmd->in.handle, UBURMA_OBJ_JETTY, &udata);
+	if (IS_ERR(jetty))
+		return PTR_ERR(jetty);
 	attr.mask = cmd->in.mask;
 	attr.rx_threshold = cmd->in.rx_threshold;
 	attr.state = cmd->in.state;
-	return ubcore_modify_jetty(uobj->object, &attr, &udata);
+	return ubcore_modify_jetty(jetty, &attr, &udata);
 }
 
 int uburma_cmd_query_jetty(struct uburma_file *ufile, void *args)
@@ -303,13 +268,11 @@ int uburma_cmd_query_jetty(struct uburma_file *ufile, void *args)
 	struct ubcore_jetty_attr attr = {};
 	struct ubcore_jetty_cfg cfg = {};
 	struct ubcore_jetty *jetty;
-	struct uburma_uobj *uobj;
 	int ret;
 
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JETTY);
-	if (!uobj)
-		return -EINVAL;
-	jetty = uobj->object;
+	jetty = uburma_handle_object(ufile, cmd->in.handle, UBURMA_OBJ_JETTY);
+	if (IS_ERR(jetty))
+		return PTR_ERR(jetty);
 	ret = ubcore_query_jetty(jetty, &cfg, &attr);
 	if (ret)
 		return ret;

@@ -63,11 +63,6 @@ int uburma_cmd_create_jfc(struct uburma_file *ufile, void *args)
 
 	jfc = ubcore_create_jfc(ufile->udev->ub_dev, &cfg,
 				uburma_obj_event_handler, &udata);
-	if (IS_ERR(jfc)) {
-		uburma_event_file_put(uobj->jfce);
-		kfree(uobj);
-		return PTR_ERR(jfc);
-	}
 	ret = uburma_uobj_commit(uobj, jfc);
 	if (ret)
 		return ret;
@@ -82,17 +77,14 @@ int uburma_cmd_modify_jfc(struct uburma_file *ufile, void *args)
 	struct uburma_cmd_modify_jfc *cmd = args;
 	struct ubcore_jfc_attr attr = {};
 	struct ubcore_udata udata;
-	struct uburma_uobj *uobj;
-	int ret;
+	struct ubcore_jfc *jfc;
 
-	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
-	if (ret)
-		return ret;
-	uobj = uburma_uobj_lookup(ufile, cmd->in.handle, UBURMA_OBJ_JFC);
-	if (!uobj)
-		return -EINVAL;
+	jfc = uburma_get_udata_object(ufile, &cmd->in.udata, cmd->in.handle,
+				      UBURMA_OBJ_JFC, &udata);
+	if (IS_ERR(jfc))
+		return PTR_ERR(jfc);
 	attr.mask = cmd->in.mask;
 	attr.moderate_count = cmd->in.moderate_count;
 	attr.moderate_period = cmd->in.moderate_period;
-	return ubcore_modify_jfc(uobj->object, &attr, &udata);
+	return ubcore_modify_jfc(jfc, &attr, &udata);
 }

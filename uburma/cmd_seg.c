@@ -6,7 +6,6 @@
  * them to RLIMIT_MEMLOCK). Their destroy commands are in uobj.c.
  */
 #include <linux/err.h>
-#include <linux/slab.h>
 
 #include "uburma.h"
 
@@ -26,10 +25,6 @@ int uburma_cmd_alloc_token_id(struct uburma_file *ufile, void *args)
 		return -ENOMEM;
 	token_id = ubcore_alloc_token_id(ufile->udev->ub_dev, cmd->in.flag,
 					 &udata);
-	if (IS_ERR(token_id)) {
-		kfree(uobj);
-		return PTR_ERR(token_id);
-	}
 	ret = uburma_uobj_commit(uobj, token_id);
 	if (ret)
 		return ret;
@@ -41,10 +36,10 @@ int uburma_cmd_alloc_token_id(struct uburma_file *ufile, void *args)
 int uburma_cmd_register_seg(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_register_seg *cmd = args;
-	struct uburma_uobj *uobj, *token_uobj = NULL;
 	struct ubcore_target_seg *tseg;
 	struct ubcore_seg_cfg cfg = {};
 	struct ubcore_udata udata;
+	struct uburma_uobj *uobj;
 	int ret;
 
 	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
@@ -52,25 +47,21 @@ int uburma_cmd_register_seg(struct uburma_file *ufile, void *args)
 		return ret;
 	/* 0: none; ubcore says whether the flags allow that. */
 	if (cmd->in.token_id_handle) {
-		token_uobj = uburma_uobj_lookup(ufile, cmd->in.token_id_handle,
-						UBURMA_OBJ_TOKEN_ID);
-		if (!token_uobj)
-			return -EINVAL;
+		cfg.token_id = uburma_handle_object(ufile,
+						    cmd->in.token_id_handle,
+						    UBURMA_OBJ_TOKEN_ID);
+		if (IS_ERR(cfg.token_id))
+			return PTR_ERR(cfg.token_id);
 	}
 	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_SEG, 0);
 	if (!uobj)
 		return -ENOMEM;
 	cfg.va = cmd->in.va;
 	cfg.len = cmd->in.len;
-	cfg.token_id = token_uobj ? token_uobj->object : NULL;
 	cfg.token_value = cmd->in.token_value;
 	cfg.flag = cmd->in.flag;
 	cfg.iova = cmd->in.iova;
 	tseg = ubcore_register_seg(ufile->udev->ub_dev, &cfg, &udata);
-	if (IS_ERR(tseg)) {
-		kfree(uobj);
-		return PTR_ERR(tseg);
-	}
 	ret = uburma_uobj_commit(uobj, tseg);
 	if (ret)
 		return ret;

@@ -167,6 +167,8 @@ struct uburma_uobj *uburma_uobj_lookup(struct uburma_file *ufile, u64 handle,
 				       enum uburma_obj_type type);
 struct uburma_uobj *uburma_uobj_lookup_types(struct uburma_file *ufile,
 					     u64 handle, unsigned int types);
+void *uburma_handle_object(struct uburma_file *ufile, u64 handle,
+			   enum uburma_obj_type type);
 struct uburma_uobj *uburma_uobj_get(struct uburma_file *ufile, u64 handle,
 				    unsigned int types);
 void uburma_uobj_put(struct uburma_uobj *uobj);
@@ -195,6 +197,10 @@ void uburma_dev_event_fatal(struct uburma_device *udev);
 /* cmd_ctx.c */
 int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 		     struct ubcore_udata *udata);
+void *uburma_get_udata_object(struct uburma_file *ufile,
+			      const struct uburma_udata *in, u64 handle,
+			      enum uburma_obj_type type,
+			      struct ubcore_udata *udata);
 
 /*
  * Commands; each runs with udev->lock held for read and ub_dev alive.

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -58,8 +59,8 @@ static const enum uburma_obj_type uburma_teardown_order[] = {
  * @type: what it will hold
  * @urma_value: the caller's value for events
  *
- * Free it with kfree() if creating the ubcore object fails (after
- * dropping a JFCE reference the caller put in it), else commit it.
+ * Hand it to uburma_uobj_commit() with what creating the ubcore object
+ * returned, the object or its ERR_PTR.
  */
 struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
 				      enum uburma_obj_type type, u64 urma_value)
@@ -78,9 +79,12 @@ struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
 /**
  * uburma_uobj_commit() - give a created object its handle
  * @uobj: from uburma_uobj_alloc()
- * @object: the ubcore object just created
+ * @object: the ubcore object just created, or the ERR_PTR its creation
+ *	returned
  *
- * On failure the object is destroyed and @uobj freed.
+ * If @object is an ERR_PTR, @uobj is freed (with the JFCE reference the
+ * caller may have put in it) and the errno returned. If the handle cannot
+ * be allocated, the object is destroyed and @uobj freed.
  * Return: 0 or a negative errno.
  */
 int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
@@ -89,6 +93,11 @@ int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
 	int ret;
 
 	lockdep_assert_held(&ufile->mutex);
+	if (IS_ERR(object)) {
+		uburma_event_file_put(uobj->jfce);
+		kfree(uobj);
+		return PTR_ERR(object);
+	}
 	uobj->object = object;
 	ret = xa_alloc(&ufile->handles, &uobj->handle, uobj, xa_limit_32b,
 		       GFP_KERNEL);
@@ -152,6 +161,26 @@ struct uburma_uobj *uburma_uobj_lookup_types(struct uburma_file *ufile,
 {
 	lockdep_assert_held(&ufile->mutex);
 	return uburma_uobj_find(ufile, handle, types);
+}
+
+/**
+ * uburma_handle_object() - the ubcore object of a handle a command names
+ * @ufile: the file
+ * @handle: from a command
+ * @type: the kind the command expects
+ *
+ * Return: the object, or ERR_PTR(-EINVAL) if @handle is 0, unknown or of
+ * another kind.
+ */
+void *uburma_handle_object(struct uburma_file *ufile, u64 handle,
+			   enum uburma_obj_type type)
+{
+	struct uburma_uobj *uobj;
+
+	uobj = uburma_uobj_lookup(ufile, handle, type);
+	if (!uobj)
+		return ERR_PTR(-EINVAL);
+	return uobj->object;
 }
 
 /* The obj_ref of the ubcore object, for the kinds the data path uses. */

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "object.h"
 #include "queue.h"
+#include "ring_object.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -125,37 +126,10 @@ void jfr_cfg_from_abi(const uburma_jfr_cfg &in, urma_jfr_cfg_t *cfg)
     cfg->min_rnr_timer = in.min_rnr_timer;
 }
 
-namespace {
+constexpr RingObjectKind kJfs = {"jfs", "SQ", UBURMA_CMD_CREATE_JFS, UBURMA_CMD_DELETE_JFS};
+constexpr RingObjectKind kJfr = {"jfr", "RQ", UBURMA_CMD_CREATE_JFR, UBURMA_CMD_DELETE_JFR};
+constexpr RingObjectKind kJetty = {"jetty", "SQ", UBURMA_CMD_CREATE_JETTY, UBURMA_CMD_DELETE_JETTY};
 
-// Deletes a just-created object whose ring could not be mapped.
-void undo_create(int fd, uint32_t command, uint64_t handle)
-{
-    struct uburma_cmd_delete del = {};
-    del.in.handle = handle;
-    uburma_cmd(fd, command, &del);
-}
-
-// The common end of the deletes: the kernel's delete, then (unless the
-// device is gone and took the object with it) the wait for the user to ack
-// what the kernel reported. Returns 0 or the -errno of a refused delete.
-int delete_and_wait(urma_context_t *ctx, uint32_t command, uint64_t handle, pthread_mutex_t *mutex,
-                    pthread_cond_t *cond, const uint32_t *acked, const char *what, uint32_t id)
-{
-    struct uburma_cmd_delete cmd = {};
-    cmd.in.handle = handle;
-    int ret = uburma_cmd(ctx->dev_fd, command, &cmd);
-    if (ret != 0 && !device_gone(ret)) {
-        URMA_LOG_ERR("delete %s %u failed: %s\n", what, id, std::strerror(-ret));
-        return ret;
-    }
-    if (ret != 0)
-        URMA_LOG_WARN("%s %u: device %s is gone\n", what, id, ctx->dev->name);
-    else
-        event_wait_acked(mutex, cond, acked, cmd.out.async_events_reported);
-    return 0;
-}
-
-}  // namespace
 }  // namespace urma
 
 using urma::JettyImpl;
@@ -196,17 +170,8 @@ urma_jfs_t *urma_create_jfs(urma_context_t *ctx, urma_jfs_cfg_t *jfs_cfg)
     cmd.in.urma_jfs = reinterpret_cast<uintptr_t>(jfs);
     cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
     cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFS, &cmd);
+    int ret = urma::create_and_map(ctx, urma::kJfs, &cmd, &cmd.out.id, impl->sq, resp.sq);
     if (ret != 0) {
-        URMA_LOG_ERR("create jfs on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    ret = impl->sq.map(ctx->dev_fd, resp.sq);
-    if (ret != 0) {
-        URMA_LOG_ERR("cannot map the SQ of jfs %u: %s\n", cmd.out.id, std::strerror(-ret));
-        urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFS, cmd.out.handle);
         delete impl;
         errno = -ret;
         return nullptr;
@@ -239,12 +204,7 @@ urma_status_t urma_modify_jfs(urma_jfs_t *jfs, urma_jfs_attr_t *attr)
     cmd.in.handle = jfs->handle;
     cmd.in.mask = attr->mask;
     cmd.in.state = static_cast<uint32_t>(attr->state);
-    int ret = urma::uburma_cmd(jfs->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFS, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("modify jfs %u failed: %s\n", jfs->jfs_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
-    return URMA_SUCCESS;
+    return urma::object_cmd(jfs->urma_ctx, UBURMA_CMD_MODIFY_JFS, &cmd, "modify", urma::kJfs, jfs->jfs_id.id);
 }
 
 urma_status_t urma_query_jfs(urma_jfs_t *jfs, urma_jfs_cfg_t *cfg, urma_jfs_attr_t *attr)
@@ -256,11 +216,10 @@ urma_status_t urma_query_jfs(urma_jfs_t *jfs, urma_jfs_cfg_t *cfg, urma_jfs_attr
     }
     struct uburma_cmd_query_jfs cmd = {};
     cmd.in.handle = jfs->handle;
-    int ret = urma::uburma_cmd(jfs->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JFS, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("query jfs %u failed: %s\n", jfs->jfs_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
+    urma_status_t st = urma::object_cmd(jfs->urma_ctx, UBURMA_CMD_QUERY_JFS,
+                                        &cmd, "query", urma::kJfs, jfs->jfs_id.id);
+    if (st != URMA_SUCCESS)
+        return st;
     *cfg = jfs->jfs_cfg;
     urma::jfs_cfg_from_abi(cmd.out.cfg, cfg);
     attr->mask = JFS_STATE;
@@ -275,8 +234,8 @@ urma_status_t urma_delete_jfs(urma_jfs_t *jfs)
         return URMA_EINVAL;
     }
     urma_context_t *ctx = jfs->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JFS, jfs->handle, &jfs->event_mutex,
-                                    &jfs->event_cond, &jfs->async_events_acked, "jfs", jfs->jfs_id.id);
+    int ret = urma::delete_and_wait(ctx, urma::kJfs, jfs->handle, jfs->jfs_id.id, &jfs->event_mutex,
+                                    &jfs->event_cond, &jfs->async_events_acked);
     if (ret != 0)
         return urma::status_of(ret);
     urma::event_destroy(&jfs->event_mutex, &jfs->event_cond);
@@ -317,17 +276,8 @@ urma_jfr_t *urma_create_jfr(urma_context_t *ctx, urma_jfr_cfg_t *jfr_cfg)
     cmd.in.urma_jfr = reinterpret_cast<uintptr_t>(jfr);
     cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
     cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFR, &cmd);
+    int ret = urma::create_and_map(ctx, urma::kJfr, &cmd, &cmd.out.cfg.id, impl->rq, resp.rq);
     if (ret != 0) {
-        URMA_LOG_ERR("create jfr on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    ret = impl->rq.map(ctx->dev_fd, resp.rq);
-    if (ret != 0) {
-        URMA_LOG_ERR("cannot map the RQ of jfr %u: %s\n", cmd.out.cfg.id, std::strerror(-ret));
-        urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JFR, cmd.out.handle);
         delete impl;
         errno = -ret;
         return nullptr;
@@ -362,12 +312,7 @@ urma_status_t urma_modify_jfr(urma_jfr_t *jfr, urma_jfr_attr_t *attr)
     cmd.in.mask = attr->mask;
     cmd.in.rx_threshold = attr->rx_threshold;
     cmd.in.state = static_cast<uint32_t>(attr->state);
-    int ret = urma::uburma_cmd(jfr->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFR, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("modify jfr %u failed: %s\n", jfr->jfr_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
-    return URMA_SUCCESS;
+    return urma::object_cmd(jfr->urma_ctx, UBURMA_CMD_MODIFY_JFR, &cmd, "modify", urma::kJfr, jfr->jfr_id.id);
 }
 
 urma_status_t urma_query_jfr(urma_jfr_t *jfr, urma_jfr_cfg_t *cfg, urma_jfr_attr_t *attr)
@@ -379,11 +324,10 @@ urma_status_t urma_query_jfr(urma_jfr_t *jfr, urma_jfr_cfg_t *cfg, urma_jfr_attr
     }
     struct uburma_cmd_query_jfr cmd = {};
     cmd.in.handle = jfr->handle;
-    int ret = urma::uburma_cmd(jfr->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JFR, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("query jfr %u failed: %s\n", jfr->jfr_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
+    urma_status_t st = urma::object_cmd(jfr->urma_ctx, UBURMA_CMD_QUERY_JFR,
+                                        &cmd, "query", urma::kJfr, jfr->jfr_id.id);
+    if (st != URMA_SUCCESS)
+        return st;
     *cfg = jfr->jfr_cfg;
     urma::jfr_cfg_from_abi(cmd.out.cfg, cfg);
     attr->mask = JFR_RX_THRESHOLD | JFR_STATE;
@@ -399,8 +343,8 @@ urma_status_t urma_delete_jfr(urma_jfr_t *jfr)
         return URMA_EINVAL;
     }
     urma_context_t *ctx = jfr->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JFR, jfr->handle, &jfr->event_mutex,
-                                    &jfr->event_cond, &jfr->async_events_acked, "jfr", jfr->jfr_id.id);
+    int ret = urma::delete_and_wait(ctx, urma::kJfr, jfr->handle, jfr->jfr_id.id, &jfr->event_mutex,
+                                    &jfr->event_cond, &jfr->async_events_acked);
     if (ret != 0)
         return urma::status_of(ret);
     urma::event_destroy(&jfr->event_mutex, &jfr->event_cond);
@@ -471,16 +415,7 @@ urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg
     cmd.in.urma_jetty = reinterpret_cast<uintptr_t>(jetty);
     cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
     cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JETTY, &cmd);
-    if (ret == 0) {
-        ret = impl->sq.map(ctx->dev_fd, resp.sq);
-        if (ret != 0) {
-            URMA_LOG_ERR("cannot map the SQ of jetty %u: %s\n", cmd.out.id, std::strerror(-ret));
-            urma::undo_create(ctx->dev_fd, UBURMA_CMD_DELETE_JETTY, cmd.out.handle);
-        }
-    } else {
-        URMA_LOG_ERR("create jetty on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
-    }
+    int ret = urma::create_and_map(ctx, urma::kJetty, &cmd, &cmd.out.id, impl->sq, resp.sq);
     if (ret != 0) {
         if (impl->own_jfr != nullptr)
             urma_delete_jfr(impl->own_jfr);
@@ -520,12 +455,8 @@ urma_status_t urma_modify_jetty(urma_jetty_t *jetty, urma_jetty_attr_t *attr)
     cmd.in.mask = attr->mask;
     cmd.in.rx_threshold = attr->rx_threshold;
     cmd.in.state = static_cast<uint32_t>(attr->state);
-    int ret = urma::uburma_cmd(jetty->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JETTY, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("modify jetty %u failed: %s\n", jetty->jetty_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
-    return URMA_SUCCESS;
+    return urma::object_cmd(jetty->urma_ctx, UBURMA_CMD_MODIFY_JETTY,
+                            &cmd, "modify", urma::kJetty, jetty->jetty_id.id);
 }
 
 urma_status_t urma_query_jetty(urma_jetty_t *jetty, urma_jetty_cfg_t *cfg, urma_jetty_attr_t *attr)
@@ -537,11 +468,10 @@ urma_status_t urma_query_jetty(urma_jetty_t *jetty, urma_jetty_cfg_t *cfg, urma_
     }
     struct uburma_cmd_query_jetty cmd = {};
     cmd.in.handle = jetty->handle;
-    int ret = urma::uburma_cmd(jetty->urma_ctx->dev_fd, UBURMA_CMD_QUERY_JETTY, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("query jetty %u failed: %s\n", jetty->jetty_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
+    urma_status_t st = urma::object_cmd(jetty->urma_ctx, UBURMA_CMD_QUERY_JETTY,
+                                        &cmd, "query", urma::kJetty, jetty->jetty_id.id);
+    if (st != URMA_SUCCESS)
+        return st;
     *cfg = jetty->jetty_cfg;
     cfg->id = cmd.out.id;
     cfg->flag.value = cmd.out.flag;
@@ -559,9 +489,8 @@ urma_status_t urma_delete_jetty(urma_jetty_t *jetty)
         return URMA_EINVAL;
     }
     urma_context_t *ctx = jetty->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, UBURMA_CMD_DELETE_JETTY, jetty->handle, &jetty->event_mutex,
-                                    &jetty->event_cond, &jetty->async_events_acked, "jetty",
-                                    jetty->jetty_id.id);
+    int ret = urma::delete_and_wait(ctx, urma::kJetty, jetty->handle, jetty->jetty_id.id, &jetty->event_mutex,
+                                    &jetty->event_cond, &jetty->async_events_acked);
     if (ret != 0)
         return urma::status_of(ret);
     JettyImpl *impl = urma::from_pub<JettyImpl>(jetty);

@@ -3,7 +3,6 @@
 // JFCs (completion queues): the kernel object, its CQ ring mapped into the
 // process, and the JFCE it may report completion events to.
 #include <cerrno>
-#include <cstring>
 #include <new>
 
 #include <ub/udma_abi.h>
@@ -11,10 +10,17 @@
 #include "log.h"
 #include "object.h"
 #include "queue.h"
+#include "ring_object.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
 using urma::JfcImpl;
+
+namespace {
+
+constexpr urma::RingObjectKind kJfc = {"jfc", "CQ", UBURMA_CMD_CREATE_JFC, UBURMA_CMD_DELETE_JFC};
+
+}  // namespace
 
 extern "C" {
 
@@ -52,19 +58,8 @@ urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
     cmd.in.urma_jfc = reinterpret_cast<uintptr_t>(jfc);
     cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
     cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_CREATE_JFC, &cmd);
+    int ret = urma::create_and_map(ctx, kJfc, &cmd, &cmd.out.id, impl->cq, resp.cq);
     if (ret != 0) {
-        URMA_LOG_ERR("create jfc on %s failed: %s\n", ctx->dev->name, std::strerror(-ret));
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    ret = impl->cq.map(ctx->dev_fd, resp.cq);
-    if (ret != 0) {
-        URMA_LOG_ERR("cannot map the CQ of jfc %u: %s\n", cmd.out.id, std::strerror(-ret));
-        struct uburma_cmd_delete del = {};
-        del.in.handle = cmd.out.handle;
-        urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_DELETE_JFC, &del);
         delete impl;
         errno = -ret;
         return nullptr;
@@ -102,12 +97,7 @@ urma_status_t urma_modify_jfc(urma_jfc_t *jfc, urma_jfc_attr_t *attr)
     cmd.in.mask = attr->mask;
     cmd.in.moderate_count = attr->moderate_count;
     cmd.in.moderate_period = attr->moderate_period;
-    int ret = urma::uburma_cmd(jfc->urma_ctx->dev_fd, UBURMA_CMD_MODIFY_JFC, &cmd);
-    if (ret != 0) {
-        URMA_LOG_ERR("modify jfc %u failed: %s\n", jfc->jfc_id.id, std::strerror(-ret));
-        return urma::status_of(ret);
-    }
-    return URMA_SUCCESS;
+    return urma::object_cmd(jfc->urma_ctx, UBURMA_CMD_MODIFY_JFC, &cmd, "modify", kJfc, jfc->jfc_id.id);
 }
 
 urma_status_t urma_delete_jfc(urma_jfc_t *jfc)
@@ -117,24 +107,12 @@ urma_status_t urma_delete_jfc(urma_jfc_t *jfc)
         return URMA_EINVAL;
     }
     urma_context_t *ctx = jfc->urma_ctx;
-    struct uburma_cmd_delete cmd = {};
-    cmd.in.handle = jfc->handle;
-    int ret = urma::uburma_cmd(ctx->dev_fd, UBURMA_CMD_DELETE_JFC, &cmd);
-    if (ret != 0 && !urma::device_gone(ret)) {
-        // EBUSY: a JFS, JFR or jetty still completes to it.
-        URMA_LOG_ERR("delete jfc %u failed: %s\n", jfc->jfc_id.id, std::strerror(-ret));
+    // EBUSY: a JFS, JFR or jetty still completes to it. If the device was
+    // removed, the kernel already destroyed it: free our side.
+    int ret = urma::delete_and_wait(ctx, kJfc, jfc->handle, jfc->jfc_id.id, &jfc->event_mutex, &jfc->event_cond,
+                                    &jfc->async_events_acked, &jfc->comp_events_acked);
+    if (ret != 0)
         return urma::status_of(ret);
-    }
-    if (ret != 0) {
-        // Device removed: the kernel already destroyed it; free our side.
-        URMA_LOG_WARN("jfc %u: device %s is gone\n", jfc->jfc_id.id, ctx->dev->name);
-    } else {
-        pthread_mutex_lock(&jfc->event_mutex);
-        while (jfc->comp_events_acked != cmd.out.comp_events_reported ||
-               jfc->async_events_acked != cmd.out.async_events_reported)
-            pthread_cond_wait(&jfc->event_cond, &jfc->event_mutex);
-        pthread_mutex_unlock(&jfc->event_mutex);
-    }
     if (jfc->jfc_cfg.jfce != nullptr)
         jfc->jfc_cfg.jfce->ref.atomic_cnt.fetch_sub(1);
     urma::event_destroy(&jfc->event_mutex, &jfc->event_cond);

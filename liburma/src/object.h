@@ -81,11 +81,13 @@ inline void event_destroy(pthread_mutex_t *mutex, pthread_cond_t *cond)
     pthread_mutex_destroy(mutex);
 }
 
+// A JFC also waits for its completion events (comp_acked, comp_reported).
 inline void event_wait_acked(pthread_mutex_t *mutex, pthread_cond_t *cond, const uint32_t *acked,
-                             uint32_t reported)
+                             uint32_t reported, const uint32_t *comp_acked = nullptr,
+                             uint32_t comp_reported = 0)
 {
     pthread_mutex_lock(mutex);
-    while (*acked != reported)
+    while (*acked != reported || (comp_acked != nullptr && *comp_acked != comp_reported))
         pthread_cond_wait(cond, mutex);
     pthread_mutex_unlock(mutex);
 }

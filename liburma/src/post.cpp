@@ -15,80 +15,68 @@
 
 namespace urma {
 
-urma_status_t sq_post(SendQueue &sq, const SqLimits &lim, urma_jfs_wr_t *wr, urma_jfs_wr_t **bad_wr,
-                      uint32_t *posted)
+namespace {
+
+// The loop of sq_post() and rq_post(): write(wr, pi) encodes one WR into
+// the entry at pi; what ("send", "receive") names the queue in the log.
+template <typename Queue, typename Wr, typename Write>
+urma_status_t ring_post(Queue &q, const char *what, Wr *wr, Wr **bad_wr, uint32_t *posted, Write write)
 {
-    RingMapping &ring = sq.ring();
+    RingMapping &ring = q.ring();
     const uint32_t cnt = ring.entry_cnt();
-    uint32_t pi = sq.pi();
+    uint32_t pi = q.pi();
     // The kernel's ci only grows; one read per call is enough to know a
     // lower bound of the room (UMDK reads it per WR only when full).
     uint32_t ci = load_acquire(&ring.ctrl()->ci);
     urma_status_t st = URMA_SUCCESS;
     uint32_t n = 0;
 
-    for (urma_jfs_wr_t *it = wr; it != nullptr; it = it->next) {
+    for (Wr *it = wr; it != nullptr; it = it->next) {
         if (pi - ci >= cnt) {
             ci = load_acquire(&ring.ctrl()->ci);
             if (pi - ci >= cnt) {
-                URMA_LOG_ERR("send queue full: pi %u ci %u depth %u\n", pi, ci, cnt);
+                URMA_LOG_ERR("%s queue full: pi %u ci %u depth %u\n", what, pi, ci, cnt);
                 st = URMA_ENOMEM;
             }
         }
         if (st == URMA_SUCCESS)
-            st = encode_sqe(*it, lim, static_cast<udma_sqe *>(ring.entry(pi)));
+            st = write(*it, pi);
         if (st != URMA_SUCCESS) {
             if (bad_wr != nullptr)
                 *bad_wr = it;
             break;
         }
-        sq.wrid(pi) = it->user_ctx;
         pi++;
         n++;
     }
     if (n != 0) {
         // The entries before pi, then pi: the kernel reads pi with acquire.
         store_release(&ring.ctrl()->pi, pi);
-        sq.set_pi(pi);
+        q.set_pi(pi);
     }
     *posted = n;
     return st;
 }
 
+}  // namespace
+
+urma_status_t sq_post(SendQueue &sq, const SqLimits &lim, urma_jfs_wr_t *wr, urma_jfs_wr_t **bad_wr,
+                      uint32_t *posted)
+{
+    return ring_post(sq, "send", wr, bad_wr, posted, [&](const urma_jfs_wr_t &w, uint32_t pi) {
+        urma_status_t st = encode_sqe(w, lim, static_cast<udma_sqe *>(sq.ring().entry(pi)));
+        if (st == URMA_SUCCESS)
+            sq.wrid(pi) = w.user_ctx;
+        return st;
+    });
+}
+
 urma_status_t rq_post(RecvQueue &rq, uint32_t max_sge, urma_jfr_wr_t *wr, urma_jfr_wr_t **bad_wr,
                       uint32_t *posted)
 {
-    RingMapping &ring = rq.ring();
-    const uint32_t cnt = ring.entry_cnt();
-    uint32_t pi = rq.pi();
-    uint32_t ci = load_acquire(&ring.ctrl()->ci);
-    urma_status_t st = URMA_SUCCESS;
-    uint32_t n = 0;
-
-    for (urma_jfr_wr_t *it = wr; it != nullptr; it = it->next) {
-        if (pi - ci >= cnt) {
-            ci = load_acquire(&ring.ctrl()->ci);
-            if (pi - ci >= cnt) {
-                URMA_LOG_ERR("receive queue full: pi %u ci %u depth %u\n", pi, ci, cnt);
-                st = URMA_ENOMEM;
-            }
-        }
-        if (st == URMA_SUCCESS)
-            st = encode_rqe(*it, max_sge, static_cast<udma_rqe *>(ring.entry(pi)));
-        if (st != URMA_SUCCESS) {
-            if (bad_wr != nullptr)
-                *bad_wr = it;
-            break;
-        }
-        pi++;
-        n++;
-    }
-    if (n != 0) {
-        store_release(&ring.ctrl()->pi, pi);
-        rq.set_pi(pi);
-    }
-    *posted = n;
-    return st;
+    return ring_post(rq, "receive", wr, bad_wr, posted, [&](const urma_jfr_wr_t &w, uint32_t pi) {
+        return encode_rqe(w, max_sge, static_cast<udma_rqe *>(rq.ring().entry(pi)));
+    });
 }
 
 namespace {
@@ -107,14 +95,16 @@ urma_status_t ring_doorbell(urma_context_t *ctx, uint64_t handle)
     return URMA_SUCCESS;
 }
 
-urma_status_t post_send(urma_context_t *ctx, uint64_t handle, SendQueue &sq, const SqLimits &lim,
-                        urma_jfs_wr_t *wr, urma_jfs_wr_t **bad_wr)
+// Posts a chain with post(&posted) under the queue's lock, then rings the
+// doorbell once if anything was posted.
+template <typename Queue, typename Wr, typename Post>
+urma_status_t post_and_ring(urma_context_t *ctx, uint64_t handle, Queue &q, Wr *wr, Wr **bad_wr, Post post)
 {
     uint32_t posted = 0;
     urma_status_t st;
     {
-        SpinGuard g(sq.lock());
-        st = sq_post(sq, lim, wr, bad_wr, &posted);
+        SpinGuard g(q.lock());
+        st = post(&posted);
     }
     if (posted != 0) {
         urma_status_t db = ring_doorbell(ctx, handle);
@@ -126,23 +116,19 @@ urma_status_t post_send(urma_context_t *ctx, uint64_t handle, SendQueue &sq, con
     return st;
 }
 
+urma_status_t post_send(urma_context_t *ctx, uint64_t handle, SendQueue &sq, const SqLimits &lim,
+                        urma_jfs_wr_t *wr, urma_jfs_wr_t **bad_wr)
+{
+    return post_and_ring(ctx, handle, sq, wr, bad_wr,
+                         [&](uint32_t *posted) { return sq_post(sq, lim, wr, bad_wr, posted); });
+}
+
 urma_status_t post_recv(urma_jfr_t *jfr, urma_jfr_wr_t *wr, urma_jfr_wr_t **bad_wr)
 {
     JfrImpl *impl = from_pub<JfrImpl>(jfr);
-    uint32_t posted = 0;
-    urma_status_t st;
-    {
-        SpinGuard g(impl->rq.lock());
-        st = rq_post(impl->rq, jfr->jfr_cfg.max_sge, wr, bad_wr, &posted);
-    }
-    if (posted != 0) {
-        urma_status_t db = ring_doorbell(jfr->urma_ctx, jfr->handle);
-        if (db != URMA_SUCCESS) {
-            *bad_wr = wr;
-            return db;
-        }
-    }
-    return st;
+    return post_and_ring(jfr->urma_ctx, jfr->handle, impl->rq, wr, bad_wr, [&](uint32_t *posted) {
+        return rq_post(impl->rq, jfr->jfr_cfg.max_sge, wr, bad_wr, posted);
+    });
 }
 
 SqLimits limits_of(const urma_jfs_cfg_t &cfg, bool rc_jetty)
@@ -152,6 +138,27 @@ SqLimits limits_of(const urma_jfs_cfg_t &cfg, bool rc_jetty)
     lim.max_inline = cfg.max_inline_data;
     lim.rc_jetty = rc_jetty;
     return lim;
+}
+
+// The one-WR WRITE or READ of urma_write() and urma_read(), after their
+// checks.
+urma_status_t post_one_rw(urma_jfs_t *jfs, urma_opcode_t opcode, urma_target_jetty_t *target_jfr,
+                          urma_target_seg_t *dst_tseg, urma_target_seg_t *src_tseg, uint64_t dst, uint64_t src,
+                          uint32_t len, urma_jfs_wr_flag_t flag, uint64_t user_ctx)
+{
+    urma_sge_t src_sge = {src, len, src_tseg, nullptr};
+    urma_sge_t dst_sge = {dst, len, dst_tseg, nullptr};
+    urma_jfs_wr_t wr = {};
+    urma_jfs_wr_t *bad_wr = nullptr;
+    wr.opcode = opcode;
+    wr.flag = flag;
+    wr.tjetty = target_jfr;
+    wr.user_ctx = user_ctx;
+    wr.rw.src.sge = &src_sge;
+    wr.rw.src.num_sge = 1;
+    wr.rw.dst.sge = &dst_sge;
+    wr.rw.dst.num_sge = 1;
+    return urma_post_jfs_wr(jfs, &wr, &bad_wr);
 }
 
 }  // namespace
@@ -219,19 +226,7 @@ urma_status_t urma_write(urma_jfs_t *jfs, urma_target_jetty_t *target_jfr, urma_
         URMA_LOG_ERR("invalid parameter\n");
         return URMA_EINVAL;
     }
-    urma_sge_t src_sge = {src, len, src_tseg, nullptr};
-    urma_sge_t dst_sge = {dst, len, dst_tseg, nullptr};
-    urma_jfs_wr_t wr = {};
-    urma_jfs_wr_t *bad_wr = nullptr;
-    wr.opcode = URMA_OPC_WRITE;
-    wr.flag = flag;
-    wr.tjetty = target_jfr;
-    wr.user_ctx = user_ctx;
-    wr.rw.src.sge = &src_sge;
-    wr.rw.src.num_sge = 1;
-    wr.rw.dst.sge = &dst_sge;
-    wr.rw.dst.num_sge = 1;
-    return urma_post_jfs_wr(jfs, &wr, &bad_wr);
+    return urma::post_one_rw(jfs, URMA_OPC_WRITE, target_jfr, dst_tseg, src_tseg, dst, src, len, flag, user_ctx);
 }
 
 urma_status_t urma_read(urma_jfs_t *jfs, urma_target_jetty_t *target_jfr, urma_target_seg_t *dst_tseg,
@@ -243,19 +238,7 @@ urma_status_t urma_read(urma_jfs_t *jfs, urma_target_jetty_t *target_jfr, urma_t
         return URMA_EINVAL;
     }
     // dst: the local buffer; src: the remote one (UMDK's urma_read).
-    urma_sge_t src_sge = {src, len, src_tseg, nullptr};
-    urma_sge_t dst_sge = {dst, len, dst_tseg, nullptr};
-    urma_jfs_wr_t wr = {};
-    urma_jfs_wr_t *bad_wr = nullptr;
-    wr.opcode = URMA_OPC_READ;
-    wr.flag = flag;
-    wr.tjetty = target_jfr;
-    wr.user_ctx = user_ctx;
-    wr.rw.src.sge = &src_sge;
-    wr.rw.src.num_sge = 1;
-    wr.rw.dst.sge = &dst_sge;
-    wr.rw.dst.num_sge = 1;
-    return urma_post_jfs_wr(jfs, &wr, &bad_wr);
+    return urma::post_one_rw(jfs, URMA_OPC_READ, target_jfr, dst_tseg, src_tseg, dst, src, len, flag, user_ctx);
 }
 
 urma_status_t urma_send(urma_jfs_t *jfs, urma_target_jetty_t *target_jfr, urma_target_seg_t *src_tseg, uint64_t src,

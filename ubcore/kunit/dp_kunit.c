@@ -18,15 +18,7 @@ static const struct ubcore_device_cap dp_cap = {
 	.max_jfs = 4,
 	.max_jfr = 4,
 	.max_jetty = 4,
-	.max_jfc_depth = 1024,
-	.max_jfs_depth = 512,
-	.max_jfr_depth = 256,
-	.max_jfs_sge = 4,
-	.max_jfs_rsge = 1,
-	.max_jfr_sge = 2,
-	.max_jfs_inline_size = 128,
-	.max_token_id = 16,
-	.trans_mode = UBCORE_TM_RM | UBCORE_TM_RC,
+	FAKE_PROVIDER_QUEUE_CAP,
 	.reserved_jetty_id_max = 16,
 };
 
@@ -64,6 +56,16 @@ static struct ubcore_jfs_cfg dp_jfs_cfg(struct ubcore_jfc *jfc,
 	return (struct ubcore_jfs_cfg) {
 		.depth = 64, .trans_mode = tm, .max_sge = 1, .jfc = jfc,
 	};
+}
+
+/* An RM JFS on the JFC of @o. */
+static struct ubcore_jfs *dp_jfs(struct kunit *test, struct dp_objs *o)
+{
+	struct ubcore_jfs_cfg cfg = dp_jfs_cfg(o->jfc, UBCORE_TP_RM);
+	struct ubcore_jfs *jfs = ubcore_create_jfs(o->dev, &cfg, NULL, NULL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfs);
+	return jfs;
 }
 
 static struct ubcore_jetty *dp_jetty(struct kunit *test, struct dp_objs *o,
@@ -105,14 +107,11 @@ static struct ubcore_tjetty *dp_import(struct kunit *test,
 static void doorbells_reach_the_provider(struct kunit *test)
 {
 	struct dp_objs o = { .dev = fake_provider_dev(test, "kunitdp%d", &dp_cap) };
-	struct ubcore_jfs_cfg scfg;
 	struct ubcore_jetty *jetty;
 	struct ubcore_jfs *jfs;
 
 	dp_objs_init(test, &o, NULL);
-	scfg = dp_jfs_cfg(o.jfc, UBCORE_TP_RM);
-	jfs = ubcore_create_jfs(o.dev, &scfg, NULL, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfs);
+	jfs = dp_jfs(test, &o);
 	jetty = dp_jetty(test, &o, UBCORE_TP_RM, NULL);
 
 	KUNIT_EXPECT_EQ(test, ubcore_jfs_doorbell(jfs), 0);
@@ -240,14 +239,11 @@ static void flush_one(struct kunit *test, struct ubcore_jfs *jfs,
 static void flush_needs_a_stopped_queue(struct kunit *test)
 {
 	struct dp_objs o = { .dev = fake_provider_dev(test, "kunitdp%d", &dp_cap) };
-	struct ubcore_jfs_cfg scfg;
 	struct ubcore_jetty *jetty;
 	struct ubcore_jfs *jfs;
 
 	dp_objs_init(test, &o, NULL);
-	scfg = dp_jfs_cfg(o.jfc, UBCORE_TP_RM);
-	jfs = ubcore_create_jfs(o.dev, &scfg, NULL, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfs);
+	jfs = dp_jfs(test, &o);
 	jetty = dp_jetty(test, &o, UBCORE_TP_RC, NULL);
 
 	flush_one(test, jfs, NULL);

@@ -23,6 +23,21 @@ extern int fake_rearms;
 #define FAKE_FLUSH_FIRST	7
 #define FAKE_FLUSH_MAX		3
 
+/*
+ * The queue limits of the object suites' devices; each suite adds its own
+ * object counts and reserved jetty IDs.
+ */
+#define FAKE_PROVIDER_QUEUE_CAP						\
+	.max_jfc_depth = 1024,						\
+	.max_jfs_depth = 512,						\
+	.max_jfr_depth = 256,						\
+	.max_jfs_sge = 4,						\
+	.max_jfs_rsge = 1,						\
+	.max_jfr_sge = 2,						\
+	.max_jfs_inline_size = 128,					\
+	.max_token_id = 16,						\
+	.trans_mode = UBCORE_TM_RM | UBCORE_TM_RC
+
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
 					const struct ubcore_device_cap *cap);
 void fake_provider_dev_free(struct ubcore_device *dev);

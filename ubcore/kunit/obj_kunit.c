@@ -19,15 +19,7 @@ static const struct ubcore_device_cap obj_cap = {
 	.max_jfs = 20,
 	.max_jfr = 3,
 	.max_jetty = 2,
-	.max_jfc_depth = 1024,
-	.max_jfs_depth = 512,
-	.max_jfr_depth = 256,
-	.max_jfs_sge = 4,
-	.max_jfs_rsge = 1,
-	.max_jfr_sge = 2,
-	.max_jfs_inline_size = 128,
-	.max_token_id = 16,
-	.trans_mode = UBCORE_TM_RM | UBCORE_TM_RC,
+	FAKE_PROVIDER_QUEUE_CAP,
 	.reserved_jetty_id_max = RESERVED,
 };
 
