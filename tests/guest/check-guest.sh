@@ -27,7 +27,9 @@ run_case() {
 	shift
 	echo "ub-check: $name" > /dev/kmsg
 	if declare -F "$1" > /dev/null; then
-		set -- bash -c "$(declare -f); $*"
+		# A new bash (under timeout): lib.sh for its variables, then the
+		# functions of this script.
+		set -- bash -c ". \"\$UB_TOP/tests/guest/lib.sh\"; $(declare -f); $*"
 	fi
 	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	record "$name" $rc
@@ -35,12 +37,14 @@ run_case() {
 
 # KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded.
 kunit_run() {
-	local ko rc=0
+	local ko m rc=0
 	ub_load_stack || return 1
-	for ko in $(find "$UB_KMOD" -name '*_kunit.ko' | sort); do
+	shopt -s globstar nullglob
+	for ko in "$UB_KMOD"/**/*_kunit.ko; do
 		echo "loading $ko"
-		insmod "$ko" || { rc=1; continue; }
-		rmmod "$(basename "$ko" .ko)" || rc=1
+		ub_insmod "$ko" || { rc=1; continue; }
+		m=${ko##*/}
+		ub_rmmod "${m%.ko}" || rc=1
 	done
 	ub_unload_stack || rc=1
 	return $rc
@@ -60,13 +64,14 @@ done
 
 # Nothing may be left loaded after the cases: each cleans up after itself.
 leftover() {
-	local m
-	for m in $(ub_modules); do
-		m=$(basename "$m" .ko)
-		if grep -q "^$m " /proc/modules; then
-			echo "module $m still loaded"
-			return 1
+	local m rc=0
+	for m in "${UB_MODULES[@]}"; do
+		m=${m##*/}
+		if ub_module_loaded "${m%.ko}"; then
+			echo "module ${m%.ko} still loaded"
+			rc=1
 		fi
 	done
+	return $rc
 }
 run_case no-leftover-modules leftover

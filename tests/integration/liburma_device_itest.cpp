@@ -200,7 +200,7 @@ TEST_F(DeviceTest, DeviceRemovalWithOpenContext)
     ASSERT_NE(ctx, nullptr);
     urma_device_t *dev = ctx->dev;
 
-    ASSERT_EQ(ub_itest::run("rmmod udma"), 0);
+    ASSERT_TRUE(ub_itest::rmmod("udma"));
     // The open file is dead: a command on it fails with EIO.
     struct uburma_cmd_query_device q = {};
     struct uburma_cmd_hdr hdr = {};
@@ -215,7 +215,7 @@ TEST_F(DeviceTest, DeviceRemovalWithOpenContext)
     EXPECT_EQ(urma_delete_context(ctx), URMA_SUCCESS);
 
     std::string kmod = std::getenv("UB_KMOD");
-    ASSERT_EQ(ub_itest::run("insmod " + kmod + "/udma/udma.ko netdev=lo"), 0);
+    ASSERT_TRUE(ub_itest::insmod(kmod + "/udma/udma.ko", "netdev=lo"));
     EXPECT_TRUE(ub_itest::wait_for([] {
         struct stat st;
         return stat("/sys/class/ubcore/udma0/eids/eid0", &st) == 0;

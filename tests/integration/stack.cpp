@@ -2,10 +2,16 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 #include "stack.h"
 
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iostream>
 #include <vector>
 
 namespace ub_itest {
@@ -55,14 +61,41 @@ int run(const std::string &cmd)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+bool insmod(const std::string &path, const std::string &params)
+{
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        std::cerr << "insmod " << path << ": " << std::strerror(errno) << "\n";
+        return false;
+    }
+    long rc = syscall(SYS_finit_module, fd, params.c_str(), 0);
+    int err = errno;
+    close(fd);
+    if (rc != 0) {
+        std::cerr << "insmod " << path << " " << params << ": " << std::strerror(err)
+                  << "\n";
+        return false;
+    }
+    return true;
+}
+
+bool rmmod(const std::string &name)
+{
+    if (syscall(SYS_delete_module, name.c_str(), O_NONBLOCK) != 0) {
+        std::cerr << "rmmod " << name << ": " << std::strerror(errno) << "\n";
+        return false;
+    }
+    return true;
+}
+
 bool load_stack(const std::string &udma_netdevs)
 {
     for (const auto &m : stack_modules()) {
-        std::string cmd = "insmod " + env("UB_KMOD") + "/" + m;
+        std::string params;
 
         if (module_name(m) == "udma" && !udma_netdevs.empty())
-            cmd += " netdev=" + udma_netdevs;
-        if (run(cmd) != 0) {
+            params = "netdev=" + udma_netdevs;
+        if (!insmod(env("UB_KMOD") + "/" + m, params)) {
             unload_stack();
             return false;
         }
@@ -77,7 +110,7 @@ bool unload_stack()
 
     for (auto it = mods.rbegin(); it != mods.rend(); ++it) {
         std::string name = module_name(*it);
-        if (module_loaded(name) && run("rmmod " + name) != 0)
+        if (module_loaded(name) && !rmmod(name))
             ok = false;
     }
     return ok;

@@ -13,6 +13,14 @@ namespace ub_itest {
 // Runs a command through /bin/sh; returns its exit status (-1 if it died).
 int run(const std::string &cmd);
 
+// Loads the module at path with the given parameters ("netdev=lo"), as
+// insmod does (finit_module), and unloads a module by name, as rmmod does
+// (delete_module, O_NONBLOCK). Without the shell and insmod/rmmod: under the
+// debug test kernel each exec costs seconds. On failure they print why
+// (strerror) to stderr and return false.
+bool insmod(const std::string &path, const std::string &params = "");
+bool rmmod(const std::string &name);
+
 // Loads every module of the stack; udma is bound to the given netdevs
 // ("lo", "lo,veth0"); nothing is bound when empty. Returns false (and
 // unloads what it loaded) on failure.

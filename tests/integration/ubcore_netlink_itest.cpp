@@ -378,7 +378,7 @@ protected:
         }
         for (const char *m : {"ubcore/ubcore.ko", "udma/udma.ko"}) {
             std::string path = std::string(kmod) + "/" + m;
-            if (run({"insmod", path}) != 0) {
+            if (!ub_itest::insmod(path)) {
                 load_error_ = "insmod " + path + " failed";
                 return;
             }
@@ -390,7 +390,7 @@ protected:
     {
         for (const char *m : {"udma", "ubcore"}) {
             if (ub_itest::module_loaded(m)) {
-                EXPECT_EQ(run({"rmmod", m}), 0) << "rmmod " << m;
+                EXPECT_TRUE(ub_itest::rmmod(m)) << "rmmod " << m;
             }
         }
         loaded_ = false;

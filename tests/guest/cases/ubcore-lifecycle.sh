@@ -6,11 +6,11 @@ set -eu
 
 for i in 1 2; do
 	ub_load_stack || ub_fail "round $i: load"
-	[ -d /sys/class/ubcore ] || ub_fail "round $i: no /sys/class/ubcore"
-	v=$(cat /sys/class/ubcore/abi_version)
+	[ -d "$UB_CLASS" ] || ub_fail "round $i: no $UB_CLASS"
+	read -r v < "$UB_CLASS/abi_version"
 	[ "$v" = 1 ] || ub_fail "round $i: abi_version is '$v', want 1"
 	ub_unload_stack || ub_fail "round $i: unload"
-	[ ! -e /sys/class/ubcore ] || ub_fail "round $i: /sys/class/ubcore left behind"
-	grep -q '^ubcore ' /proc/modules && ub_fail "round $i: ubcore still loaded"
+	[ ! -e "$UB_CLASS" ] || ub_fail "round $i: $UB_CLASS left behind"
+	! ub_module_loaded ubcore || ub_fail "round $i: ubcore still loaded"
 done
 echo "2 load/unload rounds clean"

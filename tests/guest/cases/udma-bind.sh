@@ -6,38 +6,11 @@ set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 trap 'ub_unload_stack || true' EXIT
 
-class=/sys/class/ubcore
 udma_ko=$UB_KMOD/udma/udma.ko
 
-# The UB devices, one name a line.
-ub_devs() {
-	find "$class" -mindepth 1 -maxdepth 1 -type l -printf '%f\n' | sort
-}
-# expect_devs "NAME..."
-expect_devs() {
-	local have
-	have=$(ub_devs | xargs)
-	[ "$have" = "$1" ] || ub_fail "devices are '$have', want '$1'"
-}
-expect_attr() {
-	local v
-	v=$(cat "$class/$1/$2")
-	[ "$v" = "$3" ] || ub_fail "$1/$2 is '$v', want '$3'"
-}
-udma_loaded() {
-	grep -q '^udma ' /proc/modules
-}
-
-insmod "$UB_KMOD/ubcore/ubcore.ko"
-
-echo "no parameter: no device"
-insmod "$udma_ko"
-expect_devs ""
-rmmod udma
-
-for i in 1 2; do
-	echo "round $i: netdev=lo"
-	insmod "$udma_ko" netdev=lo
+# expect_udma0_on_lo: udma0 is the only device, bound to lo, with udma's
+# attributes.
+expect_udma0_on_lo() {
 	expect_devs "udma0"
 	expect_attr udma0 driver_name udma
 	expect_attr udma0 netdev lo
@@ -46,39 +19,56 @@ for i in 1 2; do
 	expect_attr udma0 atomic_feature 0x3f
 	expect_attr udma0 trans_mode 0x7
 	expect_attr udma0 reserved_jetty_id_max 1023
-	rmmod udma
-	expect_devs ""
-done
+}
 
+ub_insmod "$UB_KMOD/ubcore/ubcore.ko"
+
+echo "no parameter: no device"
+ub_insmod "$udma_ko"
+expect_devs ""
+ub_rmmod udma
+
+echo "netdev=lo"
+ub_insmod "$udma_ko" netdev=lo
+expect_udma0_on_lo
+ub_rmmod udma
+expect_devs ""
+
+# Also the second load of a round: the same device again after an unload.
 echo "empty names are skipped: netdev=lo,"
-insmod "$udma_ko" netdev=lo,
-expect_devs "udma0"
-rmmod udma
+ub_insmod "$udma_ko" netdev=lo,
+expect_udma0_on_lo
+ub_rmmod udma
+expect_devs ""
 
-# dmesg_since MARK: the kernel log after the line MARK written to /dev/kmsg.
-dmesg_since() {
-	dmesg | sed -n "/$1\$/,\$p"
+# expect_log_since MARK TEXT: the kernel log has TEXT after the line MARK
+# written to /dev/kmsg (busybox dmesg: one static exec, not dmesg|sed|grep).
+expect_log_since() {
+	local log
+	log=$("$UB_BUSYBOX" dmesg -s $((1 << 20)))
+	log=${log##*"$1"}
+	[[ $log == *"$2"* ]]
 }
 
 for bad in nosuchdev lo,nosuchdev lo,lo; do
 	echo "netdev=$bad must fail"
 	mark="udma-bind: netdev=$bad"
 	echo "$mark" > /dev/kmsg
-	if insmod "$udma_ko" "netdev=$bad"; then
+	if ub_insmod "$udma_ko" "netdev=$bad"; then
 		ub_fail "netdev=$bad loaded"
 	fi
-	! udma_loaded || ub_fail "netdev=$bad: udma still loaded"
+	! ub_module_loaded udma || ub_fail "netdev=$bad: udma still loaded"
 	expect_devs ""
 	case $bad in
 	*nosuchdev)
-		dmesg_since "$mark" | grep -q 'udma: netdev nosuchdev not found' ||
+		expect_log_since "$mark" 'udma: netdev nosuchdev not found' ||
 			ub_fail "netdev=$bad: no error naming nosuchdev" ;;
 	lo,lo)
-		dmesg_since "$mark" | grep -q 'udma: netdev lo already has udma device udma0' ||
+		expect_log_since "$mark" 'udma: netdev lo already has udma device udma0' ||
 			ub_fail "netdev=$bad: no error naming lo" ;;
 	esac
 done
 
 ub_unload_stack
-[ ! -e "$class" ] || ub_fail "$class left behind"
+[ ! -e "$UB_CLASS" ] || ub_fail "$UB_CLASS left behind"
 echo "udma binds and unbinds cleanly"

@@ -12,36 +12,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-class=/sys/class/ubcore
 udma_ko=$UB_KMOD/udma/udma.ko
 
-ub_devs() {
-	find "$class" -mindepth 1 -maxdepth 1 -type l -printf '%f\n' | sort
-}
-expect_devs() {
-	local have
-	have=$(ub_devs | xargs)
-	[ "$have" = "$1" ] || ub_fail "devices are '$have', want '$1'"
-}
-expect_attr() {
-	local v
-	v=$(cat "$class/$1/$2")
-	[ "$v" = "$3" ] || ub_fail "$1/$2 is '$v', want '$3'"
-}
-# wait_gone DEV: poll up to 10 s until DEV has left the class.
+# wait_gone DEV: poll up to 30 s until DEV has left the class.
 wait_gone() {
-	for _ in $(seq 100); do
-		[ -e "$class/$1" ] || return 0
-		sleep 0.1
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ -e "$UB_CLASS/$1" ] || return 0
+		ub_sleep 0.1
 	done
-	ub_fail "$1 still there after 10 s"
+	ub_fail "$1 still there after 30 s"
 }
 
-insmod "$UB_KMOD/ubcore/ubcore.ko"
+ub_insmod "$UB_KMOD/ubcore/ubcore.ko"
 
 echo "veth0 deleted"
 ip link add veth0 type veth peer name veth1
-insmod "$udma_ko" netdev=lo,veth0
+ub_insmod "$udma_ko" netdev=lo,veth0
 expect_devs "udma0 udma1"
 expect_attr udma0 netdev lo
 expect_attr udma1 netdev veth0
@@ -49,13 +36,16 @@ ip link del veth0
 wait_gone udma1
 expect_devs "udma0"
 expect_attr udma0 netdev lo
-rmmod udma
+ub_rmmod udma
 expect_devs ""
 
 echo "veth0 moved to another network namespace"
-ip link add veth0 type veth peer name veth1
-ip netns add udmatest
-insmod "$udma_ko" netdev=veth0,lo
+# One ip for both: every exec of ip costs seconds under the test kernel.
+ip -batch - <<'IP'
+link add veth0 type veth peer name veth1
+netns add udmatest
+IP
+ub_insmod "$udma_ko" netdev=veth0,lo
 expect_devs "udma0 udma1"
 expect_attr udma0 netdev veth0
 ip link set veth0 netns udmatest
@@ -63,25 +53,38 @@ wait_gone udma0
 expect_devs "udma1"
 expect_attr udma1 netdev lo
 ip netns del udmatest
-rmmod udma
+ub_rmmod udma
 expect_devs ""
 
-# The delay between the two moves the race: from rmmod removing the device
-# before the netdev goes, to the reaper work running while rmmod starts.
-for delay in 0 0.1 0.5; do
-	echo "veth0 deleted, rmmod udma after ${delay} s"
+# rmmod udma races the deletion of veth0: "now" starts rmmod at once, before
+# the netdev goes (ip alone takes seconds to start under the test kernel);
+# the delays count from veth0 leaving sysfs, when udma has been told and its
+# reaper work runs, from racing rmmod to having finished before it.
+for delay in now 0 0.1 0.5; do
+	if [ "$delay" = now ]; then
+		echo "veth0 deleted, rmmod udma at once"
+	else
+		echo "veth0 deleted, rmmod udma $delay s after it left sysfs"
+	fi
 	ip link add veth0 type veth peer name veth1
-	insmod "$udma_ko" netdev=veth0,lo
+	ub_insmod "$udma_ko" netdev=veth0,lo
 	expect_devs "udma0 udma1"
 	ip link del veth0 &
 	del=$!
-	sleep "$delay"
-	rmmod udma
+	if [ "$delay" != now ]; then
+		# up to 30 s
+		for ((i = 0; i < 3000; i++)); do
+			[ -e /sys/class/net/veth0 ] || break
+			ub_sleep 0.01
+		done
+		ub_sleep "$delay"
+	fi
+	ub_rmmod udma
 	wait $del
 	expect_devs ""
-	! ip link show veth0 2>/dev/null || ub_fail "veth0 still there"
+	[ ! -e /sys/class/net/veth0 ] || ub_fail "veth0 still there"
 done
 
 ub_unload_stack
-[ ! -e "$class" ] || ub_fail "$class left behind"
+[ ! -e "$UB_CLASS" ] || ub_fail "$UB_CLASS left behind"
 echo "udma follows its netdevs"
