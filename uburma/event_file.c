@@ -5,9 +5,9 @@
  * Event files: the async event fd of a context (object errors, port and
  * EID changes) and the JFCE fds (completion event channels). Each is an
  * anonymous inode with a bounded queue of records that read(2) returns and
- * poll/epoll watch. Producers are ubcore callbacks in any context, so a
- * queue is guarded by a spinlock (irqsave) and records are allocated with
- * GFP_ATOMIC; a full queue drops the record.
+ * poll/epoll watch. Producers are ubcore callbacks in any context; the
+ * queue itself (a spinlock, GFP_ATOMIC records, a bound beyond which new
+ * records are dropped) is in event_queue.c.
  *
  * Lifetime: struct uburma_event_file is reference counted: its open file
  * holds one reference, the context another (async file), each JFC using it
@@ -25,58 +25,30 @@
 #include <linux/uaccess.h>
 
 #include "uburma.h"
-
-#define UBURMA_ASYNC_QUEUE_MAX	1024
-#define UBURMA_JFCE_QUEUE_MAX	8192
+#include "event_queue.h"
 
 /**
  * struct uburma_event_file - an async event or JFCE file
  * @ref: see the top of this file
  * @ufile: the char device file (a reference is held)
  * @async: the async event file of a context, else a JFCE
- * @lock: protects @queue, @count, @closed and the reported counters of
- *	the uobjs the queued records name
  * @wait: readers and pollers
- * @queue: struct uburma_event records, oldest first
- * @count: records in @queue
- * @closed: the fd is closed; new records are dropped
+ * @queue: the records (its lock is the ev_file->lock of uburma.h)
  */
 struct uburma_event_file {
 	struct kref ref;
 	struct uburma_file *ufile;
 	bool async;
-	spinlock_t lock;		/* see above */
 	wait_queue_head_t wait;
-	struct list_head queue;
-	u32 count;
-	bool closed;
-};
-
-/**
- * struct uburma_event - one queued record
- * @node: in uburma_event_file.queue
- * @uobj: the object it is about, or NULL for a device event; the object's
- *	destruction removes its records before the uobj is freed
- * @async: the record of an async event file
- * @jfce: the record of a JFCE
- */
-struct uburma_event {
-	struct list_head node;
-	struct uburma_uobj *uobj;
-	union {
-		struct uburma_async_event async;
-		struct uburma_jfce_event jfce;
-	};
+	struct uburma_event_queue queue;
 };
 
 static void uburma_event_file_free(struct kref *ref)
 {
 	struct uburma_event_file *ev =
 		container_of(ref, struct uburma_event_file, ref);
-	struct uburma_event *e, *tmp;
 
-	list_for_each_entry_safe(e, tmp, &ev->queue, node)
-		kfree(e);
+	uburma_event_queue_drain(&ev->queue);
 	uburma_file_put(ev->ufile);
 	kfree(ev);
 }
@@ -93,48 +65,11 @@ void uburma_event_file_put(struct uburma_event_file *ev)
 		kref_put(&ev->ref, uburma_event_file_free);
 }
 
-static size_t uburma_event_size(const struct uburma_event_file *ev)
-{
-	return ev->async ? sizeof(struct uburma_async_event) :
-			   sizeof(struct uburma_jfce_event);
-}
-
 /* Any context; @ev is kept alive by the caller. */
 static void uburma_event_queue(struct uburma_event_file *ev,
 			       struct uburma_uobj *uobj, u64 data, u32 type)
 {
-	u32 max = ev->async ? UBURMA_ASYNC_QUEUE_MAX : UBURMA_JFCE_QUEUE_MAX;
-	struct uburma_event *e;
-	unsigned long flags;
-	bool dropped = false;
-
-	e = kzalloc(sizeof(*e), GFP_ATOMIC);
-	if (!e)
-		return;
-	e->uobj = uobj;
-	if (ev->async) {
-		e->async.event_data = data;
-		e->async.event_type = type;
-	} else {
-		e->jfce.urma_jfc = data;
-	}
-
-	spin_lock_irqsave(&ev->lock, flags);
-	if (ev->closed) {
-		dropped = true;
-	} else if (ev->count >= max) {
-		dropped = true;
-		pr_warn_ratelimited("%s queue full (%u records), event dropped\n",
-				    ev->async ? "async event" : "JFCE", max);
-	} else {
-		list_add_tail(&e->node, &ev->queue);
-		ev->count++;
-	}
-	spin_unlock_irqrestore(&ev->lock, flags);
-
-	if (dropped)
-		kfree(e);
-	else
+	if (uburma_event_queue_push(&ev->queue, uobj, data, type))
 		wake_up_interruptible(&ev->wait);
 }
 
@@ -148,64 +83,39 @@ static void uburma_event_queue(struct uburma_event_file *ev,
 void uburma_event_file_purge(struct uburma_event_file *ev,
 			     struct uburma_uobj *uobj)
 {
-	struct uburma_event *e, *tmp;
-	unsigned long flags;
-	LIST_HEAD(drop);
+	if (ev)
+		uburma_event_queue_purge(&ev->queue, uobj);
+}
 
-	if (!ev)
-		return;
-	spin_lock_irqsave(&ev->lock, flags);
-	list_for_each_entry_safe(e, tmp, &ev->queue, node) {
-		if (e->uobj != uobj)
-			continue;
-		list_move_tail(&e->node, &drop);
-		ev->count--;
-	}
-	spin_unlock_irqrestore(&ev->lock, flags);
-	list_for_each_entry_safe(e, tmp, &drop, node)
-		kfree(e);
+static bool uburma_event_ready(struct uburma_event_file *ev)
+{
+	return !uburma_event_queue_empty(&ev->queue);
 }
 
 static ssize_t uburma_event_read(struct file *filp, char __user *buf,
 				 size_t count, loff_t *pos)
 {
 	struct uburma_event_file *ev = filp->private_data;
-	size_t size = uburma_event_size(ev);
-	struct uburma_event *e;
+	size_t size = uburma_event_queue_rec_size(&ev->queue);
+	union uburma_event_rec rec;
 	size_t done = 0;
 	int ret;
 
 	if (count < size)
 		return -EINVAL;
 	while (done + size <= count) {
-		spin_lock_irq(&ev->lock);
-		while (list_empty(&ev->queue)) {
-			spin_unlock_irq(&ev->lock);
+		while (!uburma_event_queue_pop(&ev->queue, &rec)) {
 			if (done)
 				return done;
 			if (filp->f_flags & O_NONBLOCK)
 				return -EAGAIN;
 			ret = wait_event_interruptible(ev->wait,
-						       !list_empty(&ev->queue));
+						       uburma_event_ready(ev));
 			if (ret)
 				return ret;
-			spin_lock_irq(&ev->lock);
 		}
-		e = list_first_entry(&ev->queue, struct uburma_event, node);
-		list_del(&e->node);
-		ev->count--;
-		if (e->uobj) {
-			if (ev->async)
-				e->uobj->async_events_reported++;
-			else
-				e->uobj->comp_events_reported++;
-		}
-		spin_unlock_irq(&ev->lock);
 
-		ret = copy_to_user(buf + done, ev->async ? (void *)&e->async :
-				   (void *)&e->jfce, size);
-		kfree(e);
-		if (ret)
+		if (copy_to_user(buf + done, &rec, size))
 			return done ? done : -EFAULT;
 		done += size;
 	}
@@ -219,26 +129,18 @@ static __poll_t uburma_event_poll(struct file *filp,
 	__poll_t mask = 0;
 
 	poll_wait(filp, &ev->wait, wait);
-	spin_lock_irq(&ev->lock);
-	if (!list_empty(&ev->queue))
+	spin_lock_irq(&ev->queue.lock);
+	if (!list_empty(&ev->queue.list))
 		mask = EPOLLIN | EPOLLRDNORM;
-	spin_unlock_irq(&ev->lock);
+	spin_unlock_irq(&ev->queue.lock);
 	return mask;
 }
 
 static int uburma_event_release(struct inode *inode, struct file *filp)
 {
 	struct uburma_event_file *ev = filp->private_data;
-	struct uburma_event *e, *tmp;
-	LIST_HEAD(drop);
 
-	spin_lock_irq(&ev->lock);
-	ev->closed = true;
-	list_splice_init(&ev->queue, &drop);
-	ev->count = 0;
-	spin_unlock_irq(&ev->lock);
-	list_for_each_entry_safe(e, tmp, &drop, node)
-		kfree(e);
+	uburma_event_queue_close(&ev->queue);
 	uburma_event_file_put(ev);
 	return 0;
 }
@@ -279,9 +181,8 @@ struct file *uburma_event_file_open(struct uburma_file *ufile, bool async,
 	if (!ev)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ev->ref);
-	spin_lock_init(&ev->lock);
 	init_waitqueue_head(&ev->wait);
-	INIT_LIST_HEAD(&ev->queue);
+	uburma_event_queue_init(&ev->queue, async);
 	ev->async = async;
 	kref_get(&ufile->ref);
 	ev->ufile = ufile;
