@@ -58,7 +58,6 @@ static void ubcore_device_release(struct device *device)
 	xa_destroy(&dev->jetty_table);
 	WARN_ON(!xa_empty(&dev->token_table));
 	xa_destroy(&dev->token_table);
-	WARN_ON(!list_empty(&dev->seg_list));
 	mutex_destroy(&dev->eid_lock);
 	if (dev->ops && dev->ops->release)
 		dev->ops->release(dev);
@@ -95,7 +94,6 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
 	spin_lock_init(&dev->seg_lock);
-	INIT_LIST_HEAD(&dev->seg_list);
 	/* obj_cnt and pinned_pages start at zero (kzalloc) */
 	return dev;
 }

@@ -2,9 +2,9 @@
 /*
  * Copyright (c) 2026 The UB/URMA stack authors
  *
- * Token IDs (dev->token_table), registered segments (dev->seg_list under
- * dev->seg_lock, with the pages of a user segment pinned, see umem.c) and
- * imported segments.
+ * Token IDs (dev->token_table), registered segments (on their token ID's
+ * seg_list under dev->seg_lock, with the pages of a user segment pinned,
+ * see umem.c) and imported segments.
  */
 #include <linux/bits.h>
 #include <linux/err.h>
@@ -86,6 +86,7 @@ struct ubcore_token_id *ubcore_alloc_token_id(struct ubcore_device *dev,
 	token_id->token_id = id;
 	token_id->flag = flag;
 	atomic_set(&token_id->use_cnt, 0);
+	INIT_LIST_HEAD(&token_id->seg_list);
 	WARN_ON(xa_store(&dev->token_table, id, token_id, GFP_KERNEL));
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_TOKEN_ID);
 	return token_id;
@@ -114,6 +115,9 @@ int ubcore_free_token_id(struct ubcore_token_id *token_id)
 		return -EBUSY;
 	}
 	xa_erase(&dev->token_table, id);
+	/* A lookup that loaded it before the erase is done when we get here. */
+	spin_lock_irq(&dev->seg_lock);
+	spin_unlock_irq(&dev->seg_lock);
 	dev->ops->free_token_id(token_id);
 	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TOKEN_ID);
 	return 0;
@@ -224,7 +228,7 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	tseg->user_ctx = cfg->user_ctx;
 	ubcore_obj_ref_init(&tseg->obj_ref);
 	spin_lock_irqsave(&dev->seg_lock, flags);
-	list_add_tail(&tseg->node, &dev->seg_list);
+	list_add_tail(&tseg->node, &cfg->token_id->seg_list);
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_SEG);
 	return tseg;
@@ -295,17 +299,22 @@ struct ubcore_target_seg *ubcore_find_get_seg(struct ubcore_device *dev,
 					      u32 token_id, u64 va, u64 len)
 {
 	struct ubcore_target_seg *tseg, *found = NULL;
+	struct ubcore_token_id *token;
 	unsigned long flags;
 
 	spin_lock_irqsave(&dev->seg_lock, flags);
-	list_for_each_entry(tseg, &dev->seg_list, node) {
-		if (tseg->seg.token_id == token_id &&
-		    ubcore_seg_covers(&tseg->seg, va, len) &&
+	/* NULL for a free number or one still being allocated. */
+	token = xa_load(&dev->token_table, token_id);
+	if (!token)
+		goto out;
+	list_for_each_entry(tseg, &token->seg_list, node) {
+		if (ubcore_seg_covers(&tseg->seg, va, len) &&
 		    ubcore_obj_ref_get(&tseg->obj_ref)) {
 			found = tseg;
 			break;
 		}
 	}
+out:
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
 	return found;
 }

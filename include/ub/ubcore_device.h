@@ -334,10 +334,12 @@ struct ubcore_eid_entry {
  *	the table has no lookup left that could still take one
  * @jetty_table: jetty ID -> JFS, JFR or jetty, as a pointer tagged with
  *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table
- * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1)
- * @seg_lock: protects the segment lists and taking references on segments
- *	found through @token_table; a spinlock, lookups run in any context
- * @seg_list: registered segments (struct ubcore_target_seg.node)
+ * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1); a
+ *	token ID is freed only after a pass through @seg_lock, so a lookup
+ *	holding @seg_lock can use what it loaded
+ * @seg_lock: protects the token IDs' segment lists and taking references
+ *	on segments found through @token_table; a spinlock, lookups run in
+ *	any context
  * @obj_cnt: live objects per enum ubcore_obj_type
  * @pinned_pages: user pages pinned by the device's segments
  */
@@ -367,7 +369,6 @@ struct ubcore_device {
 	struct xarray jetty_table;
 	struct xarray token_table;
 	spinlock_t seg_lock;		/* see above */
-	struct list_head seg_list;
 	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
 	atomic64_t pinned_pages;
 };

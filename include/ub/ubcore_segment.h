@@ -51,6 +51,8 @@ struct ubcore_device;
  * @flag: urma_token_id_flag_t bits
  * @use_cnt: segments registered with this token ID; freeing it while
  *	segments use it fails with -EBUSY
+ * @seg_list: those segments (struct ubcore_target_seg.node), so that a
+ *	lookup by token ID walks only them; the device's seg_lock
  */
 struct ubcore_token_id {
 	struct ubcore_device *ub_dev;
@@ -58,6 +60,7 @@ struct ubcore_token_id {
 	u32 token_id;
 	u32 flag;
 	atomic_t use_cnt;
+	struct list_head seg_list;
 };
 
 /* UB virtual address, as urma_ubva_t. */
@@ -124,7 +127,7 @@ struct ubcore_umem {
  * @umem: pinned pages of a registered user segment, else NULL
  * @mva: local mapping address of an imported segment (0: not mapped)
  * @user_ctx: the creator's value
- * @node: in the device's segment table (registered segments only)
+ * @node: in its token ID's seg_list (registered segments only)
  * @obj_ref: lifetime against lookups for the data path
  */
 struct ubcore_target_seg {
