@@ -12,6 +12,7 @@ PKGS=(
 	cmake g++ pkg-config libgtest-dev googletest libgmock-dev
 	libnl-3-dev libnl-genl-3-dev
 	iproute2 ethtool
+	perftest rdma-core ibverbs-providers iperf3 sockperf linux-perf
 )
 
 missing=()
