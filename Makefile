@@ -5,6 +5,7 @@
 #   make install         modules, library, headers and tools (DESTDIR, PREFIX)
 #   make check           every test, in a QEMU guest with a debug test kernel
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
+#   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
 #   make bench-local     udma's local WRITE bandwidth/latency vs memcpy in that guest
 #   make checkpatch      kernel style of every kernel source
 #   make sparse          build the modules with sparse (C=1)
@@ -16,7 +17,7 @@ BUILD ?= build
 CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 .PHONY: all modules userspace install modules_install userspace_install \
-	check demo bench-local checkpatch sparse clean deps help
+	check demo bench bench-local checkpatch sparse clean deps help
 
 all: modules userspace
 
@@ -51,6 +52,9 @@ check:
 demo:
 	@scripts/demo.sh
 
+bench:
+	@scripts/bench.sh
+
 # BENCH_ARGS: passed to urma_local_bench (see its --help).
 bench-local:
 	@scripts/bench-local.sh -- $(BENCH_ARGS)
@@ -63,4 +67,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,13s/^# \{0,1\}//p' Makefile
+	@sed -n '2,14s/^# \{0,1\}//p' Makefile

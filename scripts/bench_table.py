@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The table of "make bench": URMA (urma_perftest --json), rxe (perftest's
+text output) and TCP (iperf3 --json, sockperf) from one guest run, with the
+ratio URMA/rxe, the issue's goals, the local path against memcpy and the
+profile summary. Reads the raw files tests/guest/bench.sh left in DIR.
+
+usage: bench_table.py DIR [--json FILE]
+Exits 1 when a figure the table needs is missing or unreadable (a failed
+run), 0 otherwise, whether the goals are met or not: they are reported.
+"""
+import argparse
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+MIB = float(1 << 20)  # perftest, urma_perftest: 1 MB = 2^20 bytes
+
+LAT_TESTS = ["write_lat", "read_lat", "send_lat", "atomic_lat"]
+BW_TESTS = ["write_bw", "read_bw", "send_bw", "atomic_bw"]
+
+
+class Missing(Exception):
+    """A figure the table needs is not in the run's output."""
+
+
+def read(path):
+    try:
+        return Path(path).read_text(errors="replace")
+    except OSError as e:
+        raise Missing(f"{path}: {e.strerror}") from e
+
+
+def urma(d, test):
+    """urma_perftest --json: lat_us{...} or bw_avg_MBps/msg_rate_Mpps."""
+    path = d / f"urma.{test}.json"
+    try:
+        r = json.loads(read(path))
+    except json.JSONDecodeError as e:
+        raise Missing(f"{path}: not JSON ({e})") from e
+    if "results" in r:
+        r = r["results"][-1]
+    if test.endswith("_lat"):
+        lat = r["lat_us"]
+        return {k: float(lat[k]) for k in ("min", "median", "avg", "max", "p99", "p99_9")}
+    return {"bw": float(r["bw_avg_MBps"]), "peak": float(r["bw_peak_MBps"]),
+            "mpps": float(r["msg_rate_Mpps"])}
+
+
+def _perftest_row(text, path):
+    """The numbers of perftest's one result row (after the '#bytes' header)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("#bytes"):
+            for row in lines[i + 1:]:
+                nums = row.split()
+                if nums and nums[0].isdigit():
+                    return [float(x) for x in nums]
+    raise Missing(f"{path}: no result row")
+
+
+def rxe(d, test):
+    path = d / f"rxe.{test}.txt"
+    n = _perftest_row(read(path), path)
+    if test.endswith("_lat"):
+        # #bytes #iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
+        if len(n) < 9:
+            raise Missing(f"{path}: short latency row")
+        return {"min": n[2], "max": n[3], "median": n[4], "avg": n[5],
+                "p99": n[7], "p99_9": n[8]}
+    # #bytes #iterations BW_peak BW_average MsgRate
+    if len(n) < 5:
+        raise Missing(f"{path}: short bandwidth row")
+    return {"peak": n[2], "bw": n[3], "mpps": n[4]}
+
+
+def tcp_bw(d):
+    path = d / "tcp.iperf3.json"
+    try:
+        r = json.loads(read(path))
+        bps = r["end"]["sum_received"]["bits_per_second"]
+    except (json.JSONDecodeError, KeyError) as e:
+        raise Missing(f"{path}: no received rate ({e})") from e
+    return {"bw": bps / 8 / MIB}
+
+
+def tcp_lat(d):
+    """sockperf ping-pong: half round trips in usec."""
+    path = d / "tcp.sockperf.txt"
+    text = read(path)
+    r = {}
+    m = re.search(r"avg-lat(?:ency)?=\s*([\d.]+)", text)
+    if m:
+        r["avg"] = float(m.group(1))
+    for key, pat in (("p99", r"percentile 99\.000 =\s*([\d.]+)"),
+                     ("p99_9", r"percentile 99\.900 =\s*([\d.]+)"),
+                     ("median", r"percentile 50\.000 =\s*([\d.]+)"),
+                     ("max", r"<MAX> observation =\s*([\d.]+)"),
+                     ("min", r"<MIN> observation =\s*([\d.]+)")):
+        m = re.search(pat, text)
+        if m:
+            r[key] = float(m.group(1))
+    if "median" not in r or "avg" not in r:
+        raise Missing(f"{path}: no latency summary")
+    return r
+
+
+def local(d):
+    path = d / "local.txt"
+    text = read(path)
+    rows = {int(a): (float(b), float(c)) for a, b, c in
+            re.findall(r"^(\d+)\s+([\d.]+)\s+([\d.]+)\s*$", text, re.M)}
+    m = re.search(r"ratio:\s*([\d.]+)", text)
+    if 1048576 not in rows or not m:
+        raise Missing(f"{path}: no 1 MiB row or ratio")
+    return {"rows": rows, "ratio": float(m.group(1))}
+
+
+def profile(d, test, top=12):
+    """The heaviest symbols of perf report's table, as (percent, line)."""
+    path = d / f"perf.{test}.txt"
+    out = []
+    for line in read(path).splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+(.*)", line)
+        if m:
+            out.append((float(m.group(1)), " ".join(m.group(2).split())))
+    if not out:
+        raise Missing(f"{path}: empty profile")
+    return out[:top]
+
+
+def fmt(v):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{v:.2f}" if v < 100 else f"{v:.0f}"
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def build(d):
+    rows = []  # (test, size, metric, urma, rxe, tcp)
+    res = {"lat": {}, "bw": {}}
+    tl = tcp_lat(d)
+    for t in LAT_TESTS:
+        u, x = urma(d, t), rxe(d, t)
+        res["lat"][t] = {"urma": u, "rxe": x}
+        tcp = tl if t in ("write_lat", "send_lat") else None
+        for k in ("median", "avg", "p99"):
+            rows.append((t, 8, f"{k} us", u[k], x[k], tcp.get(k) if tcp else None))
+    tb = tcp_bw(d)
+    res["tcp"] = {"bw": tb, "lat": tl}
+    for t in BW_TESTS:
+        u, x = urma(d, t), rxe(d, t)
+        res["bw"][t] = {"urma": u, "rxe": x}
+        size = 8 if t.startswith("atomic") else 65536
+        tcp = tb["bw"] if t in ("write_bw", "send_bw") else None
+        rows.append((t, size, "avg MB/s", u["bw"], x["bw"], tcp))
+        rows.append((t, size, "Mpps", u["mpps"], x["mpps"], None))
+    res["local"] = local(d)
+    res["profile"] = {t: profile(d, t) for t in ("write_lat", "write_bw")}
+    return rows, res
+
+
+def goals(res):
+    wb = res["bw"]["write_bw"]
+    wl = res["lat"]["write_lat"]
+    r_bw = ratio(wb["urma"]["bw"], wb["rxe"]["bw"])
+    r_tcp = ratio(wb["urma"]["bw"], res["tcp"]["bw"]["bw"])
+    r_lat = ratio(wl["urma"]["median"], wl["rxe"]["median"])
+    r_loc = res["local"]["ratio"]
+    return [
+        ("URMA write_bw 64 KiB >= 3x rxe", r_bw, r_bw >= 3),
+        ("URMA write_bw 64 KiB >= TCP (iperf3)", r_tcp, r_tcp >= 1),
+        ("URMA write_lat 8 B median <= 0.7x rxe", r_lat, r_lat <= 0.7),
+        ("local 1 MiB WRITE >= 0.5x memcpy", r_loc, r_loc >= 0.5),
+    ]
+
+
+def print_table(rows, res, guest):
+    print(f"make bench: {guest}")
+    print("1 MB = 2^20 bytes; latencies in microseconds (write/send: half the")
+    print("round trip, read/atomic: post to completion), as perftest reports them.")
+    print()
+    hdr = ("test", "bytes", "metric", "URMA", "rxe", "TCP", "URMA/rxe")
+    w = (11, 6, 9, 9, 9, 9, 9)
+    print("  ".join(h.ljust(n) if i < 3 else h.rjust(n) for i, (h, n) in enumerate(zip(hdr, w))))
+    for t, size, metric, u, x, tcp in rows:
+        cells = (t, str(size), metric, fmt(u), fmt(x), fmt(tcp), fmt(ratio(u, x)))
+        print("  ".join(c.ljust(n) if i < 3 else c.rjust(n) for i, (c, n) in enumerate(zip(cells, w))))
+    print()
+    print("local path (urma_local_bench): size, WRITE MB/s, memcpy MB/s")
+    for size, (wr, mc) in sorted(res["local"]["rows"].items()):
+        print(f"  {size:>8}  {wr:9.1f}  {mc:9.1f}")
+    print()
+    print("goals (same guest, same run):")
+    for what, r, ok in goals(res):
+        print(f"  {what:<40} {fmt(r):>7}  {'met' if ok else 'NOT met'}")
+    for t, prof in res["profile"].items():
+        print()
+        print(f"where the time goes, urma {t} (perf, cpu-clock, whole guest):")
+        for pct, what in prof:
+            print(f"  {pct:6.2f}%  {what}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir", type=Path)
+    ap.add_argument("--json", type=Path, help="also write the figures as JSON")
+    a = ap.parse_args()
+    try:
+        rows, res = build(a.dir)
+        guest = read(a.dir / "guest.txt").strip()
+    except (Missing, KeyError, ValueError) as e:
+        print(f"bench_table: missing figure: {e}", file=sys.stderr)
+        return 1
+    print_table(rows, res, guest)
+    if a.json:
+        res["goals"] = [{"goal": g, "ratio": r, "met": ok} for g, r, ok in goals(res)]
+        res["local"]["rows"] = {str(k): v for k, v in res["local"]["rows"].items()}
+        a.json.write_text(json.dumps(res, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
