@@ -118,14 +118,16 @@ def local(d):
     return {"rows": rows, "ratio": float(m.group(1))}
 
 
-def profile(d, test, top=12):
-    """The heaviest symbols of perf report's table, as (percent, line)."""
-    path = d / f"perf.{test}.txt"
+def profile(d, name, top=12):
+    """The heaviest rows of a perf report table, as (percents, symbol):
+    self time (perf.TEST.txt) or including callees (perf.TEST.children.txt,
+    two percent columns: with children, self)."""
+    path = d / f"perf.{name}.txt"
     out = []
     for line in read(path).splitlines():
-        m = re.match(r"\s*([\d.]+)%\s+(.*)", line)
+        m = re.match(r"\s*([\d.]+)%\s+(?:([\d.]+)%\s+)?(.*)", line)
         if m:
-            out.append((float(m.group(1)), " ".join(m.group(2).split())))
+            out.append((float(m.group(1)), " ".join(m.group(3).split())))
     if not out:
         raise Missing(f"{path}: empty profile")
     return out[:top]
@@ -161,7 +163,9 @@ def build(d):
         rows.append((t, size, "avg MB/s", u["bw"], x["bw"], tcp))
         rows.append((t, size, "Mpps", u["mpps"], x["mpps"], None))
     res["local"] = local(d)
-    res["profile"] = {t: profile(d, t) for t in ("write_lat", "write_bw")}
+    res["profile"] = {f"{t} self": profile(d, t) for t in ("write_lat", "write_bw")}
+    res["profile"].update({f"{t} with callees, urma_perftest only": profile(d, f"{t}.children")
+                           for t in ("write_lat", "write_bw")})
     return rows, res
 
 

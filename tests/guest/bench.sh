@@ -151,9 +151,14 @@ run_profile() {
 			"$perftest" "$t" -d udma0 -s "$size" -n "$iters" -S $self \
 			> /dev/null 2> "$out/perf.$t.err"
 		wait $spid
+		# Self time by symbol, then time including callees (the
+		# syscall, the engine, the copy) of the benchmark's process.
 		perf report -i /tmp/perf.$t.data --stdio --no-children \
 			--sort comm,dso,sym --percent-limit 1.5 -g none \
 			> "$out/perf.$t.txt" 2> /dev/null
+		perf report -i /tmp/perf.$t.data --stdio --children \
+			--comms urma_perftest --sort sym --percent-limit 4 -g none \
+			> "$out/perf.$t.children.txt" 2> /dev/null
 	done
 }
 
