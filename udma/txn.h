@@ -100,8 +100,8 @@ enum udma_txn_status {
  * @len: bytes to move; 8 for atomics
  * @invalidate: SEND only: invalidate the registered segment of the target
  *	named by @token_id, @dst_va and @inv_len once the message is delivered
- *	(URMA's SEND_WITH_INVALIDATE; UB's Send has room for it in its
- *	extension headers, as MAETAH and TVETAH)
+ *	(URMA's SEND_WITH_INVALIDATE, which has no TAOpcode of its own: a
+ *	Send that also carries a segment's address and token)
  * @inv_len: SEND with @invalidate: bytes of the segment, as imported
  * @notify_token_id: WRITE_NOTIFY: the token ID of the notify word's segment
  * @notify_token_value: WRITE_NOTIFY: the token presented for it
