@@ -226,6 +226,7 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	tseg->umem = umem;
 	tseg->mva = 0;
 	tseg->user_ctx = cfg->user_ctx;
+	tseg->invalid = false;
 	ubcore_obj_ref_init(&tseg->obj_ref);
 	spin_lock_irqsave(&dev->seg_lock, flags);
 	list_add_tail(&tseg->node, &cfg->token_id->seg_list);
@@ -282,21 +283,10 @@ static bool ubcore_seg_covers(const struct ubcore_seg *seg, u64 va, u64 len)
 	       va - seg->ubva.va <= seg->len - len;
 }
 
-/**
- * ubcore_find_get_seg() - the registered segment that covers a range
- * @dev: the device
- * @token_id: the segment's token ID number
- * @va: first byte of the range
- * @len: bytes of the range
- *
- * The caller checks the token value and the access rights.
- *
- * Context: any context.
- * Return: the segment with a reference (ubcore_obj_ref_put(&tseg->obj_ref)
- * when done), or NULL.
- */
-struct ubcore_target_seg *ubcore_find_get_seg(struct ubcore_device *dev,
-					      u32 token_id, u64 va, u64 len)
+/* The lookup of ubcore_find_get_seg() and ubcore_find_get_remote_seg(). */
+static struct ubcore_target_seg *ubcore_seg_lookup(struct ubcore_device *dev,
+						   u32 token_id, u64 va,
+						   u64 len, bool remote)
 {
 	struct ubcore_target_seg *tseg, *found = NULL;
 	struct ubcore_token_id *token;
@@ -308,6 +298,8 @@ struct ubcore_target_seg *ubcore_find_get_seg(struct ubcore_device *dev,
 	if (!token)
 		goto out;
 	list_for_each_entry(tseg, &token->seg_list, node) {
+		if (remote && tseg->invalid)
+			continue;
 		if (ubcore_seg_covers(&tseg->seg, va, len) &&
 		    ubcore_obj_ref_get(&tseg->obj_ref)) {
 			found = tseg;
@@ -318,7 +310,75 @@ out:
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
 	return found;
 }
+
+/**
+ * ubcore_find_get_seg() - the registered segment that covers a range, for
+ *	its owner's local use
+ * @dev: the device
+ * @token_id: the segment's token ID number
+ * @va: first byte of the range
+ * @len: bytes of the range
+ *
+ * Invalidated segments are found too: invalidation ends remote access
+ * only. The caller checks that the segment is its own.
+ *
+ * Context: any context.
+ * Return: the segment with a reference (ubcore_obj_ref_put(&tseg->obj_ref)
+ * when done), or NULL.
+ */
+struct ubcore_target_seg *ubcore_find_get_seg(struct ubcore_device *dev,
+					      u32 token_id, u64 va, u64 len)
+{
+	return ubcore_seg_lookup(dev, token_id, va, len, false);
+}
 EXPORT_SYMBOL_GPL(ubcore_find_get_seg);
+
+/**
+ * ubcore_find_get_remote_seg() - the registered segment that covers a
+ *	range, for a remote access
+ * @dev: the device
+ * @token_id: the segment's token ID number
+ * @va: first byte of the range
+ * @len: bytes of the range
+ *
+ * As ubcore_find_get_seg(), but an invalidated segment is not found. The
+ * caller checks the token value and the access rights.
+ *
+ * Context: any context.
+ * Return: the segment with a reference (ubcore_obj_ref_put(&tseg->obj_ref)
+ * when done), or NULL.
+ */
+struct ubcore_target_seg *ubcore_find_get_remote_seg(struct ubcore_device *dev,
+						     u32 token_id, u64 va,
+						     u64 len)
+{
+	return ubcore_seg_lookup(dev, token_id, va, len, true);
+}
+EXPORT_SYMBOL_GPL(ubcore_find_get_remote_seg);
+
+/**
+ * ubcore_invalidate_seg() - end remote access to a registered segment
+ * @tseg: a registered segment; the caller holds a reference (a lookup's)
+ *	or owns it
+ *
+ * From the return on, ubcore_find_get_remote_seg() does not find @tseg; a
+ * remote access that found it before may still be running (the target
+ * checks the flag once more before it touches memory). Invalidating an
+ * invalidated segment does nothing. Local use and unregistration are not
+ * affected.
+ *
+ * Context: any context.
+ */
+void ubcore_invalidate_seg(struct ubcore_target_seg *tseg)
+{
+	struct ubcore_device *dev = tseg->ub_dev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->seg_lock, flags);
+	WRITE_ONCE(tseg->invalid, true);
+	spin_unlock_irqrestore(&dev->seg_lock, flags);
+}
+EXPORT_SYMBOL_GPL(ubcore_invalidate_seg);
 
 /**
  * ubcore_import_seg() - record a remote segment
@@ -365,6 +425,7 @@ struct ubcore_target_seg *ubcore_import_seg(struct ubcore_device *dev,
 	tseg->umem = NULL;
 	tseg->mva = cfg->mva;
 	tseg->user_ctx = 0;
+	tseg->invalid = false;
 	INIT_LIST_HEAD(&tseg->node);
 	ubcore_obj_ref_init(&tseg->obj_ref);
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_TARGET_SEG);

@@ -16,15 +16,19 @@
  * A WQE, in order (the first failure is its CQE's status):
  *  1. udma_sqe_check() (sqe.c): the format against the queue's limits;
  *  2. NOP: completes at once;
- *  3. WRITE*, READ, atomics: rseg_idx, an imported segment (no such
- *     import: LOC_ACCESS_ERR);
+ *  3. WRITE*, READ, atomics, SEND_INVALIDATE: rseg_idx, an imported
+ *     segment (no such import: LOC_ACCESS_ERR); WRITE_NOTIFY also
+ *     notify_rseg_idx (no such import: LOC_ACCESS_ERR; one of another EID
+ *     than rseg_idx's: LOC_OPERATION_ERR, a transaction has one target);
  *  4. the target, whose EID gets the transaction: an RC jetty's bound
  *     peer (target_idx 0, or the index of an import of the same jetty:
  *     else LOC_OPERATION_ERR); otherwise target_idx in the context's
  *     import table, an imported JFR or jetty (no such import:
- *     LOC_ACCESS_ERR). A WRITE, READ or atomic with target_idx 0 (not on
- *     a bound RC jetty) goes to its segment's EID instead. A kernel queue
- *     has no import table: it reaches its bound peer only;
+ *     LOC_ACCESS_ERR). A WRITE*, READ or atomic with target_idx 0 (not
+ *     on a bound RC jetty) goes to its segment's EID instead. A kernel
+ *     queue has no import table: it reaches its bound peer only. The
+ *     segment a SEND_INVALIDATE names must have the target's EID (else
+ *     LOC_OPERATION_ERR);
  *  5. local SGEs (zero-length ones are skipped): the registered segment of
  *     the SGE's token ID covering it (ubcore_find_get_seg()), of the
  *     queue's own context (LOC_ACCESS_ERR otherwise), held until the
@@ -498,16 +502,23 @@ static u8 udma_sq_resolve_target(struct udma_sq *sq,
 	return URMA_CR_SUCCESS;
 }
 
+/* SEND, SEND_IMM, SEND_INVALIDATE: delivered into an RQE. */
+static bool udma_sqe_is_message(const struct udma_sqe *sqe)
+{
+	return sqe->opcode == URMA_OPC_SEND ||
+	       sqe->opcode == URMA_OPC_SEND_IMM ||
+	       sqe->opcode == URMA_OPC_SEND_INVALIDATE;
+}
+
 /*
- * A WRITE, READ or atomic that names no target (target_idx 0) outside an
+ * A WRITE*, READ or atomic that names no target (target_idx 0) outside an
  * RC jetty goes to the EID of its imported segment.
  */
 static bool udma_sq_seg_only(const struct udma_sq *sq,
 			     const struct udma_sq_batch *b,
 			     const struct udma_sqe *sqe)
 {
-	if (sqe->target_idx || sqe->opcode == URMA_OPC_SEND ||
-	    sqe->opcode == URMA_OPC_SEND_IMM ||
+	if (sqe->target_idx || udma_sqe_is_message(sqe) ||
 	    sqe->opcode == URMA_OPC_WRITE_IMM)
 		return false;
 	return b->lim.trans_mode != UBCORE_TP_RC || !sq->bound;
@@ -572,6 +583,8 @@ static u8 udma_ta_opcode(u8 opcode)
 		return UDMA_TA_WRITE;
 	case URMA_OPC_WRITE_IMM:
 		return UDMA_TA_WRITE_IMM;
+	case URMA_OPC_WRITE_NOTIFY:
+		return UDMA_TA_WRITE_NOTIFY;
 	case URMA_OPC_READ:
 		return UDMA_TA_READ;
 	case URMA_OPC_CAS:
@@ -590,7 +603,7 @@ static u8 udma_ta_opcode(u8 opcode)
 		return UDMA_TA_FXOR;
 	case URMA_OPC_SEND_IMM:
 		return UDMA_TA_SEND_IMM;
-	default:	/* SEND; udma_sqe_check() let nothing else through */
+	default:	/* SEND, SEND_INVALIDATE (udma_txn.invalidate) */
 		return UDMA_TA_SEND;
 	}
 }
@@ -613,11 +626,69 @@ static u8 udma_txn_cr_status(enum udma_txn_status ts)
 	}
 }
 
+/*
+ * The imported segments a WQE names: rseg_idx (not for SEND and SEND_IMM)
+ * and WRITE_NOTIFY's notify_rseg_idx, which must be of the same EID.
+ */
+static u8 udma_sq_resolve_segs(const struct udma_sq_batch *b,
+			       const struct udma_sqe *sqe,
+			       struct udma_import *rseg,
+			       struct udma_import *nseg)
+{
+	if (sqe->opcode == URMA_OPC_SEND || sqe->opcode == URMA_OPC_SEND_IMM)
+		return URMA_CR_SUCCESS;
+	if (!udma_import_lookup(b->udma_uctx, sqe->rseg_idx, UDMA_IMPORT_SEG,
+				rseg))
+		return URMA_CR_LOC_ACCESS_ERR;
+	if (sqe->opcode != URMA_OPC_WRITE_NOTIFY)
+		return URMA_CR_SUCCESS;
+	if (!udma_import_lookup(b->udma_uctx, sqe->notify_rseg_idx,
+				UDMA_IMPORT_SEG, nseg))
+		return URMA_CR_LOC_ACCESS_ERR;
+	if (memcmp(&nseg->eid, &rseg->eid, sizeof(rseg->eid)))
+		return URMA_CR_LOC_OPERATION_ERR;
+	return URMA_CR_SUCCESS;
+}
+
+/* The transaction's fields that name target memory and data. */
+static void udma_sq_txn_target(struct udma_txn *txn, const struct udma_sqe *sqe,
+			       const struct udma_import *rseg,
+			       const struct udma_import *nseg)
+{
+	switch (sqe->opcode) {
+	case URMA_OPC_SEND:
+		return;
+	case URMA_OPC_SEND_IMM:
+		txn->imm_data = sqe->data;
+		return;
+	case URMA_OPC_SEND_INVALIDATE:
+		txn->invalidate = true;
+		txn->token_id = rseg->token_id;
+		txn->token_value = rseg->token_value;
+		txn->dst_va = rseg->va;
+		txn->inv_len = rseg->len;
+		return;
+	case URMA_OPC_WRITE_NOTIFY:
+		txn->notify_token_id = nseg->token_id;
+		txn->notify_token_value = nseg->token_value;
+		txn->notify_va = sqe->notify_va;
+		fallthrough;
+	case URMA_OPC_WRITE_IMM:
+		txn->imm_data = sqe->data;
+		break;
+	default:
+		break;
+	}
+	txn->token_id = rseg->token_id;
+	txn->token_value = rseg->token_value;
+	txn->dst_va = sqe->remote_va;
+}
+
 /* Execute one WQE: its CQE status (or UDMA_SQ_RNR) and bytes moved. */
 static u8 udma_sq_execute(struct udma_sq *sq, const struct udma_sq_batch *b,
 			  const struct udma_sqe *sqe, u32 *len)
 {
-	struct udma_import peer, rseg;
+	struct udma_import peer, rseg = {}, nseg = {};
 	struct udma_local_buf buf;
 	struct udma_txn txn = {};
 	bool message;
@@ -627,11 +698,10 @@ static u8 udma_sq_execute(struct udma_sq *sq, const struct udma_sq_batch *b,
 	st = udma_sqe_check(sqe, &b->lim);
 	if (st || sqe->opcode == URMA_OPC_NOP)
 		return st;
-	message = sqe->opcode == URMA_OPC_SEND ||
-		  sqe->opcode == URMA_OPC_SEND_IMM;
-	if (!message && !udma_import_lookup(b->udma_uctx, sqe->rseg_idx,
-					    UDMA_IMPORT_SEG, &rseg))
-		return URMA_CR_LOC_ACCESS_ERR;
+	message = udma_sqe_is_message(sqe);
+	st = udma_sq_resolve_segs(b, sqe, &rseg, &nseg);
+	if (st)
+		return st;
 	if (udma_sq_seg_only(sq, b, sqe)) {
 		memset(&peer, 0, sizeof(peer));
 		peer.eid = rseg.eid;
@@ -640,6 +710,9 @@ static u8 udma_sq_execute(struct udma_sq *sq, const struct udma_sq_batch *b,
 		if (st)
 			return st;
 	}
+	if (sqe->opcode == URMA_OPC_SEND_INVALIDATE &&
+	    memcmp(&rseg.eid, &peer.eid, sizeof(peer.eid)))
+		return URMA_CR_LOC_OPERATION_ERR;
 	st = udma_sq_get_local(b, sqe, &buf);
 	if (st)
 		return st;
@@ -655,19 +728,14 @@ static u8 udma_sq_execute(struct udma_sq *sq, const struct udma_sq_batch *b,
 		txn.dst_jetty_id = peer.id;
 		txn.jetty_token = peer.token_value;
 	}
-	if (sqe->opcode == URMA_OPC_SEND_IMM ||
-	    sqe->opcode == URMA_OPC_WRITE_IMM)
-		txn.imm_data = sqe->data;
-	if (!message) {
-		txn.token_id = rseg.token_id;
-		txn.token_value = rseg.token_value;
-		txn.dst_va = sqe->remote_va;
-	}
+	udma_sq_txn_target(&txn, sqe, &rseg, &nseg);
 	switch (sqe->opcode) {
 	case URMA_OPC_SEND:
 	case URMA_OPC_SEND_IMM:
+	case URMA_OPC_SEND_INVALIDATE:
 	case URMA_OPC_WRITE:
 	case URMA_OPC_WRITE_IMM:
+	case URMA_OPC_WRITE_NOTIFY:
 		txn.payload = &buf;
 		break;
 	case URMA_OPC_READ:

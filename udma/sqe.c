@@ -9,10 +9,9 @@
  *
  * The checks, in order; the first that fails gives the CQE's status:
  *  1. flags: an unknown bit                       LOC_OPERATION_ERR
- *  2. opcode: unknown; WRITE_NOTIFY and SEND_INVALIDATE (not done: an SQE
- *     has no notify address, the transaction no invalidation); anything
- *     but SEND, SEND_IMM and NOP on a UM queue; an atomic outside
- *     cap.atomic_feature (FAND never is)         UNSUPPORTED_OPCODE_ERR
+ *  2. opcode: unknown; anything but SEND, SEND_IMM and NOP on a UM queue
+ *     (UM carries no memory operation and no invalidation); an atomic
+ *     outside cap.atomic_feature                  UNSUPPORTED_OPCODE_ERR
  *  3. NOP: nothing more
  *  4. an RC jetty that is not bound (RC sends only to the bound peer)
  *                                                 LOC_OPERATION_ERR
@@ -23,10 +22,13 @@
  *  7. atomics: not exactly one SGE of 8 bytes, or remote_len not 8
  *                                                 LOC_LEN_ERR
  *     remote_va not 8-byte aligned                LOC_OPERATION_ERR
- *  8. the total (sum of SGE lengths in 64 bits: 12 SGEs of at most
- *     4 GiB cannot overflow, or inline_len) above max_msg_size (SEND),
+ *  8. WRITE_NOTIFY: notify_va not 8-byte aligned  LOC_OPERATION_ERR
+ *  9. the total (sum of SGE lengths in 64 bits: 12 SGEs of at most
+ *     4 GiB cannot overflow, or inline_len) above max_msg_size (SEND*),
  *     max_write_size (WRITE*) or max_read_size (READ); WRITE* and READ
  *     above remote_len                            LOC_LEN_ERR
+ * Indexes (target_idx, rseg_idx, notify_rseg_idx) name imports: sq.c
+ * looks them up.
  */
 #include <linux/kernel.h>
 
@@ -53,8 +55,10 @@ static u32 udma_opc_atomic_bit(u8 opcode)
 		return UBCORE_ATOMIC_FOR;
 	case URMA_OPC_FXOR:
 		return UBCORE_ATOMIC_FXOR;
+	case URMA_OPC_FAND:
+		return UBCORE_ATOMIC_FAND;
 	default:
-		return 0;	/* FAND has no capability bit in UB */
+		return 0;
 	}
 }
 
@@ -69,9 +73,11 @@ static bool udma_opc_supported(u8 opcode)
 	switch (opcode) {
 	case URMA_OPC_WRITE:
 	case URMA_OPC_WRITE_IMM:
+	case URMA_OPC_WRITE_NOTIFY:
 	case URMA_OPC_READ:
 	case URMA_OPC_SEND:
 	case URMA_OPC_SEND_IMM:
+	case URMA_OPC_SEND_INVALIDATE:
 	case URMA_OPC_NOP:
 		return true;
 	default:
@@ -120,6 +126,12 @@ static u8 udma_sqe_check_atomic(const struct udma_sqe *sqe)
 	return URMA_CR_SUCCESS;
 }
 
+static bool udma_opc_is_send(u8 opcode)
+{
+	return opcode == URMA_OPC_SEND || opcode == URMA_OPC_SEND_IMM ||
+	       opcode == URMA_OPC_SEND_INVALIDATE;
+}
+
 static u8 udma_sqe_check_len(const struct udma_sqe *sqe,
 			     const struct udma_sq_limits *lim)
 {
@@ -132,22 +144,15 @@ static u8 udma_sqe_check_len(const struct udma_sqe *sqe,
 		for (i = 0; i < sqe->num_sge; i++)
 			total += sqe->sge[i].len;
 
-	switch (sqe->opcode) {
-	case URMA_OPC_SEND:
-	case URMA_OPC_SEND_IMM:
+	if (udma_opc_is_send(sqe->opcode))
 		max = lim->max_msg_size;
-		break;
-	case URMA_OPC_READ:
+	else if (sqe->opcode == URMA_OPC_READ)
 		max = lim->max_read_size;
-		break;
-	default:	/* WRITE, WRITE_IMM */
+	else	/* WRITE, WRITE_IMM, WRITE_NOTIFY */
 		max = lim->max_write_size;
-		break;
-	}
 	if (total > max)
 		return URMA_CR_LOC_LEN_ERR;
-	if (sqe->opcode != URMA_OPC_SEND && sqe->opcode != URMA_OPC_SEND_IMM &&
-	    total > sqe->remote_len)
+	if (!udma_opc_is_send(sqe->opcode) && total > sqe->remote_len)
 		return URMA_CR_LOC_LEN_ERR;
 	return URMA_CR_SUCCESS;
 }
@@ -181,6 +186,10 @@ u8 udma_sqe_check(const struct udma_sqe *sqe, const struct udma_sq_limits *lim)
 		return URMA_CR_LOC_LEN_ERR;
 	if (udma_opc_is_atomic(sqe->opcode))
 		return udma_sqe_check_atomic(sqe);
+	/* The target writes the notify word with one aligned 8-byte store. */
+	if (sqe->opcode == URMA_OPC_WRITE_NOTIFY &&
+	    !IS_ALIGNED(sqe->notify_va, sizeof(u64)))
+		return URMA_CR_LOC_OPERATION_ERR;
 	return udma_sqe_check_len(sqe, lim);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sqe_check);

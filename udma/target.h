@@ -26,6 +26,7 @@
 /* urma_cr_opcode_t values of receive completions (statuses: udma.h). */
 #define UDMA_CR_OPC_SEND		0
 #define UDMA_CR_OPC_SEND_WITH_IMM	1
+#define UDMA_CR_OPC_SEND_WITH_INV	2
 #define UDMA_CR_OPC_WRITE_WITH_IMM	3
 
 /* target.c */
@@ -34,6 +35,11 @@ u32 udma_ta_atomic_feature(u8 opcode);
 enum udma_txn_status udma_target_check_format(const struct udma_txn *txn,
 					      u32 atomic_feature);
 enum udma_txn_status udma_target_check_seg(const struct ubcore_target_seg *tseg,
+					   const struct udma_txn *txn);
+enum udma_txn_status
+udma_target_check_notify(const struct ubcore_target_seg *tseg,
+			 const struct udma_txn *txn);
+enum udma_txn_status udma_target_check_inv(const struct ubcore_target_seg *tseg,
 					   const struct udma_txn *txn);
 bool udma_target_token_ok(u32 policy_flag, u32 token_value, u32 presented);
 

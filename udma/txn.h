@@ -92,10 +92,20 @@ enum udma_txn_status {
  * @dst_eid: the target's EID (selects the target device)
  * @dst_jetty_id: SEND*, WRITE_IMM: the target JFR or jetty
  * @jetty_token: SEND*, WRITE_IMM: the token presented for that JFR/jetty
- * @token_id: memory operations: the target segment's token ID
- * @token_value: memory operations: the token presented for it
- * @dst_va: memory operations: first target byte
+ * @token_id: memory operations: the target segment's token ID; SEND with
+ *	@invalidate: the token ID of the segment to invalidate
+ * @token_value: the token presented for @token_id
+ * @dst_va: memory operations: first target byte; SEND with @invalidate:
+ *	first byte of the segment to invalidate
  * @len: bytes to move; 8 for atomics
+ * @invalidate: SEND only: invalidate the registered segment of the target
+ *	named by @token_id, @dst_va and @inv_len once the message is delivered
+ *	(URMA's SEND_WITH_INVALIDATE, which has no TAOpcode of its own: a
+ *	Send that also carries a segment's address and token)
+ * @inv_len: SEND with @invalidate: bytes of the segment, as imported
+ * @notify_token_id: WRITE_NOTIFY: the token ID of the notify word's segment
+ * @notify_token_value: WRITE_NOTIFY: the token presented for it
+ * @notify_va: WRITE_NOTIFY: the notify word (8 bytes, aligned; NTFETAH)
  * @imm_data: WRITE_IMM, SEND_IMM: immediate data; WRITE_NOTIFY: notify data
  * @operand1: atomics: the swap / add / and / or / xor / store value
  * @operand2: CAS: the compare value
@@ -117,6 +127,11 @@ struct udma_txn {
 	u32 token_value;
 	u64 dst_va;
 	u64 len;
+	bool invalidate;
+	u64 inv_len;
+	u32 notify_token_id;
+	u32 notify_token_value;
+	u64 notify_va;
 	u64 imm_data;
 	u64 operand1;
 	u64 operand2;

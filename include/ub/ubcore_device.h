@@ -55,13 +55,20 @@ enum ubcore_eid_mode {
 	UBCORE_EID_MODE_STATIC,
 };
 
-/* atomic_feature bits (user guide, urma_admin show -w). */
+/*
+ * atomic_feature bits: bits 0-5 are the user guide's (urma_admin show -w).
+ * The guide has no bit for FETCH_AND although URMA has its opcode
+ * (URMA_OPC_FAND) and UB its transaction (Fetch_and, 0xD); bit 6 is ours
+ * for it. UB's Store (0x9) and Load (0xA) atomics have no URMA opcode, so
+ * no WR can ask for them and they get no bit: devices do not offer them.
+ */
 #define UBCORE_ATOMIC_CAS	BIT(0)
 #define UBCORE_ATOMIC_SWAP	BIT(1)
 #define UBCORE_ATOMIC_FAA	BIT(2)
 #define UBCORE_ATOMIC_FSUB	BIT(3)
 #define UBCORE_ATOMIC_FOR	BIT(4)
 #define UBCORE_ATOMIC_FXOR	BIT(5)
+#define UBCORE_ATOMIC_FAND	BIT(6)
 
 /* trans_mode bits. */
 #define UBCORE_TM_RM		BIT(0)
@@ -337,9 +344,9 @@ struct ubcore_eid_entry {
  * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1); a
  *	token ID is freed only after a pass through @seg_lock, so a lookup
  *	holding @seg_lock can use what it loaded
- * @seg_lock: protects the token IDs' segment lists and taking references
- *	on segments found through @token_table; a spinlock, lookups run in
- *	any context
+ * @seg_lock: protects the token IDs' segment lists, taking references
+ *	on segments found through @token_table, and setting a segment's
+ *	invalid flag; a spinlock, lookups run in any context
  * @obj_cnt: live objects per enum ubcore_obj_type
  * @pinned_pages: user pages pinned by the device's segments
  */

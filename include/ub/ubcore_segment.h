@@ -129,6 +129,13 @@ struct ubcore_umem {
  * @user_ctx: the creator's value
  * @node: in its token ID's seg_list (registered segments only)
  * @obj_ref: lifetime against lookups for the data path
+ * @invalid: remote access has ended (a SEND_WITH_INVALIDATE named the
+ *	segment, ubcore_invalidate_seg()): remote lookups
+ *	(ubcore_find_get_remote_seg()) skip it and targets refuse it; its
+ *	owner still uses it locally and unregisters it as any other. Set
+ *	once and never cleared, under the device's seg_lock with WRITE_ONCE;
+ *	read under seg_lock by lookups, with READ_ONCE by holders of a
+ *	reference. Registered segments only.
  */
 struct ubcore_target_seg {
 	struct ubcore_device *ub_dev;
@@ -141,6 +148,7 @@ struct ubcore_target_seg {
 	u64 user_ctx;
 	struct list_head node;
 	struct ubcore_obj_ref obj_ref;
+	bool invalid;
 };
 
 /**
@@ -179,8 +187,17 @@ int ubcore_unimport_seg(struct ubcore_target_seg *tseg);
  * The registered segment of @dev with @token_id that covers
  * [@va, @va + @len), with a reference (ubcore_obj_ref_put() when done), or
  * NULL. Any context. The caller checks the token value and access rights.
+ * ubcore_find_get_seg() is for the owner's local use and finds invalidated
+ * segments too; ubcore_find_get_remote_seg() is for remote access and
+ * skips them.
  */
 struct ubcore_target_seg *ubcore_find_get_seg(struct ubcore_device *dev,
 					      u32 token_id, u64 va, u64 len);
+struct ubcore_target_seg *ubcore_find_get_remote_seg(struct ubcore_device *dev,
+						     u32 token_id, u64 va,
+						     u64 len);
+
+/* End remote access to a registered segment (see @invalid). Any context. */
+void ubcore_invalidate_seg(struct ubcore_target_seg *tseg);
 
 #endif /* _UB_UBCORE_SEGMENT_H */

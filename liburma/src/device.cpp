@@ -114,7 +114,8 @@ void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *de
     cap->max_read_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_read_size, UINT32_MAX));
     cap->max_write_size = static_cast<uint32_t>(std::min<uint64_t>(cmd.out.max_write_size, UINT32_MAX));
     // The kernel's atomic bits are the user guide's (CAS 1, SWAP 2, FAA 4,
-    // FSUB 8, FOR 16, FXOR 32); urma_atomic_feature_t has FAND between.
+    // FSUB 8, FOR 16, FXOR 32) and FAND 64, which the guide lacks
+    // (ubcore_device.h); urma_atomic_feature_t has FAND between FSUB and FOR.
     const uint32_t a = cmd.out.atomic_feature;
     cap->atomic_feat.bs.cas = !!(a & 1u);
     cap->atomic_feat.bs.swap = !!(a & 2u);
@@ -122,6 +123,7 @@ void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *de
     cap->atomic_feat.bs.fetch_and_sub = !!(a & 8u);
     cap->atomic_feat.bs.fetch_and_or = !!(a & 16u);
     cap->atomic_feat.bs.fetch_and_xor = !!(a & 32u);
+    cap->atomic_feat.bs.fetch_and_and = !!(a & 64u);
     cap->trans_mode = static_cast<uint16_t>(cmd.out.trans_mode);
     cap->congestion_ctrl_alg = static_cast<uint16_t>(cmd.out.congestion_ctrl_alg);
     dev_attr->port_cnt = 1;

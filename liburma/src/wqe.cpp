@@ -104,6 +104,26 @@ bool remote_sgl(const urma_sg_t &sg, udma_sqe *sqe)
     return remote_sge(sg.sge, sqe);
 }
 
+// WRITE_NOTIFY's remote side: the data range, then the 8-byte notify word,
+// which may lie in another imported segment of the same target.
+bool notify_sgl(const urma_sg_t &sg, udma_sqe *sqe)
+{
+    if (sg.num_sge != 2 || sg.sge == nullptr) {
+        URMA_LOG_ERR("write_notify has %u remote sges, must be 2 (data, notify)\n", sg.num_sge);
+        return false;
+    }
+    const urma_sge_t &notify = sg.sge[1];
+    uint32_t idx = rseg_idx_of(notify.tseg);
+    if (idx == 0 || notify.len != sizeof(uint64_t)) {
+        URMA_LOG_ERR("notify sge 0x%llx len %u: must be 8 bytes of an imported segment\n",
+                     static_cast<unsigned long long>(notify.addr), notify.len);
+        return false;
+    }
+    sqe->notify_rseg_idx = idx;
+    sqe->notify_va = notify.addr;
+    return remote_sge(&sg.sge[0], sqe);
+}
+
 // Atomics move one 8-byte word: the remote word, and one local SGE that
 // receives its old value.
 bool atomic_operands(const urma_sge_t *dst, const urma_sge_t *src, udma_sqe *sqe)
@@ -137,8 +157,11 @@ urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe 
     switch (wr.opcode) {
     case URMA_OPC_WRITE:
     case URMA_OPC_WRITE_IMM:
-    case URMA_OPC_WRITE_NOTIFY:
         ok = local_sgl(wr.rw.src, inline_data, lim, sqe) && remote_sgl(wr.rw.dst, sqe);
+        sqe->data = wr.rw.notify_data;
+        break;
+    case URMA_OPC_WRITE_NOTIFY:
+        ok = local_sgl(wr.rw.src, inline_data, lim, sqe) && notify_sgl(wr.rw.dst, sqe);
         sqe->data = wr.rw.notify_data;
         break;
     case URMA_OPC_READ:
@@ -149,13 +172,14 @@ urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe 
     case URMA_OPC_SEND_IMM:
     case URMA_OPC_SEND_INVALIDATE:
         ok = local_sgl(wr.send.src, inline_data, lim, sqe);
-        sqe->data = wr.send.imm_data;
+        if (wr.opcode == URMA_OPC_SEND_IMM)
+            sqe->data = wr.send.imm_data;
         if (ok && wr.opcode == URMA_OPC_SEND_INVALIDATE) {
-            if (wr.send.tseg == nullptr) {
-                URMA_LOG_ERR("send_invalidate without a segment\n");
+            // The segment to invalidate is the target's: one we imported.
+            sqe->rseg_idx = rseg_idx_of(wr.send.tseg);
+            if (sqe->rseg_idx == 0) {
+                URMA_LOG_ERR("send_invalidate needs an imported segment\n");
                 ok = false;
-            } else {
-                sqe->data = wr.send.tseg->seg.token_id;
             }
         }
         break;
@@ -227,8 +251,12 @@ void decode_cqe(const udma_cqe &cqe, urma_cr_t *cr)
         cr->remote_id.uasid = cqe.remote_uasid;
         cr->remote_id.id = cqe.remote_id;
     }
-    if (cqe.flags & UDMA_CQE_F_IMM)
+    if (cqe.flags & UDMA_CQE_F_IMM) {
         cr->imm_data = cqe.imm_data;
+    } else if (cqe.flags & UDMA_CQE_F_INV) {
+        cr->invalid_token.token_id = static_cast<uint32_t>(cqe.imm_data);
+        cr->invalid_token.token_value.token = static_cast<uint32_t>(cqe.imm_data >> 32);
+    }
 }
 
 }  // namespace urma

@@ -25,7 +25,9 @@ struct SqLimits {
 // Fills *sqe (all 256 bytes) from wr; URMA_SUCCESS or URMA_EINVAL (logged)
 // for a WR the device cannot express: unknown opcode, too many SGEs, inline
 // data over the limit, no target, a remote segment that is not imported,
-// an atomic operand that is not 8 bytes. Memory rights and ranges are the
+// an atomic operand that is not 8 bytes, a WRITE_NOTIFY without exactly two
+// remote SGEs (data, then an 8-byte notify word), a SEND_INVALIDATE without
+// an imported segment. Memory rights and ranges are the
 // target's to check (they complete with an error CQE).
 urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe *sqe);
 

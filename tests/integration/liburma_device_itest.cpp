@@ -123,8 +123,16 @@ TEST_F(DeviceTest, QueryDeviceMatchesSysfs)
     // lo is up: the port is active with an MTU of at least 1024 bytes.
     EXPECT_EQ(attr.port_attr[0].state, URMA_PORT_ACTIVE);
     EXPECT_GE(attr.port_attr[0].active_mtu, URMA_MTU_1024);
+    // Every atomic URMA can post; the kernel's FAND bit (64) lands in
+    // fetch_and_and, which sits between fetch_and_sub and fetch_and_or.
     EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.cas);
+    EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.swap);
     EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.fetch_and_add);
+    EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.fetch_and_sub);
+    EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.fetch_and_and);
+    EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.fetch_and_or);
+    EXPECT_TRUE(attr.dev_cap.atomic_feat.bs.fetch_and_xor);
+    EXPECT_EQ(attr.dev_cap.atomic_feat.value, 0x7fu);
 
     EXPECT_EQ(urma_query_device(nullptr, &attr), URMA_EINVAL);
     EXPECT_EQ(urma_query_device(dev, nullptr), URMA_EINVAL);

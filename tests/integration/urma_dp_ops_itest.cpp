@@ -9,14 +9,15 @@
 // Expectations the engine must meet (reconciled by the lead):
 //  - success: URMA_CR_SUCCESS, completion_len = bytes moved (8 for atomics)
 //  - receive CQE: s_r = 1, opcode URMA_CR_OPC_SEND / _SEND_WITH_IMM /
-//    _WRITE_WITH_IMM, imm_data with UDMA_CQE_F_IMM, remote_id.id = JFS id,
-//    user_ctx of the RQE
+//    _SEND_WITH_INV / _WRITE_WITH_IMM, imm_data with UDMA_CQE_F_IMM, the
+//    invalidated token with SEND_WITH_INV, remote_id.id = JFS id, user_ctx
+//    of the RQE
 //  - wrong token, range beyond the segment, write to a read-only segment,
-//    atomic without the atomic right, unregistered segment, unimported
-//    segment: URMA_CR_REM_ACCESS_ABORT_ERR
-//  - SEND to an unimported JFR index: URMA_CR_REM_OPERATION_ERR
-//  - an atomic opcode the device does not list in atomic_feat:
-//    URMA_CR_REM_UNSUPPORTED_REQ_ERR
+//    atomic without the atomic right, unregistered segment, invalidated
+//    segment, the same for WRITE_NOTIFY's notify word and for the segment a
+//    SEND_INVALIDATE names: URMA_CR_REM_ACCESS_ABORT_ERR (and no RQE taken)
+//  - unimported segment or JFR index: URMA_CR_LOC_ACCESS_ERR
+//  - udma lists every atomic URMA can post in atomic_feat (0x7f)
 #include <vector>
 
 #include "dp_env.h"
@@ -402,8 +403,15 @@ protected:
 
 TEST_F(Atomics, EveryOpcodeTheDeviceHas)
 {
+    // udma does every atomic URMA has an opcode for, FETCH_AND included.
     ASSERT_TRUE(cap_.atomic_feat.bs.cas);
+    ASSERT_TRUE(cap_.atomic_feat.bs.swap);
     ASSERT_TRUE(cap_.atomic_feat.bs.fetch_and_add);
+    ASSERT_TRUE(cap_.atomic_feat.bs.fetch_and_sub);
+    ASSERT_TRUE(cap_.atomic_feat.bs.fetch_and_and);
+    ASSERT_TRUE(cap_.atomic_feat.bs.fetch_and_or);
+    ASSERT_TRUE(cap_.atomic_feat.bs.fetch_and_xor);
+    EXPECT_EQ(cap_.atomic_feat.bs.reserved, 0u);
     Region &word = region(4096);
     Region &old = region(4096);
     ASSERT_NE(old.imp, nullptr);
@@ -419,6 +427,9 @@ TEST_F(Atomics, EveryOpcodeTheDeviceHas)
         {URMA_OPC_SWAP, cap_.atomic_feat.bs.swap != 0, 100, 0, 5, 5},
         {URMA_OPC_FSUB, cap_.atomic_feat.bs.fetch_and_sub != 0, 100, 0, 1, 99},
         {URMA_OPC_FAND, cap_.atomic_feat.bs.fetch_and_and != 0, 0xf0f0, 0, 0xff00, 0xf000},
+        {URMA_OPC_FAND, cap_.atomic_feat.bs.fetch_and_and != 0, ~0ull, 0, 0x8000000000000001ull,
+         0x8000000000000001ull},
+        {URMA_OPC_FAND, cap_.atomic_feat.bs.fetch_and_and != 0, 0x1234, 0, 0, 0},
         {URMA_OPC_FOR, cap_.atomic_feat.bs.fetch_and_or != 0, 0xf0f0, 0, 0x0f00, 0xfff0},
         {URMA_OPC_FXOR, cap_.atomic_feat.bs.fetch_and_xor != 0, 0xf0f0, 0, 0xffff, 0x0f0f},
     };
@@ -554,6 +565,335 @@ TEST_F(Rejects, UnimportedJfr)
     EXPECT_EQ(c.status, URMA_CR_LOC_ACCESS_ERR);
     EXPECT_TRUE(stays_empty(rcq_, 200));
     EXPECT_EQ(ub_itest::first_not(dst.buf, 4096, 0xee), 4096u);
+}
+
+// WRITE_NOTIFY: the data, then the 8-byte notify word (dst.sge[1]).
+class Notify : public DpTest {
+protected:
+    // One WRITE_NOTIFY of len bytes from src to data with the notify word
+    // at ntf, on a fresh JFS (after an error too); the CQE.
+    urma_cr_t write_notify(const urma_sge_t &src, const urma_sge_t &data, const urma_sge_t &ntf, uint64_t notify,
+                           uint64_t user_ctx = 0x4e)
+    {
+        urma_jfs_t *jfs = make_jfs(scq_, 16);
+        EXPECT_NE(jfs, nullptr);
+        urma_cr_t none = {};
+        none.status = static_cast<urma_cr_status_t>(0xff);
+        if (jfs == nullptr)
+            return none;
+        urma_sge_t l = src;
+        urma_sge_t r[2] = {data, ntf};
+        urma_jfs_wr_t wr = {};
+        urma_jfs_wr_t *bad = nullptr;
+        wr.opcode = URMA_OPC_WRITE_NOTIFY;
+        wr.flag = signaled();
+        wr.tjetty = tjfr_;
+        wr.user_ctx = user_ctx;
+        wr.rw.src = {&l, 1};
+        wr.rw.dst = {r, 2};
+        wr.rw.notify_data = notify;
+        EXPECT_EQ(urma_post_jfs_wr(jfs, &wr, &bad), URMA_SUCCESS);
+        urma_cr_t c = wait_cr(scq_);
+        EXPECT_EQ(c.user_ctx, user_ctx);
+        return c;
+    }
+    static uint64_t word(const Region &r, size_t off) { return *reinterpret_cast<const uint64_t *>(r.buf + off); }
+    static void set_word(Region &r, size_t off, uint64_t v) { *reinterpret_cast<uint64_t *>(r.buf + off) = v; }
+};
+
+TEST_F(Notify, DataThenNotifyWordEverySize)
+{
+    const size_t sizes[] = {0, 1, 4097, 1u << 20};
+    Region &src = region((1u << 20) + kPad);
+    Region &dst = region((1u << 20) + kPad);
+    Region &ntf = region(4096);  // a second segment
+    ASSERT_NE(ntf.imp, nullptr);
+    uint64_t notify = 0x1000;
+    for (size_t size : sizes) {
+        SCOPED_TRACE("size " + std::to_string(size));
+        ub_itest::fill(src.buf, size + kPad, size + 7);
+        std::memset(dst.buf, 0xee, size + kPad);
+        std::memset(ntf.buf, 0xee, 4096);
+        notify = notify * 3 + size;
+        urma_cr_t c = write_notify(sge(src, 3, static_cast<uint32_t>(size), false),
+                                   sge(dst, 5, static_cast<uint32_t>(size), true), sge(ntf, 64, 8, true), notify);
+        EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+        EXPECT_EQ(c.completion_len, size);
+        EXPECT_EQ(std::memcmp(dst.buf + 5, src.buf + 3, size), 0);
+        EXPECT_EQ(ub_itest::first_not(dst.buf, 5, 0xee), 5u);
+        EXPECT_EQ(ub_itest::first_not(dst.buf + 5 + size, kPad - 5, 0xee), kPad - 5);
+        EXPECT_EQ(word(ntf, 64), notify);
+        EXPECT_EQ(ub_itest::first_not(ntf.buf, 64, 0xee), 64u);
+        EXPECT_EQ(ub_itest::first_not(ntf.buf + 72, 4096 - 72, 0xee), 4096u - 72);
+    }
+
+    // The notify word in the data's own segment, after the data.
+    std::memset(dst.buf, 0, 8192);
+    urma_cr_t c = write_notify(sge(src, 0, 4000, false), sge(dst, 0, 4000, true), sge(dst, 4096, 8, true),
+                               0xfeedfacecafebeefull);
+    EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(dst.buf, src.buf, 4000), 0);
+    EXPECT_EQ(word(dst, 4096), 0xfeedfacecafebeefull);
+}
+
+// Every rejection leaves the data range and the notify word as they were.
+TEST_F(Notify, RejectedChangesNeitherLocation)
+{
+    Region &src = region(4096);
+    Region &dst = region(4096);
+    Region &ntf = region(4096);
+    Region &ntf_bad_token = region(4096, ub_itest::kAllAccess, ub_itest::kSegToken + 1);
+    Region &ntf_ro = region(4096, URMA_ACCESS_READ);
+    Region &dst_ro = region(4096, URMA_ACCESS_READ);
+    ASSERT_NE(dst_ro.imp, nullptr);
+    ub_itest::fill(src.buf, 4096, 11);
+    struct Case {
+        const char *what;
+        urma_sge_t data, ntf;
+        urma_cr_status_t want;
+    } cases[] = {
+        {"notify word beyond its segment", sge(dst, 0, 256, true), sge(ntf, 4096, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"notify word before its segment", sge(dst, 0, 256, true), {ntf.va() - 8, 8, ntf.imp, nullptr},
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"wrong token for the notify segment", sge(dst, 0, 256, true), sge(ntf_bad_token, 0, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"read-only notify segment", sge(dst, 0, 256, true), sge(ntf_ro, 0, 8, true), URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"read-only data segment", sge(dst_ro, 0, 256, true), sge(ntf, 0, 8, true), URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"data beyond its segment", sge(dst, 4000, 256, true), sge(ntf, 0, 8, true), URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"notify word not aligned", sge(dst, 0, 256, true), sge(ntf, 4, 8, true), URMA_CR_LOC_OPERATION_ERR},
+    };
+    Region *all[] = {&dst, &ntf, &ntf_bad_token, &ntf_ro, &dst_ro};
+    for (const Case &k : cases) {
+        SCOPED_TRACE(k.what);
+        for (Region *r : all)
+            std::memset(r->buf, 0xee, 4096);
+        urma_cr_t c = write_notify(sge(src, 0, 256, false), k.data, k.ntf, 0x1122334455667788ull);
+        EXPECT_EQ(c.status, k.want);
+        for (Region *r : all)
+            EXPECT_EQ(ub_itest::first_not(r->buf, 4096, 0xee), 4096u);
+    }
+    // Only data and no notify word: not a WRITE_NOTIFY the library posts.
+    urma_sge_t l = sge(src, 0, 256, false);
+    urma_sge_t d = sge(dst, 0, 256, true);
+    urma_jfs_wr_t wr = {};
+    urma_jfs_wr_t *bad = nullptr;
+    wr.opcode = URMA_OPC_WRITE_NOTIFY;
+    wr.flag = signaled();
+    wr.tjetty = tjfr_;
+    wr.rw.src = {&l, 1};
+    wr.rw.dst = {&d, 1};
+    EXPECT_EQ(urma_post_jfs_wr(jfs_, &wr, &bad), URMA_EINVAL);
+    EXPECT_EQ(bad, &wr);
+    EXPECT_TRUE(stays_empty(scq_, 100));
+    EXPECT_EQ(ub_itest::first_not(dst.buf, 4096, 0xee), 4096u);
+}
+
+// SEND_INVALIDATE: delivered as a SEND, then the segment it names takes no
+// remote access any more.
+class Invalidate : public DpTest {
+protected:
+    // One WR on a fresh JFS; the sender's CQE.
+    urma_cr_t post(urma_jfs_wr_t &wr)
+    {
+        urma_jfs_t *jfs = make_jfs(scq_, 16);
+        EXPECT_NE(jfs, nullptr);
+        urma_cr_t none = {};
+        none.status = static_cast<urma_cr_status_t>(0xff);
+        if (jfs == nullptr)
+            return none;
+        urma_jfs_wr_t *bad = nullptr;
+        wr.flag = signaled();
+        wr.tjetty = tjfr_;
+        EXPECT_EQ(urma_post_jfs_wr(jfs, &wr, &bad), URMA_SUCCESS);
+        urma_cr_t c = wait_cr(scq_);
+        EXPECT_EQ(c.user_ctx, wr.user_ctx);
+        return c;
+    }
+    urma_cr_t send_invalidate(urma_target_seg_t *seg, const Region &src, uint32_t len, uint64_t user_ctx)
+    {
+        urma_sge_t s = sge(src, 0, len, false);
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_SEND_INVALIDATE;
+        wr.user_ctx = user_ctx;
+        wr.send.src = {&s, 1};
+        wr.send.tseg = seg;
+        return post(wr);
+    }
+    urma_cr_status_t write(urma_target_seg_t *remote, uint64_t va, const Region &src, uint32_t len)
+    {
+        urma_sge_t l = sge(src, 0, len, false);
+        urma_sge_t r = {va, len, remote, nullptr};
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_WRITE;
+        wr.user_ctx = 0x57;
+        wr.rw.src = {&l, 1};
+        wr.rw.dst = {&r, 1};
+        return post(wr).status;
+    }
+    urma_cr_status_t read(urma_target_seg_t *remote, uint64_t va, const Region &dst, uint32_t len)
+    {
+        urma_sge_t l = sge(dst, 0, len, false);
+        urma_sge_t r = {va, len, remote, nullptr};
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_READ;
+        wr.user_ctx = 0x52;
+        wr.rw.src = {&r, 1};
+        wr.rw.dst = {&l, 1};
+        return post(wr).status;
+    }
+    // A SEND into the RQE the test posted before: proves it was not taken.
+    void expect_rqe_still_posted(const Region &src, uint64_t rqe_ctx)
+    {
+        ASSERT_EQ(urma_send(jfs_, tjfr_, src.reg, src.va(), 16, signaled(), 0x5e), URMA_SUCCESS);
+        EXPECT_EQ(wait_cr(scq_).status, URMA_CR_SUCCESS);
+        urma_cr_t r = wait_cr(rcq_);
+        EXPECT_EQ(r.status, URMA_CR_SUCCESS);
+        EXPECT_EQ(r.opcode, URMA_CR_OPC_SEND);
+        EXPECT_EQ(r.user_ctx, rqe_ctx);
+    }
+};
+
+TEST_F(Invalidate, DeliversThenRefusesRemoteAccess)
+{
+    Region &src = region(4096);
+    Region &seg = region(4096);
+    Region &other = region(4096);
+    Region &rbuf = region(4096);
+    Region &back = region(4096);
+    ASSERT_NE(back.imp, nullptr);
+    ub_itest::fill(src.buf, 4096, 21);
+    std::memset(rbuf.buf, 0, 4096);
+    ASSERT_EQ(recv(rbuf, 0, 4096, 0x1111), URMA_SUCCESS);
+
+    urma_cr_t c = send_invalidate(seg.imp, src, 100, 0x2222);
+    EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(c.completion_len, 100u);
+    urma_cr_t r = wait_cr(rcq_);
+    EXPECT_EQ(r.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(r.flag.bs.s_r, 1);
+    EXPECT_EQ(r.opcode, URMA_CR_OPC_SEND_WITH_INV);
+    EXPECT_EQ(r.completion_len, 100u);
+    EXPECT_EQ(r.user_ctx, 0x1111u);
+    EXPECT_EQ(r.local_id, jfr_->jfr_id.id);
+    EXPECT_EQ(r.invalid_token.token_id, seg.reg->seg.token_id);
+    EXPECT_EQ(r.invalid_token.token_value.token, ub_itest::kSegToken);
+    EXPECT_EQ(std::memcmp(rbuf.buf, src.buf, 100), 0);
+    EXPECT_EQ(ub_itest::first_not(rbuf.buf + 100, 4096 - 100, 0), 4096u - 100);
+
+    // Every remote access to the segment fails and changes nothing.
+    std::memset(seg.buf, 0xee, 4096);
+    EXPECT_EQ(write(seg.imp, seg.va(), src, 64), URMA_CR_REM_ACCESS_ABORT_ERR);
+    std::memset(back.buf, 0x33, 4096);
+    EXPECT_EQ(read(seg.imp, seg.va(), back, 64), URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_EQ(ub_itest::first_not(back.buf, 4096, 0x33), 4096u);
+    urma_sge_t d = sge(seg, 8, 8, true);
+    urma_sge_t o = sge(back, 0, 8, false);
+    urma_jfs_wr_t wr = {};
+    wr.opcode = URMA_OPC_FADD;
+    wr.user_ctx = 0xfa;
+    wr.faa.dst = &d;
+    wr.faa.src = &o;
+    wr.faa.operand = 1;
+    EXPECT_EQ(post(wr).status, URMA_CR_REM_ACCESS_ABORT_ERR);
+    // ... as the notify word of a WRITE_NOTIFY (the data goes elsewhere) ...
+    urma_sge_t l = sge(src, 0, 64, false);
+    urma_sge_t rn[2] = {sge(other, 0, 64, true), sge(seg, 16, 8, true)};
+    std::memset(other.buf, 0xee, 4096);
+    wr = {};
+    wr.opcode = URMA_OPC_WRITE_NOTIFY;
+    wr.user_ctx = 0x4e;
+    wr.rw.src = {&l, 1};
+    wr.rw.dst = {rn, 2};
+    wr.rw.notify_data = 5;
+    EXPECT_EQ(post(wr).status, URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_EQ(ub_itest::first_not(other.buf, 4096, 0xee), 4096u);
+    // ... and a second invalidation, which takes no RQE.
+    ASSERT_EQ(recv(rbuf, 0, 4096, 0x3333), URMA_SUCCESS);
+    EXPECT_EQ(send_invalidate(seg.imp, src, 16, 0x4444).status, URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_TRUE(stays_empty(rcq_, 100));
+    EXPECT_EQ(ub_itest::first_not(seg.buf, 4096, 0xee), 4096u);
+    expect_rqe_still_posted(src, 0x3333);
+
+    // Another segment takes remote access as before.
+    EXPECT_EQ(write(other.imp, other.va(), src, 64), URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(other.buf, src.buf, 64), 0);
+    // The owner still uses the invalidated segment locally: as the source
+    // of a WRITE and as a receive buffer.
+    ub_itest::fill(seg.buf, 4096, 22);
+    EXPECT_EQ(write(other.imp, other.va(1024), seg, 128), URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(other.buf + 1024, seg.buf, 128), 0);
+    ASSERT_EQ(recv(seg, 0, 4096, 0x5555), URMA_SUCCESS);
+    ASSERT_EQ(urma_send(jfs_, tjfr_, src.reg, src.va(), 200, signaled(), 0x66), URMA_SUCCESS);
+    EXPECT_EQ(wait_cr(scq_).status, URMA_CR_SUCCESS);
+    r = wait_cr(rcq_);
+    EXPECT_EQ(r.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(r.user_ctx, 0x5555u);
+    EXPECT_EQ(std::memcmp(seg.buf, src.buf, 200), 0);
+    // Unregistering it in TearDown brings the counts back to 0.
+}
+
+TEST_F(Invalidate, WrongTokenTakesNoRqeAndInvalidatesNothing)
+{
+    Region &src = region(4096);
+    Region &seg = region(4096);
+    ASSERT_NE(seg.imp, nullptr);
+    ub_itest::fill(src.buf, 4096, 23);
+    // A second import of the segment presenting a wrong token.
+    urma_token_t bad_token = {ub_itest::kSegToken + 1};
+    urma_import_seg_flag_t f = {};
+    f.bs.access = ub_itest::kAllAccess;
+    f.bs.mapping = URMA_SEG_NOMAP;
+    urma_target_seg_t *bad_imp = urma_import_seg(ctx_, &seg.reg->seg, &bad_token, 0, f);
+    ASSERT_NE(bad_imp, nullptr);
+
+    std::memset(seg.buf, 0xee, 4096);
+    ASSERT_EQ(recv(src, 2048, 1024, 0x7777), URMA_SUCCESS);
+    EXPECT_EQ(send_invalidate(bad_imp, src, 32, 0x8888).status, URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_TRUE(stays_empty(rcq_, 100));
+    EXPECT_EQ(ub_itest::first_not(seg.buf, 4096, 0xee), 4096u);
+    expect_rqe_still_posted(src, 0x7777);
+    // The segment is still valid: the right token writes it.
+    EXPECT_EQ(write(seg.imp, seg.va(100), src, 64), URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(seg.buf + 100, src.buf, 64), 0);
+    EXPECT_EQ(urma_unimport_seg(bad_imp), URMA_SUCCESS);
+}
+
+// A message ends remote access to its receiver's memory only: a segment of
+// another context is refused, and stays valid.
+TEST_F(Invalidate, SegmentOfAnotherContext)
+{
+    Region &src = region(4096);
+    ub_itest::fill(src.buf, 4096, 24);
+    urma_context_t *ctx2 = ub_itest::open_ctx();
+    ASSERT_NE(ctx2, nullptr);
+    size_t pg = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void *p = mmap(nullptr, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(p, MAP_FAILED);
+    std::memset(p, 0xee, pg);
+    urma_seg_cfg_t sc = ub_itest::seg_cfg(p, pg, ub_itest::kAllAccess);
+    sc.token_value.token = ub_itest::kSegToken;
+    urma_target_seg_t *reg2 = urma_register_seg(ctx2, &sc);
+    ASSERT_NE(reg2, nullptr);
+    urma_token_t t = {ub_itest::kSegToken};
+    urma_import_seg_flag_t f = {};
+    f.bs.access = ub_itest::kAllAccess;
+    f.bs.mapping = URMA_SEG_NOMAP;
+    urma_target_seg_t *imp2 = urma_import_seg(ctx_, &reg2->seg, &t, 0, f);
+    ASSERT_NE(imp2, nullptr);
+
+    ASSERT_EQ(recv(src, 2048, 1024, 0x9999), URMA_SUCCESS);
+    EXPECT_EQ(send_invalidate(imp2, src, 32, 0xaaaa).status, URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_TRUE(stays_empty(rcq_, 100));
+    EXPECT_EQ(ub_itest::first_not(static_cast<uint8_t *>(p), pg, 0xee), pg);
+    expect_rqe_still_posted(src, 0x9999);
+    EXPECT_EQ(write(imp2, reinterpret_cast<uintptr_t>(p), src, 64), URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(p, src.buf, 64), 0);
+
+    EXPECT_EQ(urma_unimport_seg(imp2), URMA_SUCCESS);
+    EXPECT_EQ(urma_unregister_seg(reg2), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_context(ctx2), URMA_SUCCESS);
+    munmap(p, pg);
 }
 
 }  // namespace

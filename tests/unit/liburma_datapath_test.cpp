@@ -102,19 +102,70 @@ TEST_F(Encode, WriteGathersLocalSgesToOneRemoteRange)
     EXPECT_EQ(sqe_.sge[1].len, 28u);
 }
 
-TEST_F(Encode, WriteImmAndNotifyCarryData)
+TEST_F(Encode, WriteImmCarriesData)
 {
     urma_sge_t src = lsge(0x1000, 8);
     urma_sge_t dst = rsge(0x9000, 8);
-    for (urma_opcode_t op : {URMA_OPC_WRITE_IMM, URMA_OPC_WRITE_NOTIFY}) {
-        urma_jfs_wr_t w = wr(op);
-        w.rw.src = {&src, 1};
-        w.rw.dst = {&dst, 1};
-        w.rw.notify_data = 0xabcdef0123456789ull;
-        ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
-        EXPECT_EQ(sqe_.opcode, op);
-        EXPECT_EQ(sqe_.data, 0xabcdef0123456789ull);
-    }
+    urma_jfs_wr_t w = wr(URMA_OPC_WRITE_IMM);
+    w.rw.src = {&src, 1};
+    w.rw.dst = {&dst, 1};
+    w.rw.notify_data = 0xabcdef0123456789ull;
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.opcode, URMA_OPC_WRITE_IMM);
+    EXPECT_EQ(sqe_.data, 0xabcdef0123456789ull);
+    EXPECT_EQ(sqe_.notify_rseg_idx, 0u);
+    EXPECT_EQ(sqe_.notify_va, 0u);
+}
+
+// WRITE_NOTIFY: dst.sge[0] is the data range, dst.sge[1] the notify word,
+// here in another imported segment (index 8).
+TEST_F(Encode, WriteNotifyNamesTheNotifyWord)
+{
+    urma::TargetSegImpl other = {};
+    other.pub.seg.token_id = 0x9abc;
+    other.target_idx = 8;
+    urma_sge_t src = lsge(0x1000, 100);
+    urma_sge_t dst[2] = {rsge(0x9000, 100), {0x7008, 8, &other.pub, nullptr}};
+    urma_jfs_wr_t w = wr(URMA_OPC_WRITE_NOTIFY);
+    w.rw.src = {&src, 1};
+    w.rw.dst = {dst, 2};
+    w.rw.notify_data = 0x1122334455667788ull;
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.opcode, URMA_OPC_WRITE_NOTIFY);
+    EXPECT_EQ(sqe_.data, 0x1122334455667788ull);
+    EXPECT_EQ(sqe_.rseg_idx, 7u);
+    EXPECT_EQ(sqe_.remote_va, 0x9000u);
+    EXPECT_EQ(sqe_.remote_len, 100u);
+    EXPECT_EQ(sqe_.notify_rseg_idx, 8u);
+    EXPECT_EQ(sqe_.notify_va, 0x7008u);
+    EXPECT_EQ(sqe_.num_sge, 1);
+    EXPECT_EQ(sqe_.target_idx, 9u);
+    // The same segment for both.
+    dst[1] = rsge(0x9100, 8);
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.notify_rseg_idx, 7u);
+    EXPECT_EQ(sqe_.notify_va, 0x9100u);
+
+    // Not two remote SGEs, a notify word that is not 8 bytes or not in an
+    // imported segment.
+    w.rw.dst = {dst, 1};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    urma_sge_t three[3] = {dst[0], dst[1], dst[1]};
+    w.rw.dst = {three, 3};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    w.rw.dst = {nullptr, 2};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    w.rw.dst = {dst, 2};
+    dst[1].len = 4;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    dst[1] = lsge(0x1008, 8);
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    dst[1] = {0x7008, 8, nullptr, nullptr};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    // A plain WRITE still takes one remote SGE only.
+    dst[1] = rsge(0x9100, 8);
+    w.opcode = URMA_OPC_WRITE;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
 }
 
 TEST_F(Encode, ReadScattersRemoteRangeIntoLocalSges)
@@ -153,15 +204,23 @@ TEST_F(Encode, SendAndSendImm)
     EXPECT_EQ(sqe_.opcode, URMA_OPC_SEND);
 }
 
-TEST_F(Encode, SendInvalidateCarriesTheTokenId)
+TEST_F(Encode, SendInvalidateNamesTheImportedSegment)
 {
     urma_sge_t src = lsge(0x1000, 8);
     urma_jfs_wr_t w = wr(URMA_OPC_SEND_INVALIDATE);
     w.send.src = {&src, 1};
+    w.send.imm_data = 42;  // not a SEND_IMM: not sent
     w.send.tseg = &remote_.pub;
     ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
-    EXPECT_EQ(sqe_.data, 0x5678u);
+    EXPECT_EQ(sqe_.opcode, URMA_OPC_SEND_INVALIDATE);
+    EXPECT_EQ(sqe_.rseg_idx, 7u);
+    EXPECT_EQ(sqe_.target_idx, 9u);
+    EXPECT_EQ(sqe_.data, 0u);
+    EXPECT_EQ(sqe_.num_sge, 1);
     w.send.tseg = nullptr;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    // A registered segment is ours, not the target's.
+    w.send.tseg = &local_.pub;
     EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
 }
 
@@ -342,6 +401,16 @@ TEST(Decode, SendSideAndReceiveSide)
     EXPECT_EQ(cr.remote_id.uasid, 1000u);
     EXPECT_EQ(cr.remote_id.eid.raw[15], 1);
     EXPECT_EQ(cr.tpn, 4u);
+
+    // SEND_WITH_INV: the invalidated segment's token ID and value.
+    c = {};
+    c.opcode = URMA_CR_OPC_SEND_WITH_INV;
+    c.flags = UDMA_CQE_F_RECV | UDMA_CQE_F_INV;
+    c.imm_data = 0x00005eed00000123ull;
+    urma::decode_cqe(c, &cr);
+    EXPECT_EQ(cr.opcode, URMA_CR_OPC_SEND_WITH_INV);
+    EXPECT_EQ(cr.invalid_token.token_id, 0x123u);
+    EXPECT_EQ(cr.invalid_token.token_value.token, 0x5eedu);
 }
 
 // Rings over a memfd, as the device file's mmap gives them.

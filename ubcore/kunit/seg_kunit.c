@@ -182,6 +182,66 @@ static void kernel_segment_lifecycle(struct kunit *test)
 	fake_provider_dev_free(dev);
 }
 
+/* Invalidation ends remote lookups only; unregistration is unchanged. */
+static void invalidated_segment(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitseg%d", &seg_cap);
+	struct ubcore_target_seg *tseg, *second, *found;
+	struct ubcore_token_id *token;
+	struct ubcore_seg_cfg cfg;
+	const u64 len = 4096;
+	void *buf;
+	u64 va;
+
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	va = (uintptr_t)buf;
+	token = ubcore_alloc_token_id(dev, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, token);
+	cfg = (struct ubcore_seg_cfg){
+		.va = va, .len = len, .token_id = token, .token_value = 0xabc,
+		.flag = SEG_FLAG(UBCORE_ACCESS_READ | UBCORE_ACCESS_WRITE),
+	};
+	tseg = ubcore_register_seg(dev, &cfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tseg);
+	KUNIT_EXPECT_FALSE(test, tseg->invalid);
+	found = ubcore_find_get_remote_seg(dev, token->token_id, va, len);
+	KUNIT_EXPECT_PTR_EQ(test, found, tseg);
+	if (found)
+		ubcore_obj_ref_put(&found->obj_ref);
+
+	ubcore_invalidate_seg(tseg);
+	KUNIT_EXPECT_TRUE(test, tseg->invalid);
+	KUNIT_EXPECT_NULL(test, ubcore_find_get_remote_seg(dev, token->token_id,
+							   va, len));
+	KUNIT_EXPECT_NULL(test, ubcore_find_get_remote_seg(dev, token->token_id,
+							   va + 8, 8));
+	/* The owner still finds it. */
+	found = ubcore_find_get_seg(dev, token->token_id, va, len);
+	KUNIT_EXPECT_PTR_EQ(test, found, tseg);
+	if (found)
+		ubcore_obj_ref_put(&found->obj_ref);
+	/* Twice is once. */
+	ubcore_invalidate_seg(tseg);
+	KUNIT_EXPECT_TRUE(test, tseg->invalid);
+
+	/* A new segment over the same memory and token ID is remote again. */
+	second = ubcore_register_seg(dev, &cfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, second);
+	found = ubcore_find_get_remote_seg(dev, token->token_id, va, len);
+	KUNIT_EXPECT_PTR_EQ(test, found, second);
+	if (found)
+		ubcore_obj_ref_put(&found->obj_ref);
+
+	KUNIT_EXPECT_EQ(test, ubcore_unregister_seg(tseg), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_unregister_seg(second), 0);
+	KUNIT_EXPECT_NULL(test, ubcore_find_get_seg(dev, token->token_id, va, 1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&token->use_cnt), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_SEG]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(token), 0);
+	fake_provider_dev_free(dev);
+}
+
 /* A user segment from a thread without user memory pins nothing. */
 static void user_segment_without_mm(struct kunit *test)
 {
@@ -242,6 +302,7 @@ static struct kunit_case ubcore_seg_cases[] = {
 	KUNIT_CASE(access_all_combinations),
 	KUNIT_CASE(token_id_range_and_reuse),
 	KUNIT_CASE(kernel_segment_lifecycle),
+	KUNIT_CASE(invalidated_segment),
 	KUNIT_CASE(user_segment_without_mm),
 	KUNIT_CASE(import_segment),
 	{}

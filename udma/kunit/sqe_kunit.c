@@ -47,16 +47,18 @@ static void atomic_init(struct udma_sqe *sqe, u8 opcode)
 	sqe->remote_va = 0x1008;
 }
 
+/* In the order of their atomic_feature bits: atomics[i] needs BIT(i). */
 static const u8 atomics[] = {
 	URMA_OPC_CAS, URMA_OPC_SWAP, URMA_OPC_FADD, URMA_OPC_FSUB,
-	URMA_OPC_FOR, URMA_OPC_FXOR,
+	URMA_OPC_FOR, URMA_OPC_FXOR, URMA_OPC_FAND,
 };
 
 static void sqe_valid(struct kunit *test)
 {
 	static const u8 data_ops[] = {
-		URMA_OPC_WRITE, URMA_OPC_WRITE_IMM, URMA_OPC_READ,
-		URMA_OPC_SEND, URMA_OPC_SEND_IMM,
+		URMA_OPC_WRITE, URMA_OPC_WRITE_IMM, URMA_OPC_WRITE_NOTIFY,
+		URMA_OPC_READ, URMA_OPC_SEND, URMA_OPC_SEND_IMM,
+		URMA_OPC_SEND_INVALIDATE,
 	};
 	struct udma_sqe sqe;
 	u32 i;
@@ -143,20 +145,14 @@ static void sqe_bad_opcode(struct kunit *test)
 				    URMA_CR_UNSUPPORTED_OPCODE_ERR,
 				    "opcode 0x%x", unknown[i]);
 	}
-	/* Known to URMA, not done by the engine. */
-	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 1, 8);
-	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
-			URMA_CR_UNSUPPORTED_OPCODE_ERR);
-	sqe_init(&sqe, URMA_OPC_SEND_INVALIDATE, 1, 8);
-	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
-			URMA_CR_UNSUPPORTED_OPCODE_ERR);
 }
 
 static void sqe_um_sends_only(struct kunit *test)
 {
 	static const u8 refused[] = {
-		URMA_OPC_WRITE, URMA_OPC_WRITE_IMM, URMA_OPC_READ,
-		URMA_OPC_CAS, URMA_OPC_FADD,
+		URMA_OPC_WRITE, URMA_OPC_WRITE_IMM, URMA_OPC_WRITE_NOTIFY,
+		URMA_OPC_READ, URMA_OPC_CAS, URMA_OPC_FADD, URMA_OPC_FAND,
+		URMA_OPC_SEND_INVALIDATE,
 	};
 	struct udma_sq_limits lim = rm_lim;
 	struct udma_sqe sqe;
@@ -183,9 +179,14 @@ static void sqe_atomic_feature(struct kunit *test)
 	struct udma_sqe sqe;
 	u32 i;
 
-	/* FAND has no capability bit: never done. */
+	/* FAND's bit is ours, beyond the user guide's six. */
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FAND, BIT(6));
+	KUNIT_EXPECT_TRUE(test, UDMA_ATOMIC_FEATURE & UBCORE_ATOMIC_FAND);
 	atomic_init(&sqe, URMA_OPC_FAND);
-	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+	lim.atomic_feature = UBCORE_ATOMIC_FAND;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim), URMA_CR_SUCCESS);
+	lim.atomic_feature = UDMA_ATOMIC_FEATURE & ~UBCORE_ATOMIC_FAND;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim),
 			URMA_CR_UNSUPPORTED_OPCODE_ERR);
 	/* Each atomic needs its own bit. */
 	for (i = 0; i < ARRAY_SIZE(atomics); i++) {
@@ -380,6 +381,62 @@ static void sqe_beyond_remote(struct kunit *test)
 			URMA_CR_LOC_LEN_ERR);
 }
 
+static void sqe_write_notify(struct kunit *test)
+{
+	struct udma_sqe sqe;
+
+	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 2, 100);
+	sqe.notify_rseg_idx = 4;
+	sqe.notify_va = 0x5008;
+	sqe.data = 0x1122334455667788ULL;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	/* The notify word is one aligned 8-byte word. */
+	sqe.notify_va = 0x5004;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_OPERATION_ERR);
+	sqe.notify_va = 0x5001;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_OPERATION_ERR);
+	/* Other opcodes ignore it. */
+	sqe.opcode = URMA_OPC_WRITE;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	/* A WRITE's limits: remote_len and max_write_size. */
+	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 2, 100);
+	sqe.remote_len = 199;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_LEN_ERR);
+	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 2, 1 << 18);
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe.sge[1].len++;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_LEN_ERR);
+	/* Inline data, and no data at all. */
+	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 0, 0);
+	sqe.flags |= UDMA_SQE_F_INLINE;
+	sqe.inline_len = 16;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe_init(&sqe, URMA_OPC_WRITE_NOTIFY, 0, 0);
+	sqe.remote_len = 0;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+}
+
+static void sqe_send_invalidate(struct kunit *test)
+{
+	struct udma_sqe sqe;
+
+	/* A SEND's limits: max_msg_size, not remote_len. */
+	sqe_init(&sqe, URMA_OPC_SEND_INVALIDATE, 2, 1 << 19);
+	sqe.remote_len = 0;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe.sge[0].len++;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_LEN_ERR);
+	sqe_init(&sqe, URMA_OPC_SEND_INVALIDATE, 0, 0);
+	sqe.flags |= UDMA_SQE_F_INLINE | UDMA_SQE_F_SOLICITED;
+	sqe.inline_len = 32;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+}
+
 static struct kunit_case udma_sqe_cases[] = {
 	KUNIT_CASE(sqe_valid),
 	KUNIT_CASE(sqe_nop),
@@ -393,6 +450,8 @@ static struct kunit_case udma_sqe_cases[] = {
 	KUNIT_CASE(sqe_bad_atomic),
 	KUNIT_CASE(sqe_too_long),
 	KUNIT_CASE(sqe_beyond_remote),
+	KUNIT_CASE(sqe_write_notify),
+	KUNIT_CASE(sqe_send_invalidate),
 	{}
 };
 

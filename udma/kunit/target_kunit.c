@@ -187,7 +187,9 @@ static void opcode_tables(struct kunit *test)
 			UBCORE_ATOMIC_FOR);
 	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FXOR),
 			UBCORE_ATOMIC_FXOR);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FAND), 0u);
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FAND),
+			UBCORE_ATOMIC_FAND);
+	/* STORE and LOAD have no URMA opcode and no capability bit. */
 	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_STORE), 0u);
 	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_LOAD), 0u);
 	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_WRITE), 0u);
@@ -278,7 +280,8 @@ static void format_others(struct kunit *test)
 	const u32 feat = UDMA_ATOMIC_FEATURE;
 	struct fmt_ctx *c = fmt_ctx(test);
 	static const u8 senders[] = {
-		UDMA_TA_WRITE, UDMA_TA_WRITE_IMM, UDMA_TA_SEND, UDMA_TA_SEND_IMM,
+		UDMA_TA_WRITE, UDMA_TA_WRITE_IMM, UDMA_TA_WRITE_NOTIFY,
+		UDMA_TA_SEND, UDMA_TA_SEND_IMM,
 	};
 	u32 i;
 
@@ -310,15 +313,217 @@ static void format_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 0, NULL, NULL, 0),
 			UDMA_TXN_OK);
 
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_WRITE_NOTIFY, SEG_VA, 8, &c->buf8,
-				  NULL, feat),
-			UDMA_TXN_REM_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, fmt(0x2, SEG_VA, 8, &c->buf8, NULL, feat),
 			UDMA_TXN_REM_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, fmt(0x10, SEG_VA, 8, &c->buf8, &c->buf8, feat),
 			UDMA_TXN_REM_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, fmt(0xff, SEG_VA, 8, &c->buf8, &c->buf8, feat),
 			UDMA_TXN_REM_UNSUPPORTED);
+}
+
+static void seg_invalidated(struct kunit *test)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+	u32 i;
+
+	/* Every remote access to an invalidated segment is refused. */
+	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RWA);
+	tseg.invalid = true;
+	txn_init(&txn, UDMA_TA_WRITE, SEG_VA, 8);
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
+	txn.opcode = UDMA_TA_WRITE_NOTIFY;
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
+	txn.opcode = UDMA_TA_READ;
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
+	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
+		txn.opcode = all_atomics[i];
+		KUNIT_EXPECT_EQ_MSG(test, udma_target_check_seg(&tseg, &txn),
+				    UDMA_TXN_REM_ACCESS, "opcode 0x%x",
+				    all_atomics[i]);
+	}
+	/* Whatever the token policy. */
+	seg_init(&tseg, UDMA_TOKEN_NONE, ACCESS_RWA);
+	tseg.invalid = true;
+	txn.opcode = UDMA_TA_READ;
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
+	tseg.invalid = false;
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn), UDMA_TXN_OK);
+}
+
+#define NOTIFY_TOKEN	0x777
+
+static enum udma_txn_status notify_check(u32 policy, u32 access, u64 va,
+					 u32 token, bool invalid)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+
+	seg_init(&tseg, policy, access);
+	tseg.token_value = NOTIFY_TOKEN;
+	tseg.invalid = invalid;
+	/* The data range is elsewhere: only the notify fields count. */
+	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, 0, 0);
+	txn.token_value = 0;
+	txn.notify_token_id = 7;
+	txn.notify_token_value = token;
+	txn.notify_va = va;
+	return udma_target_check_notify(&tseg, &txn);
+}
+
+static void notify_range_and_rights(struct kunit *test)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
+					   NOTIFY_TOKEN, false),
+			UDMA_TXN_OK);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
+					   SEG_VA + SEG_LEN - 8, NOTIFY_TOKEN,
+					   false),
+			UDMA_TXN_OK);
+	/* 8 bytes inside the segment */
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
+					   SEG_VA + SEG_LEN, NOTIFY_TOKEN,
+					   false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
+					   SEG_VA + SEG_LEN - 4, NOTIFY_TOKEN,
+					   false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA - 8,
+					   NOTIFY_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, U64_MAX - 7,
+					   NOTIFY_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	/* its own token, not the data range's */
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
+					   SEG_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(UDMA_TOKEN_NONE, ACCESS_RW, SEG_VA,
+					   SEG_TOKEN, false),
+			UDMA_TXN_OK);
+	/* the WRITE right, no LOCAL_ONLY, not invalidated */
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
+					   SEG_VA, NOTIFY_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN,
+					   UBCORE_ACCESS_LOCAL_ONLY, SEG_VA,
+					   NOTIFY_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RWA, SEG_VA,
+					   NOTIFY_TOKEN, true),
+			UDMA_TXN_REM_ACCESS);
+
+	/* only a WRITE_NOTIFY has a notify word */
+	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RW);
+	txn_init(&txn, UDMA_TA_WRITE, SEG_VA, 8);
+	txn.notify_token_value = SEG_TOKEN;
+	txn.notify_va = SEG_VA;
+	KUNIT_EXPECT_EQ(test, udma_target_check_notify(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
+}
+
+static void format_notify_and_invalidate(struct kunit *test)
+{
+	const u32 feat = UDMA_ATOMIC_FEATURE;
+	struct fmt_ctx *c = fmt_ctx(test);
+	struct udma_txn txn;
+
+	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, SEG_VA, 8);
+	txn.payload = &c->buf8;
+	txn.notify_va = SEG_VA + 16;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_OK);
+	txn.notify_va = SEG_VA + 12;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_REM_ACCESS);
+	txn.notify_va = SEG_VA + 17;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_REM_ACCESS);
+	/* no data, only the notify word */
+	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, SEG_VA, 0);
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_OK);
+
+	/* invalidation: a SEND naming a non-empty range */
+	txn_init(&txn, UDMA_TA_SEND, SEG_VA, 8);
+	txn.payload = &c->buf8;
+	txn.invalidate = true;
+	txn.inv_len = SEG_LEN;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_OK);
+	txn.inv_len = 0;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_REM_ACCESS);
+	txn.inv_len = SEG_LEN;
+	txn.opcode = UDMA_TA_SEND_IMM;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_REM_ACCESS);
+	txn.opcode = UDMA_TA_WRITE;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UDMA_TXN_REM_ACCESS);
+}
+
+static enum udma_txn_status inv_check(u32 policy, u32 access, u64 va, u64 len,
+				      u32 token, bool invalid)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+
+	seg_init(&tseg, policy, access);
+	tseg.invalid = invalid;
+	txn_init(&txn, UDMA_TA_SEND, va, 64);
+	txn.invalidate = true;
+	txn.inv_len = len;
+	txn.token_value = token;
+	return udma_target_check_inv(&tseg, &txn);
+}
+
+static void invalidate_checks(struct kunit *test)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_txn txn;
+
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
+					SEG_TOKEN, false),
+			UDMA_TXN_OK);
+	/* no particular right: a read-only segment too */
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, UBCORE_ACCESS_READ, SEG_VA,
+					SEG_LEN, SEG_TOKEN, false),
+			UDMA_TXN_OK);
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
+					SEG_TOKEN + 1, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, inv_check(UDMA_TOKEN_NONE, ACCESS_RW, SEG_VA,
+					SEG_LEN, SEG_TOKEN + 1, false),
+			UDMA_TXN_OK);
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
+					SEG_LEN + 1, SEG_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA - 1,
+					SEG_LEN, SEG_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
+					SEG_VA, SEG_LEN, SEG_TOKEN, false),
+			UDMA_TXN_REM_ACCESS);
+	/* twice: the second is a remote access to an invalid segment */
+	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
+					SEG_TOKEN, true),
+			UDMA_TXN_REM_ACCESS);
+
+	/* a SEND without invalidate invalidates nothing */
+	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RW);
+	txn_init(&txn, UDMA_TA_SEND, SEG_VA, 64);
+	txn.inv_len = SEG_LEN;
+	KUNIT_EXPECT_EQ(test, udma_target_check_inv(&tseg, &txn),
+			UDMA_TXN_REM_ACCESS);
 }
 
 /* A JFR with an RQ ring of @cnt entries built by hand. */
@@ -520,6 +725,10 @@ static struct kunit_case udma_target_cases[] = {
 	KUNIT_CASE(opcode_tables),
 	KUNIT_CASE(format_atomics),
 	KUNIT_CASE(format_others),
+	KUNIT_CASE(seg_invalidated),
+	KUNIT_CASE(notify_range_and_rights),
+	KUNIT_CASE(format_notify_and_invalidate),
+	KUNIT_CASE(invalidate_checks),
 	KUNIT_CASE(rq_take_in_order),
 	KUNIT_CASE(rq_free_running_wrap),
 	KUNIT_CASE(rq_corrupt_pi),

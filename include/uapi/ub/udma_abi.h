@@ -86,16 +86,24 @@ struct udma_sge {
  * @target_idx: the imported JFR or jetty (struct udma_import_resp) the
  *	operation goes to; 0 on an RC jetty: its bound peer
  * @rseg_idx: the imported segment holding the remote range (WRITE*, READ,
- *	atomics); for SEND_INVALIDATE the token ID to invalidate is @data
+ *	atomics); for SEND_INVALIDATE the imported segment to invalidate, a
+ *	segment of the target JFR's or jetty's owner
  * @remote_va: start of the remote range
- * @remote_len: bytes of the remote range: 8 for atomics; for WRITE/READ
- *	the local total must fit in it
+ * @remote_len: bytes of the remote range: 8 for atomics; for WRITE* and
+ *	READ the local total must fit in it
+ * @notify_rseg_idx: WRITE_NOTIFY: the imported segment holding the notify
+ *	word (may be @rseg_idx or another import of the same target)
+ * @notify_va: WRITE_NOTIFY: address of the notify word, 8 bytes at an
+ *	8-byte aligned address; the target writes @data there with one 8-byte
+ *	store after all data of the WRITE
  * @data: immediate data (WRITE_IMM, SEND_IMM), notify data (WRITE_NOTIFY),
  *	the operand (FADD .. FXOR) or the swap value (CAS, SWAP)
  * @cmp_data: the compare value of CAS
- * @sge: local SGEs: the source of WRITE and SEND, the destination of READ,
- *	and for atomics one 8-byte SGE that receives the old remote value
+ * @sge: local SGEs: the source of WRITE* and SEND*, the destination of
+ *	READ, and for atomics one 8-byte SGE that receives the old remote value
  * @inline_data: the payload, instead of @sge
+ *
+ * Fields an opcode does not use are ignored.
  */
 struct udma_sqe {
 	__u8 opcode;
@@ -109,10 +117,10 @@ struct udma_sqe {
 	__u32 rseg_idx;
 	__aligned_u64 remote_va;
 	__u32 remote_len;
-	__u32 reserved2;
+	__u32 notify_rseg_idx;
 	__aligned_u64 data;
 	__aligned_u64 cmp_data;
-	__aligned_u64 reserved3;
+	__aligned_u64 notify_va;
 	union {
 		struct udma_sge sge[UDMA_SQE_MAX_SGE];
 		__u8 inline_data[UDMA_SQE_MAX_INLINE];
@@ -133,6 +141,7 @@ struct udma_rqe {
 #define UDMA_CQE_F_IMM		0x01	/* imm_data is valid */
 #define UDMA_CQE_F_RECV		0x02	/* a receive completion (JFR side) */
 #define UDMA_CQE_F_SOLICITED	0x04	/* the sender asked for an event */
+#define UDMA_CQE_F_INV		0x08	/* imm_data names the invalidated segment */
 
 /**
  * struct udma_cqe - a completion queue entry, as urma_cr_t
@@ -142,7 +151,9 @@ struct udma_rqe {
  * @owner: see the ring rules above; written last
  * @completion_len: bytes transferred
  * @user_ctx: the WQE's (send side) or RQE's (receive side)
- * @imm_data: immediate data of a receive completion
+ * @imm_data: immediate data of a receive completion (UDMA_CQE_F_IMM); with
+ *	UDMA_CQE_F_INV (opcode SEND_WITH_INV) the token ID (bits 0-31) and the
+ *	token value (bits 32-63) of the segment the SEND invalidated
  * @local_id: the JFS, JFR or jetty ID the completion belongs to
  * @remote_id: receive side: the sender's JFS or jetty ID
  * @remote_eid: receive side: the sender's EID

@@ -16,7 +16,7 @@ expect_udma0_on_lo() {
 	expect_attr udma0 netdev lo
 	expect_attr udma0 max_jfs_sge 12
 	expect_attr udma0 max_jfs_rsge 1
-	expect_attr udma0 atomic_feature 0x3f
+	expect_attr udma0 atomic_feature 0x7f
 	expect_attr udma0 trans_mode 0x7
 	expect_attr udma0 reserved_jetty_id_max 1023
 }
