@@ -49,6 +49,7 @@ enum {
 	UBCORE_NL_RES_ARG_NEXT_ID,	/* the next ID to look at */
 	UBCORE_NL_RES_ARG_SEG_SKIP,	/* segments of that token ID sent */
 	UBCORE_NL_RES_ARG_DONE,		/* nothing left */
+	UBCORE_NL_RES_ARG_CHECKED,	/* the ID of the request exists */
 };
 
 /*
@@ -496,8 +497,10 @@ put_dev:
  * ubcore_nl_res_get_start() - RES_GET dump: check the request first
  * @cb: the dump
  *
- * An unknown device, type or object is an error of the request rather
- * than an empty dump.
+ * An unknown device or type is an error of the request rather than an
+ * empty dump. The ID is checked by the first pass of the dump instead:
+ * start has no extended ACK to explain itself with (cb->extack is NULL
+ * while it runs), and "no such jfc" says more than -ENOENT.
  *
  * Return: 0 or a negative errno, see %UBCORE_NL_CMD_RES_GET.
  */
@@ -505,7 +508,6 @@ int ubcore_nl_res_get_start(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct ubcore_device *dev;
-	int ret = 0;
 	u8 type;
 
 	if (!ubcore_nl_res_kind(attrs, cb->extack, &type))
@@ -513,12 +515,8 @@ int ubcore_nl_res_get_start(struct netlink_callback *cb)
 	dev = ubcore_nl_get_dev(attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	if (attrs[UBCORE_NL_ATTR_RES_ID])
-		ret = ubcore_nl_res_exists(dev, type,
-					   attrs[UBCORE_NL_ATTR_RES_ID],
-					   cb->extack);
 	ubcore_put_device(dev);
-	return ret;
+	return 0;
 }
 
 /**
@@ -545,6 +543,14 @@ int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	dev = ubcore_nl_get_dev(attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	if (id_attr && !cb->args[UBCORE_NL_RES_ARG_CHECKED]) {
+		ret = ubcore_nl_res_exists(dev, type, id_attr, cb->extack);
+		if (ret) {
+			ubcore_put_device(dev);
+			return ret;
+		}
+		cb->args[UBCORE_NL_RES_ARG_CHECKED] = 1;
+	}
 	if (id_attr) {
 		last = nla_get_u32(id_attr);
 		cb->args[UBCORE_NL_RES_ARG_NEXT_ID] =

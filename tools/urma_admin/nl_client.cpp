@@ -38,28 +38,23 @@ int on_valid(nl_msg *m, void *arg)
     return NL_OK;
 }
 
-// NLMSG_DONE ends a dump; it carries the error of a dump that failed midway.
-int on_finish(nl_msg *m, void *arg)
-{
-    auto *ctx = static_cast<RecvCtx *>(arg);
-    nlmsghdr *nlh = nlmsg_hdr(m);
-    int err = 0;
-
-    if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(err)))
-        std::memcpy(&err, nlmsg_data(nlh), sizeof(err));
-    if (err < 0)
-        ctx->reply->status.err = -err;
-    ctx->done = true;
-    return NL_STOP;
-}
-
 int on_ack(nl_msg *, void *arg)
 {
     static_cast<RecvCtx *>(arg)->done = true;
     return NL_STOP;
 }
 
-// The extended ACK's message (NLMSGERR_ATTR_MSG) after a struct nlmsgerr.
+// NLMSGERR_ATTR_MSG of extended ACK attributes, or "".
+std::string extack_text(const RawAttrs &tlv)
+{
+    auto it = tlv.find(NLMSGERR_ATTR_MSG);
+    if (it == tlv.end())
+        return "";
+    std::string s(it->second.begin(), it->second.end());
+    return s.substr(0, s.find('\0'));
+}
+
+// The extended ACK's message after a struct nlmsgerr.
 std::string extack_msg(const nlmsgerr *e)
 {
     auto *nlh = reinterpret_cast<const nlmsghdr *>(reinterpret_cast<const char *>(e) - NLMSG_HDRLEN);
@@ -72,12 +67,30 @@ std::string extack_msg(const nlmsgerr *e)
     size_t total = nlh->nlmsg_len - NLMSG_HDRLEN;
     if (off >= total)
         return "";
-    RawAttrs tlv = parse_raw(reinterpret_cast<const char *>(e) + off, total - off);
-    auto it = tlv.find(NLMSGERR_ATTR_MSG);
-    if (it == tlv.end())
-        return "";
-    std::string s(it->second.begin(), it->second.end());
-    return s.substr(0, s.find('\0'));
+    return extack_text(parse_raw(reinterpret_cast<const char *>(e) + off, total - off));
+}
+
+// NLMSG_DONE ends a dump; it carries the error of a dump that failed midway
+// and then, with NLM_F_ACK_TLVS, the extended ACK's attributes.
+int on_finish(nl_msg *m, void *arg)
+{
+    auto *ctx = static_cast<RecvCtx *>(arg);
+    nlmsghdr *nlh = nlmsg_hdr(m);
+    int err = 0;
+
+    ctx->done = true;
+    if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(err)))
+        return NL_STOP;
+    std::memcpy(&err, nlmsg_data(nlh), sizeof(err));
+    if (err >= 0)
+        return NL_STOP;
+    ctx->reply->status.err = -err;
+    if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+        size_t total = nlh->nlmsg_len - NLMSG_HDRLEN;
+        ctx->reply->status.extack =
+            extack_text(parse_raw(static_cast<const char *>(nlmsg_data(nlh)) + sizeof(err), total - sizeof(err)));
+    }
+    return NL_STOP;
 }
 
 int on_error(sockaddr_nl *, nlmsgerr *e, void *arg)

@@ -78,6 +78,9 @@
  *	a dump of %UBCORE_NL_RES_TP is empty and a do finds nothing. Errors:
  *	-ENODEV, -EINVAL (missing or unknown type, missing ID in a do),
  *	-ENOENT (no object with that ID), -EOPNOTSUPP (a do for segments).
+ *	A dump refuses a bad device or type in the NLMSG_ERROR reply to the
+ *	request (without a message), an unknown ID in its NLMSG_DONE (the
+ *	errno, and the message with NLM_F_ACK_TLVS).
  * @UBCORE_NL_CMD_SYS_GET: do: what ubcore is: %UBCORE_NL_ATTR_SYS_DEV_COUNT,
  *	%UBCORE_NL_ATTR_SYS_NS_MODE, %UBCORE_NL_ATTR_SYS_NL_VERSION and
  *	%UBCORE_NL_ATTR_SYS_ABI_VERSION. Takes no attribute.
