@@ -4,7 +4,8 @@
  *
  * The generic netlink family "ubcore" (include/uapi/ub/ubcore_netlink.h):
  * administrators list UB devices, create and remove them on netdevs, and
- * edit their EID tables.
+ * edit their EID tables; SYS_GET tells what ubcore is. The listing of a
+ * device's objects (RES_GET) is in netlink_res.c.
  *
  * Locking. The family has parallel_ops: genetlink takes no lock around the
  * handlers (genl_mutex is global to every family, and creating or removing a
@@ -37,8 +38,10 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include <uapi/ub/ubcore_abi.h>
 #include <uapi/ub/ubcore_netlink.h>
 
+#include "netlink.h"
 #include "ubcore_priv.h"
 
 /* Longest provider name in UBCORE_NL_ATTR_LINK_TYPE. */
@@ -91,12 +94,17 @@ static const struct nla_policy ubcore_nl_eid_mode_policy[UBCORE_NL_ATTR_MAX + 1]
 	[UBCORE_NL_ATTR_EID_MODE] = { .type = NLA_U8 },
 };
 
-/*
- * Is attribute @type missing? Then tell the sender which one
- * (NLMSGERR_ATTR_MISS_TYPE).
+/**
+ * ubcore_nl_missing() - is a required attribute missing?
+ * @extack: the request's extended ACK; tells the sender which attribute
+ *	(NLMSGERR_ATTR_MISS_TYPE)
+ * @attrs: the request's attributes
+ * @type: the attribute
+ *
+ * Return: true if it is missing.
  */
-static bool ubcore_nl_missing(struct netlink_ext_ack *extack,
-			      struct nlattr **attrs, int type)
+bool ubcore_nl_missing(struct netlink_ext_ack *extack,
+		       struct nlattr **attrs, int type)
 {
 	if (attrs[type])
 		return false;
@@ -105,9 +113,16 @@ static bool ubcore_nl_missing(struct netlink_ext_ack *extack,
 	return true;
 }
 
-/* The device named by UBCORE_NL_ATTR_DEV_NAME, with a reference. */
-static struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
-					       struct netlink_ext_ack *extack)
+/**
+ * ubcore_nl_get_dev() - the device a request names
+ * @attrs: the request's attributes (UBCORE_NL_ATTR_DEV_NAME)
+ * @extack: where to say what is wrong
+ *
+ * Return: the device with a reference (ubcore_put_device()), or
+ * ERR_PTR(-EINVAL) (no name) or ERR_PTR(-ENODEV) (no such device).
+ */
+struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
+					struct netlink_ext_ack *extack)
 {
 	struct ubcore_device *dev;
 
@@ -120,6 +135,22 @@ static struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
 		return ERR_PTR(-ENODEV);
 	}
 	return dev;
+}
+
+/**
+ * ubcore_nl_put_hdr() - start a message of the family
+ * @skb: the message buffer
+ * @portid: the receiver
+ * @seq: the request's sequence number
+ * @flags: netlink flags (NLM_F_MULTI in dumps)
+ * @cmd: the command it answers
+ *
+ * Return: the family header, or NULL when @skb is full.
+ */
+void *ubcore_nl_put_hdr(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+			u8 cmd)
+{
+	return genlmsg_put(skb, portid, seq, &ubcore_nl_family, flags, cmd);
 }
 
 /* The capabilities, nested in UBCORE_NL_ATTR_DEV_CAP. */
@@ -600,6 +631,42 @@ static int ubcore_nl_eid_set_mode_doit(struct sk_buff *skb,
 	return ret;
 }
 
+/* SYS_GET takes no attribute. */
+static const struct nla_policy ubcore_nl_sys_policy[UBCORE_NL_ATTR_MAX + 1] = {
+};
+
+static int ubcore_nl_sys_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubcore_device *dev;
+	struct sk_buff *msg;
+	u32 count = 0;
+	void *hdr;
+
+	down_read(&ubcore_devices_rwsem);
+	ubcore_for_each_device(dev)
+		count++;
+	up_read(&ubcore_devices_rwsem);
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = ubcore_nl_put_hdr(msg, info->snd_portid, info->snd_seq, 0,
+				UBCORE_NL_CMD_SYS_GET);
+	if (!hdr ||
+	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_DEV_COUNT, count) ||
+	    /* no per-namespace view of devices or EIDs is implemented */
+	    nla_put_u8(msg, UBCORE_NL_ATTR_SYS_NS_MODE, UBCORE_NL_NS_SHARED) ||
+	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_NL_VERSION,
+			UBCORE_GENL_FAMILY_VERSION) ||
+	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_ABI_VERSION,
+			UBCORE_ABI_VERSION)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 /* Commands that change state need CAP_NET_ADMIN; reading is open to all. */
 static const struct genl_ops ubcore_nl_ops[] = {
 	{
@@ -649,6 +716,20 @@ static const struct genl_ops ubcore_nl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = ubcore_nl_eid_set_mode_doit,
 		.policy = ubcore_nl_eid_mode_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_RES_GET,
+		.doit = ubcore_nl_res_get_doit,
+		.start = ubcore_nl_res_get_start,
+		.dumpit = ubcore_nl_res_get_dumpit,
+		.policy = ubcore_nl_res_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_SYS_GET,
+		.doit = ubcore_nl_sys_get_doit,
+		.policy = ubcore_nl_sys_policy,
 		.maxattr = UBCORE_NL_ATTR_MAX,
 	},
 };

@@ -6,6 +6,8 @@
  */
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 
 #include "ubcore_priv.h"
 
@@ -15,6 +17,8 @@
  * @eid_index: the EID the process uses, 0 .. UBCORE_MAX_EID_CNT - 1
  * @uasid: the process's UB address space ID
  * @udata: the provider's command data (may be NULL)
+ *
+ * The context remembers the calling process as its creator.
  *
  * Context: process context; may sleep.
  * Return: the context, or ERR_PTR(-EINVAL) (bad @eid_index),
@@ -40,6 +44,7 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	uctx->ub_dev = dev;
 	uctx->eid_index = eid_index;
 	uctx->uasid = uasid;
+	uctx->pid = get_task_pid(current, PIDTYPE_TGID);
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_UCONTEXT);
 	return uctx;
 }
@@ -54,11 +59,14 @@ EXPORT_SYMBOL_GPL(ubcore_alloc_ucontext);
 void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 {
 	struct ubcore_device *dev;
+	struct pid *pid;
 
 	if (!uctx)
 		return;
 	dev = uctx->ub_dev;
+	pid = uctx->pid;
 	dev->ops->free_ucontext(uctx);
+	put_pid(pid);
 	ubcore_obj_cnt_put(dev, UBCORE_OBJ_UCONTEXT);
 }
 EXPORT_SYMBOL_GPL(ubcore_free_ucontext);

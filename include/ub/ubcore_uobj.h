@@ -10,6 +10,7 @@
 #define _UB_UBCORE_UOBJ_H
 
 #include <linux/completion.h>
+#include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 
@@ -20,6 +21,8 @@ struct ubcore_device;
  * @ub_dev: the device
  * @eid_index: the EID the context was created on
  * @uasid: the process's UB address space ID
+ * @pid: the process (thread group) that created the context, referenced;
+ *	set by ubcore, for administrators (netlink RES_GET)
  *
  * Created by the provider's alloc_ucontext (it may embed this structure),
  * freed by its free_ucontext once every object of the context is gone.
@@ -29,6 +32,7 @@ struct ubcore_ucontext {
 	struct ubcore_device *ub_dev;
 	u32 eid_index;
 	u32 uasid;
+	struct pid *pid;
 };
 
 /**

@@ -63,6 +63,27 @@
  *	%UBCORE_NL_ATTR_DEV_NAME; static mode drops the dynamic EIDs, dynamic
  *	mode fills the table from the netdev's addresses again. Errors:
  *	-ENODEV, -EINVAL (unknown mode).
+ * @UBCORE_NL_CMD_RES_GET: the objects of one kind (%UBCORE_NL_ATTR_RES_TYPE)
+ *	of device %UBCORE_NL_ATTR_DEV_NAME. Do: the one object
+ *	%UBCORE_NL_ATTR_RES_ID (required; not for segments, which a token ID
+ *	may name several of: -EOPNOTSUPP, dump them with the ID instead).
+ *	Dump: every object of the kind in ascending ID order, or with
+ *	%UBCORE_NL_ATTR_RES_ID only that one (segments: every segment of that
+ *	token ID). Each reply holds %UBCORE_NL_ATTR_DEV_NAME,
+ *	%UBCORE_NL_ATTR_RES_TYPE and one %UBCORE_NL_ATTR_RES. A dump resumes
+ *	by ID between messages: an object created or destroyed meanwhile may
+ *	or may not be listed, no object is listed twice (segments of one
+ *	token ID resume by position in its list, which may shift). Token
+ *	values are never reported. There are no transport (TP) objects yet:
+ *	a dump of %UBCORE_NL_RES_TP is empty and a do finds nothing. Errors:
+ *	-ENODEV, -EINVAL (missing or unknown type, missing ID in a do),
+ *	-ENOENT (no object with that ID), -EOPNOTSUPP (a do for segments).
+ *	A dump refuses a bad device or type in the NLMSG_ERROR reply to the
+ *	request (without a message), an unknown ID in its NLMSG_DONE (the
+ *	errno, and the message with NLM_F_ACK_TLVS).
+ * @UBCORE_NL_CMD_SYS_GET: do: what ubcore is: %UBCORE_NL_ATTR_SYS_DEV_COUNT,
+ *	%UBCORE_NL_ATTR_SYS_NS_MODE, %UBCORE_NL_ATTR_SYS_NL_VERSION and
+ *	%UBCORE_NL_ATTR_SYS_ABI_VERSION. Takes no attribute.
  * @__UBCORE_NL_CMD_MAX: one past the last command
  * @UBCORE_NL_CMD_MAX: the last command
  */
@@ -75,6 +96,8 @@ enum ubcore_nl_cmd {
 	UBCORE_NL_CMD_EID_ADD,
 	UBCORE_NL_CMD_EID_DEL,
 	UBCORE_NL_CMD_EID_SET_MODE,
+	UBCORE_NL_CMD_RES_GET,
+	UBCORE_NL_CMD_SYS_GET,
 
 	__UBCORE_NL_CMD_MAX,
 	UBCORE_NL_CMD_MAX = __UBCORE_NL_CMD_MAX - 1
@@ -107,6 +130,20 @@ enum ubcore_nl_cmd {
  *	in EID_GET replies
  * @UBCORE_NL_ATTR_DEV_OBJ: nested, the device's live objects, attributes of
  *	enum ubcore_nl_obj_attr; in DEV_GET replies
+ * @UBCORE_NL_ATTR_RES_TYPE: u8, a kind of object, enum ubcore_nl_res_type
+ *	(RES_GET; another value is refused with -EINVAL)
+ * @UBCORE_NL_ATTR_RES_ID: u32, the ID of an object: JFC ID, jetty ID of a
+ *	JFS, JFR or jetty, token ID of segments, TP number (RES_GET)
+ * @UBCORE_NL_ATTR_RES: nested, one object, attributes of enum
+ *	ubcore_nl_res_attr; in RES_GET replies
+ * @UBCORE_NL_ATTR_SYS_DEV_COUNT: u32, registered UB devices; in SYS_GET
+ *	replies
+ * @UBCORE_NL_ATTR_SYS_NS_MODE: u8, how devices and EIDs are seen from
+ *	network namespaces, enum ubcore_nl_ns_mode; in SYS_GET replies
+ * @UBCORE_NL_ATTR_SYS_NL_VERSION: u32, %UBCORE_GENL_FAMILY_VERSION of the
+ *	running kernel; in SYS_GET replies
+ * @UBCORE_NL_ATTR_SYS_ABI_VERSION: u32, the uburma char device ABI version
+ *	(UBCORE_ABI_VERSION of ubcore_abi.h); in SYS_GET replies
  * @__UBCORE_NL_ATTR_MAX: one past the last attribute
  * @UBCORE_NL_ATTR_MAX: the last attribute
  */
@@ -125,6 +162,13 @@ enum ubcore_nl_attr {
 	UBCORE_NL_ATTR_EID,
 	UBCORE_NL_ATTR_EID_STATIC,
 	UBCORE_NL_ATTR_DEV_OBJ,
+	UBCORE_NL_ATTR_RES_TYPE,
+	UBCORE_NL_ATTR_RES_ID,
+	UBCORE_NL_ATTR_RES,
+	UBCORE_NL_ATTR_SYS_DEV_COUNT,
+	UBCORE_NL_ATTR_SYS_NS_MODE,
+	UBCORE_NL_ATTR_SYS_NL_VERSION,
+	UBCORE_NL_ATTR_SYS_ABI_VERSION,
 
 	__UBCORE_NL_ATTR_MAX,
 	UBCORE_NL_ATTR_MAX = __UBCORE_NL_ATTR_MAX - 1
@@ -234,6 +278,120 @@ enum ubcore_nl_obj_attr {
 enum ubcore_nl_eid_mode {
 	UBCORE_NL_EID_MODE_DYNAMIC = 0,
 	UBCORE_NL_EID_MODE_STATIC = 1,
+};
+
+/**
+ * enum ubcore_nl_res_type - values of %UBCORE_NL_ATTR_RES_TYPE
+ * @UBCORE_NL_RES_JFC: JFCs
+ * @UBCORE_NL_RES_JFS: JFSs
+ * @UBCORE_NL_RES_JFR: JFRs
+ * @UBCORE_NL_RES_JETTY: jetties
+ * @UBCORE_NL_RES_SEG: registered segments (not imported ones)
+ * @UBCORE_NL_RES_TP: transport channels; none exist yet
+ * @__UBCORE_NL_RES_TYPE_MAX: one past the last type
+ */
+enum ubcore_nl_res_type {
+	UBCORE_NL_RES_JFC,
+	UBCORE_NL_RES_JFS,
+	UBCORE_NL_RES_JFR,
+	UBCORE_NL_RES_JETTY,
+	UBCORE_NL_RES_SEG,
+	UBCORE_NL_RES_TP,
+
+	__UBCORE_NL_RES_TYPE_MAX,
+};
+
+/**
+ * enum ubcore_nl_res_attr - attributes nested in %UBCORE_NL_ATTR_RES; which
+ *	kinds of object carry each is in brackets
+ * @UBCORE_NL_RES_UNSPEC: not an attribute
+ * @UBCORE_NL_RES_PAD: padding of 64-bit attributes; ignore
+ * @UBCORE_NL_RES_ID: u32, the object's ID; a segment's token ID [all]
+ * @UBCORE_NL_RES_DEPTH: u32, entries of the queue as created (rounded up
+ *	by the provider); a jetty's send queue [jfc jfs jfr jetty]
+ * @UBCORE_NL_RES_FLAG: u32, the creation flags: urma_jfc_flag_t,
+ *	urma_jfs_flag_t, urma_jfr_flag_t or urma_jetty_flag_t bits
+ *	[jfc jfs jfr jetty]
+ * @UBCORE_NL_RES_JFCE: flag, completion events go to a handler (a JFCE
+ *	for a user JFC) [jfc]
+ * @UBCORE_NL_RES_USE_CNT: u32, JFSs, JFRs and jetties that complete to the
+ *	JFC; jetties that share the JFR [jfc jfr]
+ * @UBCORE_NL_RES_TRANS_MODE: u32, one bit of the UBCORE_NL_CAP_TRANS_MODE
+ *	bits [jfs jfr jetty]
+ * @UBCORE_NL_RES_STATE: u8, the state: urma_jetty_state_t values (0 RESET,
+ *	1 READY, 2 SUSPENDED, 3 ERROR) for a JFS or jetty, urma_jfr_state_t
+ *	values (0 RESET, 1 READY, 2 ERROR) for a JFR [jfs jfr jetty]
+ * @UBCORE_NL_RES_JFC_ID: u32, the JFC send completions (JFS, jetty) or
+ *	receive completions (JFR) go to [jfs jfr jetty]
+ * @UBCORE_NL_RES_RECV_JFC_ID: u32, the JFC a jetty's receive completions
+ *	go to [jetty]
+ * @UBCORE_NL_RES_JFR_ID: u32, the JFR a jetty receives on [jetty]
+ * @UBCORE_NL_RES_PRIORITY: u8, 0 .. 15 [jfs jetty]
+ * @UBCORE_NL_RES_MAX_SGE: u32, SGEs per WQE [jfs jfr jetty]
+ * @UBCORE_NL_RES_MAX_INLINE: u32, inline bytes per WQE [jfs jetty]
+ * @UBCORE_NL_RES_RNR_RETRY: u8, 0 .. 7 [jfs jetty]
+ * @UBCORE_NL_RES_ERR_TIMEOUT: u8, 0 .. 31 [jfs jetty]
+ * @UBCORE_NL_RES_MIN_RNR_TIMER: u8, 0 .. 31 [jfr]
+ * @UBCORE_NL_RES_RX_THRESHOLD: u32, the limit event threshold [jfr jetty]
+ * @UBCORE_NL_RES_KERNEL: flag, a kernel client's object (no user context,
+ *	so no %UBCORE_NL_RES_UASID or %UBCORE_NL_RES_PID) [all]
+ * @UBCORE_NL_RES_UASID: u32, the UASID of the owning user context [all]
+ * @UBCORE_NL_RES_PID: u32, the process that created the owning user
+ *	context, as seen from the reader's PID namespace; absent when it is
+ *	not visible there [all]
+ * @UBCORE_NL_RES_EID: binary, %UBCORE_NL_EID_LEN bytes, the EID of the
+ *	segment's UB address [seg]
+ * @UBCORE_NL_RES_VA: u64, the virtual address of the segment's first byte
+ *	[seg]
+ * @UBCORE_NL_RES_LEN: u64, bytes of the segment [seg]
+ * @UBCORE_NL_RES_ACCESS: u32, remote access rights: 0x1 LOCAL_ONLY,
+ *	0x2 READ, 0x4 WRITE, 0x8 ATOMIC [seg]
+ * @UBCORE_NL_RES_PINNED_PAGES: u64, user pages the segment keeps pinned (0
+ *	for a kernel segment) [seg]
+ * @__UBCORE_NL_RES_MAX: one past the last attribute
+ * @UBCORE_NL_RES_MAX: the last attribute
+ */
+enum ubcore_nl_res_attr {
+	UBCORE_NL_RES_UNSPEC,
+	UBCORE_NL_RES_PAD,
+	UBCORE_NL_RES_ID,
+	UBCORE_NL_RES_DEPTH,
+	UBCORE_NL_RES_FLAG,
+	UBCORE_NL_RES_JFCE,
+	UBCORE_NL_RES_USE_CNT,
+	UBCORE_NL_RES_TRANS_MODE,
+	UBCORE_NL_RES_STATE,
+	UBCORE_NL_RES_JFC_ID,
+	UBCORE_NL_RES_RECV_JFC_ID,
+	UBCORE_NL_RES_JFR_ID,
+	UBCORE_NL_RES_PRIORITY,
+	UBCORE_NL_RES_MAX_SGE,
+	UBCORE_NL_RES_MAX_INLINE,
+	UBCORE_NL_RES_RNR_RETRY,
+	UBCORE_NL_RES_ERR_TIMEOUT,
+	UBCORE_NL_RES_MIN_RNR_TIMER,
+	UBCORE_NL_RES_RX_THRESHOLD,
+	UBCORE_NL_RES_KERNEL,
+	UBCORE_NL_RES_UASID,
+	UBCORE_NL_RES_PID,
+	UBCORE_NL_RES_EID,
+	UBCORE_NL_RES_VA,
+	UBCORE_NL_RES_LEN,
+	UBCORE_NL_RES_ACCESS,
+	UBCORE_NL_RES_PINNED_PAGES,
+
+	__UBCORE_NL_RES_MAX,
+	UBCORE_NL_RES_MAX = __UBCORE_NL_RES_MAX - 1
+};
+
+/**
+ * enum ubcore_nl_ns_mode - values of %UBCORE_NL_ATTR_SYS_NS_MODE
+ * @UBCORE_NL_NS_SHARED: every UB device and its EIDs are seen from every
+ *	network namespace (the user guide's dev_sharing and eid_sharing on);
+ *	the only mode ubcore implements
+ */
+enum ubcore_nl_ns_mode {
+	UBCORE_NL_NS_SHARED = 0,
 };
 
 #endif /* _UAPI_UB_UBCORE_NETLINK_H */

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// urma_admin without a kernel: the command line, the decoding of netlink
+// attributes, the output formats, and the exit codes and error lines of
+// whole runs against a fake Backend.
+#include <linux/netlink.h>
+#include <ub/ubcore_netlink.h>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+#include "app.h"
+#include "bitmask.h"
+#include "cli.h"
+#include "decode.h"
+#include "format.h"
+
+namespace {
+
+using namespace urma_admin;
+
+Command parse_ok(const std::vector<std::string> &args)
+{
+    ParseResult r = parse_args(args);
+    if (const auto *u = std::get_if<UsageError>(&r))
+        ADD_FAILURE() << "refused: " << u->message;
+    return std::holds_alternative<Command>(r) ? std::get<Command>(r) : Command{};
+}
+
+std::string parse_err(const std::vector<std::string> &args)
+{
+    ParseResult r = parse_args(args);
+    if (std::holds_alternative<Command>(r)) {
+        ADD_FAILURE() << "accepted";
+        return "";
+    }
+    return std::get<UsageError>(r).message;
+}
+
+TEST(UrmaAdminParse, HelpAndVersion)
+{
+    EXPECT_EQ(parse_ok({"-h"}).verb, Verb::Help);
+    EXPECT_EQ(parse_ok({"--help"}).verb, Verb::Help);
+    EXPECT_EQ(parse_ok({"eid", "add", "--help"}).verb, Verb::Help);
+    EXPECT_EQ(parse_ok({"-V"}).verb, Verb::Version);
+    EXPECT_EQ(parse_ok({"--version"}).verb, Verb::Version);
+    EXPECT_NE(parse_err({"-V", "x"}).find("no arguments"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, Show)
+{
+    Command c = parse_ok({"show"});
+    EXPECT_EQ(c.verb, Verb::Show);
+    EXPECT_TRUE(c.dev.empty());
+    EXPECT_FALSE(c.whole);
+    c = parse_ok({"show", "--dev", "udma0", "--whole"});
+    EXPECT_EQ(c.dev, "udma0");
+    EXPECT_TRUE(c.whole);
+    c = parse_ok({"show", "-d", "udma1", "-w", "--all"});
+    EXPECT_EQ(c.dev, "udma1");
+    EXPECT_TRUE(c.whole);
+    EXPECT_EQ(parse_ok({"show", "--brief"}).verb, Verb::Show);
+}
+
+TEST(UrmaAdminParse, ShowBadForms)
+{
+    EXPECT_NE(parse_err({"show", "--dev"}).find("needs a device name"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "--bogus"}).find("unknown option '--bogus'"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "--brief", "--all"}).find("exclude"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "--dev", std::string(64, 'x')}).find("longer than 63"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "topo"}).find("not supported"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, ShowResources)
+{
+    const char *kinds[] = {"jfc", "jfs", "jfr", "jetty", "seg", "tp"};
+    for (size_t i = 0; i < 6; i++) {
+        Command c = parse_ok({"show", "dev", "udma0", kinds[i]});
+        EXPECT_EQ(c.verb, Verb::ShowRes);
+        EXPECT_EQ(c.dev, "udma0");
+        EXPECT_EQ(static_cast<size_t>(c.res), i);
+        EXPECT_FALSE(c.id.has_value());
+        EXPECT_STREQ(res_type_name(c.res), kinds[i]);
+    }
+    Command c = parse_ok({"show", "dev", "udma0", "jetty", "4294967295"});
+    ASSERT_TRUE(c.id.has_value());
+    EXPECT_EQ(*c.id, 4294967295u);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "jfc", "4294967296"}).find("bad ID"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "jfc", "-1"}).find("bad ID"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "jfc", "1x"}).find("bad ID"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "qp"}).find("unknown object kind 'qp'"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "tpreuse"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0"}).find("expected"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "dev", "udma0", "jfc", "1", "2"}).find("expected"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, Eid)
+{
+    Command c = parse_ok({"eid", "add", "udma0", "5", "fd00::1"});
+    EXPECT_EQ(c.verb, Verb::EidAdd);
+    EXPECT_EQ(c.dev, "udma0");
+    EXPECT_EQ(c.eid_index, 5u);
+    EXPECT_EQ(eid_to_string(c.eid), "fd00::1");
+    c = parse_ok({"eid", "add", "udma0", "0", "10.0.0.2"});
+    EXPECT_EQ(eid_to_string(c.eid), "::ffff:10.0.0.2");
+    c = parse_ok({"eid", "del", "udma0", "65535"});
+    EXPECT_EQ(c.verb, Verb::EidDel);
+    EXPECT_EQ(c.eid_index, 65535u);
+    c = parse_ok({"eid", "set", "udma0", "3", "mode", "static"});
+    EXPECT_EQ(c.verb, Verb::EidSetMode);
+    EXPECT_TRUE(c.static_mode);
+    EXPECT_EQ(c.eid_index, 3u);
+    c = parse_ok({"eid", "set", "udma0", "mode", "dynamic"});
+    EXPECT_EQ(c.verb, Verb::EidSetMode);
+    EXPECT_FALSE(c.static_mode);
+    EXPECT_EQ(c.dev, "udma0");
+}
+
+TEST(UrmaAdminParse, EidBadForms)
+{
+    EXPECT_NE(parse_err({"eid"}).find("expected add"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "move"}).find("unknown subcommand 'move'"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "5"}).find("expected"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "65536", "::1"}).find("bad EID index"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "fd00::zz"}).find("bad EID 'fd00::zz'"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "::1", "--ns", "/proc/1/ns/net"}).find("not supported"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "::1", "junk"}).find("unexpected 'junk'"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "del", "udma0"}).find("expected"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "mode", "auto"}).find("unknown mode 'auto'"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "ns", "x"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "x", "mode", "static"}).find("bad EID index"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, Dev)
+{
+    Command c = parse_ok({"dev", "add", "ua0", "netdev", "veth0"});
+    EXPECT_EQ(c.verb, Verb::DevAdd);
+    EXPECT_EQ(c.dev, "ua0");
+    EXPECT_EQ(c.netdev, "veth0");
+    EXPECT_EQ(c.link_type, "udma");
+    c = parse_ok({"dev", "add", "ua%d", "netdev", "lo", "type", "other"});
+    EXPECT_EQ(c.link_type, "other");
+    c = parse_ok({"dev", "del", "ua0"});
+    EXPECT_EQ(c.verb, Verb::DevDel);
+    EXPECT_EQ(c.dev, "ua0");
+    EXPECT_NE(parse_err({"dev", "add", "ua0", "veth0"}).find("expected"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "add", "ua0", "netdev", std::string(16, 'n')}).find("bad netdev"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"dev", "del"}).find("expected <name>"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "set", "ua0", "ns", "x"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "rename"}).find("unknown subcommand"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, SystemAndUnknown)
+{
+    EXPECT_EQ(parse_ok({"system", "show"}).verb, Verb::SystemShow);
+    EXPECT_NE(parse_err({"system", "set", "dev_sharing", "on"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"system"}).find("expected 'show'"), std::string::npos);
+    EXPECT_NE(parse_err({}).find("no command"), std::string::npos);
+    EXPECT_NE(parse_err({"frobnicate"}).find("unknown command 'frobnicate'"), std::string::npos);
+    EXPECT_NE(parse_err({"--frob"}).find("unknown option '--frob'"), std::string::npos);
+    for (const char *c : {"agg", "perf", "main_ue_eid"})
+        EXPECT_NE(parse_err({c, "show"}).find("not supported"), std::string::npos) << c;
+}
+
+TEST(UrmaAdminBits, GuideExamples)
+{
+    // The user guide's own examples (6.4.2).
+    EXPECT_EQ(atomic_feature_text(0x5), "0x5 [compare_and_swap(1) fetch_and_add(4)]");
+    EXPECT_EQ(trans_mode_text(0x7),
+              "0x7 [RM(Reliable message, 1) RC(Reliable connection, 2) UM(Unreliable message, 4)]");
+    EXPECT_EQ(congestion_ctrl_alg_text(0x13), "0x13 [NONE(1) DCQCN(2) LDCP_AND_CAQM(16)]");
+}
+
+TEST(UrmaAdminBits, EdgeCases)
+{
+    EXPECT_EQ(atomic_feature_text(0), "0x0 []");
+    EXPECT_EQ(atomic_feature_text(0x3f),
+              "0x3f [compare_and_swap(1) swap(2) fetch_and_add(4) fetch_and_sub(8) fetch_and_or(16) "
+              "fetch_and_xor(32)]");
+    EXPECT_EQ(atomic_feature_text(0xc1), "0xc1 [compare_and_swap(1) unknown(0xc0)]");
+    EXPECT_EQ(congestion_ctrl_alg_text(0x100), "0x100 [ACC(256)]");
+    EXPECT_EQ(access_text(0xe), "0xe [READ(2) WRITE(4) ATOMIC(8)]");
+    EXPECT_EQ(short_bits(0x6, kAccessBits), "READ|WRITE");
+    EXPECT_EQ(short_bits(0, kAccessBits), "-");
+    EXPECT_EQ(short_bits(0x12, kAccessBits), "READ|0x10");
+    EXPECT_EQ(short_bits(2, kTransModeBits), "RC");
+}
+
+// Netlink attribute bytes, built by hand as the kernel lays them out.
+class Attrs {
+public:
+    Attrs &u8(int type, uint8_t v) { return put(type, &v, 1); }
+    Attrs &u32(int type, uint32_t v) { return put(type, &v, 4); }
+    Attrs &u64(int type, uint64_t v) { return put(type, &v, 8); }
+    Attrs &flag(int type) { return put(type, nullptr, 0); }
+    Attrs &str(int type, const std::string &s) { return put(type, s.c_str(), s.size() + 1); }
+    Attrs &bin(int type, const void *p, size_t n) { return put(type, p, n); }
+    Attrs &nest(int type, const Attrs &inner) { return put(type, inner.b_.data(), inner.b_.size()); }
+    const std::vector<uint8_t> &bytes() const { return b_; }
+    RawAttrs raw() const { return parse_raw(b_.data(), b_.size()); }
+
+private:
+    Attrs &put(int type, const void *p, size_t n)
+    {
+        nlattr a{static_cast<uint16_t>(NLA_HDRLEN + n), static_cast<uint16_t>(type)};
+        size_t at = b_.size();
+        b_.resize(at + NLA_ALIGN(NLA_HDRLEN + n), 0);
+        std::memcpy(&b_[at], &a, sizeof(a));
+        if (n)
+            std::memcpy(&b_[at + NLA_HDRLEN], p, n);
+        return *this;
+    }
+    std::vector<uint8_t> b_;
+};
+
+TEST(UrmaAdminDecode, RawAttrsStopAtMalformed)
+{
+    Attrs a;
+    a.u32(3, 7).u8(4, 1);
+    std::vector<uint8_t> b = a.bytes();
+    RawAttrs raw = parse_raw(b.data(), b.size());
+    ASSERT_EQ(raw.size(), 2u);
+    EXPECT_EQ(raw[3].size(), 4u);
+    // A length past the end drops that attribute and what follows.
+    b[8] = 200;
+    raw = parse_raw(b.data(), b.size());
+    EXPECT_EQ(raw.size(), 1u);
+    EXPECT_TRUE(parse_raw(b.data(), 3).empty());
+}
+
+TEST(UrmaAdminDecode, Device)
+{
+    Attrs caps, objs, a;
+    caps.u32(UBCORE_NL_CAP_MAX_JFC, 1024).u64(UBCORE_NL_CAP_MAX_MSG_SIZE, 1ull << 32)
+        .u32(UBCORE_NL_CAP_ATOMIC_FEATURE, 0x5);
+    objs.u32(UBCORE_NL_OBJ_JFC, 2).u64(UBCORE_NL_OBJ_PINNED_PAGES, 9);
+    a.str(UBCORE_NL_ATTR_DEV_NAME, "udma0").str(UBCORE_NL_ATTR_DRIVER_NAME, "udma")
+        .str(UBCORE_NL_ATTR_NETDEV_NAME, "lo").u8(UBCORE_NL_ATTR_EID_MODE, 1).u8(UBCORE_NL_ATTR_PORT_STATE, 4)
+        .u32(UBCORE_NL_ATTR_ACTIVE_MTU, 4096).nest(UBCORE_NL_ATTR_DEV_CAP, caps).nest(UBCORE_NL_ATTR_DEV_OBJ, objs);
+    auto d = decode_device(a.raw());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->name, "udma0");
+    EXPECT_EQ(d->driver, "udma");
+    EXPECT_EQ(d->netdev, "lo");
+    EXPECT_EQ(d->eid_mode, 1);
+    EXPECT_EQ(d->port_state, 4);
+    EXPECT_EQ(d->active_mtu, 4096u);
+    EXPECT_EQ(d->caps.at(UBCORE_NL_CAP_MAX_JFC), 1024u);
+    EXPECT_EQ(d->caps.at(UBCORE_NL_CAP_MAX_MSG_SIZE), 1ull << 32);
+    EXPECT_EQ(d->objs.at(UBCORE_NL_OBJ_PINNED_PAGES), 9u);
+    EXPECT_FALSE(decode_device(Attrs().u8(UBCORE_NL_ATTR_EID_MODE, 0).raw()).has_value());
+}
+
+TEST(UrmaAdminDecode, EidResourceSystem)
+{
+    Eid eid = *parse_eid("fd00::7");
+    auto e = decode_eid(Attrs().u32(UBCORE_NL_ATTR_EID_INDEX, 3).bin(UBCORE_NL_ATTR_EID, eid.data(), 16)
+                            .flag(UBCORE_NL_ATTR_EID_STATIC).raw());
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(e->index, 3u);
+    EXPECT_EQ(e->eid, eid);
+    EXPECT_TRUE(e->is_static);
+    EXPECT_FALSE(decode_eid(Attrs().u32(UBCORE_NL_ATTR_EID_INDEX, 3).bin(UBCORE_NL_ATTR_EID, eid.data(), 4).raw()));
+
+    Attrs res;
+    res.u32(UBCORE_NL_RES_ID, 12).bin(UBCORE_NL_RES_EID, eid.data(), 16).u64(UBCORE_NL_RES_VA, 0x7f0000001000)
+        .flag(UBCORE_NL_RES_KERNEL);
+    auto r = decode_resource(Attrs().str(UBCORE_NL_ATTR_DEV_NAME, "udma0").u8(UBCORE_NL_ATTR_RES_TYPE, 4)
+                                 .nest(UBCORE_NL_ATTR_RES, res).raw());
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->type, ResType::Seg);
+    EXPECT_EQ(r->get(UBCORE_NL_RES_ID), 12u);
+    EXPECT_EQ(r->get(UBCORE_NL_RES_VA), 0x7f0000001000u);
+    EXPECT_TRUE(r->has(UBCORE_NL_RES_KERNEL));
+    ASSERT_TRUE(r->eid.has_value());
+    EXPECT_EQ(*r->eid, eid);
+    // Unknown type, or no ID: refused.
+    EXPECT_FALSE(decode_resource(Attrs().u8(UBCORE_NL_ATTR_RES_TYPE, 9).nest(UBCORE_NL_ATTR_RES, res).raw()));
+    EXPECT_FALSE(decode_resource(
+        Attrs().u8(UBCORE_NL_ATTR_RES_TYPE, 0).nest(UBCORE_NL_ATTR_RES, Attrs().u32(UBCORE_NL_RES_DEPTH, 1)).raw()));
+
+    auto s = decode_system(Attrs().u32(UBCORE_NL_ATTR_SYS_DEV_COUNT, 2).u8(UBCORE_NL_ATTR_SYS_NS_MODE, 0)
+                               .u32(UBCORE_NL_ATTR_SYS_NL_VERSION, 1).u32(UBCORE_NL_ATTR_SYS_ABI_VERSION, 1).raw());
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(s->dev_count, 2u);
+    EXPECT_EQ(s->nl_version, 1u);
+}
+
+DeviceInfo sample_device()
+{
+    DeviceInfo d;
+    d.name = "udma0";
+    d.driver = "udma";
+    d.netdev = "lo";
+    d.port_state = 4;
+    d.active_mtu = 4096;
+    d.caps = {{UBCORE_NL_CAP_MAX_JFC, 1024},
+              {UBCORE_NL_CAP_ATOMIC_FEATURE, 0x5},
+              {UBCORE_NL_CAP_TRANS_MODE, 0x7},
+              {UBCORE_NL_CAP_CONGESTION_CTRL_ALG, 0x3}};
+    d.objs = {{UBCORE_NL_OBJ_JFC, 2}, {UBCORE_NL_OBJ_PINNED_PAGES, 16}};
+    d.eids = {{0, *parse_eid("127.0.0.1"), false}, {5, *parse_eid("fd00::5"), true}};
+    return d;
+}
+
+TEST(UrmaAdminFormat, Table)
+{
+    Table t({"a", "long_header"});
+    t.add({"wide_cell", "x"});
+    EXPECT_EQ(t.str(), "a          long_header\nwide_cell  x\n");
+}
+
+TEST(UrmaAdminFormat, DeviceTable)
+{
+    DeviceInfo unbound;
+    unbound.name = "ub1";
+    unbound.driver = "udma";
+    unbound.eid_mode = 1;
+    EXPECT_EQ(format_device_table({sample_device(), unbound}),
+              "dev_name  driver  netdev  eid_mode  eid_cnt  port_state  active_mtu\n"
+              "udma0     udma    lo      dynamic   2        ACTIVE      4096\n"
+              "ub1       udma    -       static    0        NOP         0\n");
+}
+
+TEST(UrmaAdminFormat, DeviceWhole)
+{
+    std::string s = format_device_whole(sample_device());
+    EXPECT_EQ(s.rfind("udma0:\n  driver: udma\n  netdev: lo\n  eid_mode: dynamic\n  port_state: ACTIVE\n", 0), 0u)
+        << s;
+    EXPECT_NE(s.find("  max_jfc: 1024\n"), std::string::npos);
+    EXPECT_NE(s.find("  max_jfs: -\n"), std::string::npos) << "a capability the kernel did not send";
+    EXPECT_NE(s.find("  atomic_feature: 0x5 [compare_and_swap(1) fetch_and_add(4)]\n"), std::string::npos);
+    EXPECT_NE(s.find("  trans_mode: 0x7 [RM(Reliable message, 1)"), std::string::npos);
+    EXPECT_NE(s.find("  congestion_ctrl_alg: 0x3 [NONE(1) DCQCN(2)]\n"), std::string::npos);
+    EXPECT_NE(s.find("  eids:\n    0  ::ffff:127.0.0.1  dynamic\n    5  fd00::5  static\n"), std::string::npos) << s;
+    EXPECT_NE(s.find("  objects:\n    ucontext: -\n    jfc: 2\n"), std::string::npos) << s;
+    EXPECT_NE(s.find("    pinned_pages: 16\n"), std::string::npos);
+}
+
+Resource res(ResType t, NumAttrs a)
+{
+    Resource r;
+    r.type = t;
+    r.attrs = std::move(a);
+    return r;
+}
+
+TEST(UrmaAdminFormat, ResourceTables)
+{
+    Resource jfc = res(ResType::Jfc, {{UBCORE_NL_RES_ID, 1}, {UBCORE_NL_RES_DEPTH, 64}, {UBCORE_NL_RES_JFCE, 1},
+                                      {UBCORE_NL_RES_USE_CNT, 2}, {UBCORE_NL_RES_UASID, 77}, {UBCORE_NL_RES_PID, 123}});
+    Resource kjfc = res(ResType::Jfc, {{UBCORE_NL_RES_ID, 2}, {UBCORE_NL_RES_DEPTH, 128},
+                                       {UBCORE_NL_RES_USE_CNT, 0}, {UBCORE_NL_RES_KERNEL, 1}});
+    EXPECT_EQ(format_resource_table(ResType::Jfc, {jfc, kjfc}),
+              "jfc_id  depth  jfce  use_cnt  owner   uasid  pid\n"
+              "1       64     yes   2        user    77     123\n"
+              "2       128    no    0        kernel  -      -\n");
+
+    Resource jetty = res(ResType::Jetty, {{UBCORE_NL_RES_ID, 1025}, {UBCORE_NL_RES_DEPTH, 64},
+                                          {UBCORE_NL_RES_TRANS_MODE, 1}, {UBCORE_NL_RES_STATE, 1},
+                                          {UBCORE_NL_RES_JFC_ID, 1}, {UBCORE_NL_RES_RECV_JFC_ID, 2},
+                                          {UBCORE_NL_RES_JFR_ID, 1024}, {UBCORE_NL_RES_UASID, 5}});
+    EXPECT_EQ(format_resource_table(ResType::Jetty, {jetty}),
+              "jetty_id  depth  trans_mode  state  send_jfc  recv_jfc  jfr_id  owner  uasid  pid\n"
+              "1025      64     RM          READY  1         2         1024    user   5      -\n");
+
+    Resource jfr = res(ResType::Jfr, {{UBCORE_NL_RES_ID, 1024}, {UBCORE_NL_RES_STATE, 2}, {UBCORE_NL_RES_KERNEL, 1}});
+    EXPECT_NE(format_resource_table(ResType::Jfr, {jfr}).find("ERROR"), std::string::npos) << "JFR states differ";
+
+    Resource seg = res(ResType::Seg, {{UBCORE_NL_RES_ID, 3}, {UBCORE_NL_RES_VA, 0x1000}, {UBCORE_NL_RES_LEN, 8192},
+                                      {UBCORE_NL_RES_ACCESS, 6}, {UBCORE_NL_RES_PINNED_PAGES, 2},
+                                      {UBCORE_NL_RES_KERNEL, 1}});
+    seg.eid = *parse_eid("fd00::1");
+    EXPECT_EQ(format_resource_table(ResType::Seg, {seg}),
+              "token_id  eid      va      len   access      pinned_pages  owner   uasid  pid\n"
+              "3         fd00::1  0x1000  8192  READ|WRITE  2             kernel  -      -\n");
+    EXPECT_EQ(format_resource_table(ResType::Tp, {}), "tp_id\n");
+}
+
+TEST(UrmaAdminFormat, ResourceDetail)
+{
+    Resource jfs = res(ResType::Jfs, {{UBCORE_NL_RES_ID, 1030}, {UBCORE_NL_RES_DEPTH, 64}, {UBCORE_NL_RES_FLAG, 0},
+                                      {UBCORE_NL_RES_TRANS_MODE, 1}, {UBCORE_NL_RES_STATE, 3},
+                                      {UBCORE_NL_RES_JFC_ID, 4}, {UBCORE_NL_RES_UASID, 9}, {UBCORE_NL_RES_PID, 42}});
+    EXPECT_EQ(format_resource_detail(jfs), "jfs:\n  id: 1030\n  depth: 64\n  flag: 0x0\n"
+                                           "  trans_mode: 0x1 [RM(Reliable message, 1)]\n  state: ERROR\n"
+                                           "  jfc_id: 4\n  owner: user\n  uasid: 9\n  pid: 42\n");
+    Resource seg = res(ResType::Seg, {{UBCORE_NL_RES_ID, 3}, {UBCORE_NL_RES_ACCESS, 1}, {UBCORE_NL_RES_KERNEL, 1}});
+    seg.eid = *parse_eid("::1");
+    EXPECT_EQ(format_resource_detail(seg),
+              "seg:\n  token_id: 3\n  eid: ::1\n  access: 0x1 [LOCAL_ONLY(1)]\n  owner: kernel\n");
+}
+
+TEST(UrmaAdminFormat, System)
+{
+    SystemInfo s{3, UBCORE_NL_NS_SHARED, 1, 2};
+    EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: shared\ndev_sharing: on\neid_sharing: on\n"
+                                "netlink_version: 1\nabi_version: 2\n");
+}
+
+// A Backend that records calls and answers as told.
+class FakeBackend : public Backend {
+public:
+    Status connect_status;
+    Status next;  // the answer of the next call
+    std::vector<DeviceInfo> devices;
+    std::vector<Resource> resources;
+    std::vector<std::string> calls;
+
+    Status connect() override { return connect_status; }
+    Status list_devices(std::vector<DeviceInfo> *out) override
+    {
+        calls.push_back("list_devices");
+        *out = devices;
+        return next;
+    }
+    Status get_device(const std::string &dev, DeviceInfo *out) override
+    {
+        calls.push_back("get_device " + dev);
+        for (const auto &d : devices)
+            if (d.name == dev)
+                *out = d;
+        return next;
+    }
+    Status list_eids(const std::string &dev, std::vector<EidInfo> *out) override
+    {
+        calls.push_back("list_eids " + dev);
+        for (const auto &d : devices)
+            if (d.name == dev)
+                *out = d.eids;
+        return Status{};
+    }
+    Status list_resources(const std::string &dev, ResType t, std::optional<uint32_t> id,
+                          std::vector<Resource> *out) override
+    {
+        calls.push_back("list_resources " + dev + " " + res_type_name(t) + (id ? " " + std::to_string(*id) : ""));
+        *out = resources;
+        return next;
+    }
+    Status get_resource(const std::string &dev, ResType t, uint32_t id, Resource *out) override
+    {
+        calls.push_back("get_resource " + dev + " " + res_type_name(t) + " " + std::to_string(id));
+        if (!resources.empty())
+            *out = resources[0];
+        return next;
+    }
+    Status system_get(SystemInfo *out) override
+    {
+        calls.push_back("system_get");
+        *out = SystemInfo{1, 0, 1, 1};
+        return next;
+    }
+    Status eid_add(const std::string &dev, uint32_t index, const Eid &eid) override
+    {
+        calls.push_back("eid_add " + dev + " " + std::to_string(index) + " " + eid_to_string(eid));
+        return next;
+    }
+    Status eid_del(const std::string &dev, uint32_t index) override
+    {
+        calls.push_back("eid_del " + dev + " " + std::to_string(index));
+        return next;
+    }
+    Status eid_set_mode(const std::string &dev, bool static_mode) override
+    {
+        calls.push_back("eid_set_mode " + dev + (static_mode ? " static" : " dynamic"));
+        return next;
+    }
+    Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) override
+    {
+        calls.push_back("dev_add " + name + " " + netdev + " " + type);
+        return next;
+    }
+    Status dev_del(const std::string &name) override
+    {
+        calls.push_back("dev_del " + name);
+        return next;
+    }
+};
+
+struct RunResult {
+    int code;
+    std::string out, err;
+};
+
+RunResult run_admin(FakeBackend &be, const std::vector<std::string> &args)
+{
+    std::ostringstream out, err;
+    int code = run(args, be, out, err);
+    return RunResult{code, out.str(), err.str()};
+}
+
+TEST(UrmaAdminRun, HelpVersionUsage)
+{
+    FakeBackend be;
+    RunResult r = run_admin(be, {"--help"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out.rfind("Usage: urma_admin <command> [options]\n", 0), 0u);
+    EXPECT_TRUE(r.err.empty());
+    r = run_admin(be, {"-V"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, std::string("urma_admin ") + URMA_ADMIN_VERSION + "\n");
+    r = run_admin(be, {"bogus"});
+    EXPECT_EQ(r.code, kExitUsage);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(r.err, "urma_admin: unknown command 'bogus'\nTry 'urma_admin --help' for more information.\n");
+    r = run_admin(be, {});
+    EXPECT_EQ(r.code, kExitUsage);
+    EXPECT_TRUE(be.calls.empty()) << "usage errors reach no kernel";
+}
+
+TEST(UrmaAdminRun, RuntimeErrorsNameTheCommandAndCause)
+{
+    FakeBackend be;
+    be.next = Status{ENODEV, "no such UB device"};
+    RunResult r = run_admin(be, {"show", "--dev", "nosuch0"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: show --dev nosuch0: " + std::string(std::strerror(ENODEV)) +
+                         ": no such UB device\n");
+    EXPECT_TRUE(r.out.empty());
+
+    be.next = Status{EPERM, ""};
+    r = run_admin(be, {"eid", "add", "udma0", "3", "fd00::3"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: eid add udma0 3 fd00::3: Operation not permitted\n");
+    EXPECT_EQ(be.calls.back(), "eid_add udma0 3 fd00::3");
+
+    FakeBackend down;
+    down.connect_status = Status{ENOENT, "no ubcore"};
+    r = run_admin(down, {"system", "show"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_NE(r.err.find("no ubcore"), std::string::npos);
+    EXPECT_TRUE(down.calls.empty());
+}
+
+TEST(UrmaAdminRun, CommandsReachTheBackend)
+{
+    FakeBackend be;
+    for (const auto &args : std::vector<std::vector<std::string>>{
+             {"eid", "del", "udma0", "4"},
+             {"eid", "set", "udma0", "mode", "static"},
+             {"dev", "add", "ua0", "netdev", "veth0"},
+             {"dev", "del", "ua0"},
+         }) {
+        RunResult r = run_admin(be, args);
+        EXPECT_EQ(r.code, kExitOk);
+        EXPECT_TRUE(r.out.empty());
+        EXPECT_TRUE(r.err.empty());
+    }
+    EXPECT_EQ(be.calls, (std::vector<std::string>{"eid_del udma0 4", "eid_set_mode udma0 static",
+                                                 "dev_add ua0 veth0 udma", "dev_del ua0"}));
+}
+
+TEST(UrmaAdminRun, ShowPaths)
+{
+    FakeBackend be;
+    be.devices = {sample_device()};
+    RunResult r = run_admin(be, {"show"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, format_device_table(be.devices));
+    r = run_admin(be, {"show", "--dev", "udma0", "--whole"});
+    EXPECT_EQ(r.out, format_device_whole(be.devices[0]));
+
+    be.calls.clear();
+    be.resources = {res(ResType::Jfc, {{UBCORE_NL_RES_ID, 7}, {UBCORE_NL_RES_KERNEL, 1}})};
+    r = run_admin(be, {"show", "dev", "udma0", "jfc", "7"});
+    EXPECT_EQ(r.out, format_resource_detail(be.resources[0]));
+    r = run_admin(be, {"show", "dev", "udma0", "seg", "7"});
+    r = run_admin(be, {"show", "dev", "udma0", "jfc"});
+    EXPECT_EQ(r.out, format_resource_table(ResType::Jfc, be.resources));
+    EXPECT_EQ(be.calls, (std::vector<std::string>{"get_resource udma0 jfc 7", "list_resources udma0 seg 7",
+                                                 "list_resources udma0 jfc"}));
+    r = run_admin(be, {"system", "show"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, format_system(SystemInfo{1, 0, 1, 1}));
+}
+
+}  // namespace

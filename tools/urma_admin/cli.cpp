@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// Parsing of urma_admin's command line. The grammar is the user guide's
+// (6.4.2); forms of the guide this stack does not implement are refused
+// with a message that says so, rather than as unknown words.
+#include "cli.h"
+
+#include <arpa/inet.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace urma_admin {
+
+namespace {
+
+// Longest names the kernel takes (UBCORE_MAX_DEV_NAME - 1, IFNAMSIZ - 1).
+constexpr size_t kMaxDevName = 63;
+constexpr size_t kMaxIfName = 15;
+// The guide's range of <eid_idx>; the kernel's table is smaller and says so.
+constexpr uint32_t kMaxEidIndex = 65535;
+
+const char *const kResNames[] = {"jfc", "jfs", "jfr", "jetty", "seg", "tp"};
+
+using Args = std::vector<std::string>;
+
+UsageError unsupported(const std::string &what, const std::string &why = "")
+{
+    return UsageError{"'" + what + "' is not supported by this UB stack" +
+                      (why.empty() ? "" : " (" + why + ")")};
+}
+
+std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max)
+{
+    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (v > max)
+        return std::nullopt;
+    return static_cast<uint32_t>(v);
+}
+
+// A UB device name as the kernel accepts it; empty result: fine.
+std::string check_dev_name(const std::string &name)
+{
+    if (name.empty())
+        return "empty device name";
+    if (name.size() > kMaxDevName)
+        return "device name '" + name + "' is longer than 63 bytes";
+    return "";
+}
+
+ParseResult show_res(const Args &a)
+{
+    // a: "dev" <dev> <kind> [ID]
+    if (a.size() < 3 || a.size() > 4)
+        return UsageError{"show dev: expected <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]"};
+    Command c;
+    c.verb = Verb::ShowRes;
+    c.dev = a[1];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"show dev: " + why};
+    auto type = res_type_from_name(a[2]);
+    if (!type) {
+        if (a[2] == "jetty_group" || a[2] == "rc" || a[2] == "tpreuse")
+            return unsupported("show dev <dev> " + a[2]);
+        return UsageError{"show dev: unknown object kind '" + a[2] +
+                          "' (jfc, jfs, jfr, jetty, seg or tp)"};
+    }
+    c.res = *type;
+    if (a.size() == 4) {
+        c.id = parse_u32(a[3], UINT32_MAX);
+        if (!c.id)
+            return UsageError{"show dev: bad ID '" + a[3] + "' (a decimal number)"};
+    }
+    return c;
+}
+
+ParseResult show_cmd(const Args &a)
+{
+    if (!a.empty() && a[0] == "dev")
+        return show_res(a);
+    if (!a.empty() && a[0] == "topo")
+        return unsupported("show topo", "no topology is known");
+    Command c;
+    c.verb = Verb::Show;
+    bool brief = false, all = false;
+    for (size_t i = 0; i < a.size(); i++) {
+        if (a[i] == "--dev" || a[i] == "-d") {
+            if (i + 1 == a.size())
+                return UsageError{"show: " + a[i] + " needs a device name"};
+            c.dev = a[++i];
+            if (std::string why = check_dev_name(c.dev); !why.empty())
+                return UsageError{"show: " + why};
+        } else if (a[i] == "--whole" || a[i] == "-w") {
+            c.whole = true;
+        } else if (a[i] == "--brief" || a[i] == "-b") {
+            brief = true;
+        } else if (a[i] == "--all" || a[i] == "-a") {
+            all = true;
+        } else {
+            return UsageError{"show: unknown option '" + a[i] + "'"};
+        }
+    }
+    if (brief && all)
+        return UsageError{"show: --brief and --all exclude each other"};
+    return c;
+}
+
+ParseResult eid_index_arg(const std::string &what, const std::string &text, Command c)
+{
+    auto idx = parse_u32(text, kMaxEidIndex);
+    if (!idx)
+        return UsageError{what + ": bad EID index '" + text + "' (0 .. 65535)"};
+    c.eid_index = *idx;
+    return c;
+}
+
+ParseResult eid_add(const Args &a)
+{
+    // a: <dev> <eid_idx> <eid> [options]
+    for (size_t i = 3; i < a.size(); i++) {
+        if (a[i] == "--ns")
+            return unsupported("eid add --ns", "EIDs are shared by every network namespace");
+        if (a[i] == "--mode")
+            return unsupported("eid add --mode", "the mode is the device's: use 'eid set <dev> mode ...'");
+        return UsageError{"eid add: unexpected '" + a[i] + "'"};
+    }
+    if (a.size() < 3)
+        return UsageError{"eid add: expected <dev> <eid_idx> <eid>"};
+    Command c;
+    c.verb = Verb::EidAdd;
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"eid add: " + why};
+    auto eid = parse_eid(a[2]);
+    if (!eid)
+        return UsageError{"eid add: bad EID '" + a[2] + "' (an IPv4 or IPv6 address)"};
+    c.eid = *eid;
+    return eid_index_arg("eid add", a[1], c);
+}
+
+ParseResult eid_del(const Args &a)
+{
+    if (a.size() != 2)
+        return UsageError{"eid del: expected <dev> <eid_idx>"};
+    Command c;
+    c.verb = Verb::EidDel;
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"eid del: " + why};
+    return eid_index_arg("eid del", a[1], c);
+}
+
+// eid set <dev> [<eid_idx>] mode {static|dynamic}: the mode is the
+// device's in ubcore, so an index, when given, is only checked.
+ParseResult eid_set(const Args &a)
+{
+    if (a.size() >= 3 && a[2] == "ns")
+        return unsupported("eid set <dev> <eid_idx> ns", "EIDs are shared by every network namespace");
+    Command c;
+    c.verb = Verb::EidSetMode;
+    size_t mode_at;
+    if (a.size() == 3 && a[1] == "mode") {
+        mode_at = 2;
+    } else if (a.size() == 4 && a[2] == "mode") {
+        ParseResult r = eid_index_arg("eid set", a[1], c);
+        if (std::holds_alternative<UsageError>(r))
+            return r;
+        c = std::get<Command>(r);
+        mode_at = 3;
+    } else {
+        return UsageError{"eid set: expected <dev> [<eid_idx>] mode {static|dynamic}"};
+    }
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"eid set: " + why};
+    if (a[mode_at] == "static")
+        c.static_mode = true;
+    else if (a[mode_at] != "dynamic")
+        return UsageError{"eid set: unknown mode '" + a[mode_at] + "' (static or dynamic)"};
+    return c;
+}
+
+ParseResult eid_cmd(const Args &a)
+{
+    if (a.empty())
+        return UsageError{"eid: expected add, del or set"};
+    Args rest(a.begin() + 1, a.end());
+    if (a[0] == "add")
+        return eid_add(rest);
+    if (a[0] == "del")
+        return eid_del(rest);
+    if (a[0] == "set")
+        return eid_set(rest);
+    return UsageError{"eid: unknown subcommand '" + a[0] + "' (add, del or set)"};
+}
+
+ParseResult dev_add(const Args &a)
+{
+    // a: <name> netdev <ifname> [type <provider>]
+    if ((a.size() != 3 && a.size() != 5) || a[1] != "netdev" || (a.size() == 5 && a[3] != "type"))
+        return UsageError{"dev add: expected <name> netdev <ifname> [type <provider>]"};
+    Command c;
+    c.verb = Verb::DevAdd;
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"dev add: " + why};
+    c.netdev = a[2];
+    if (c.netdev.empty() || c.netdev.size() > kMaxIfName)
+        return UsageError{"dev add: bad netdev name '" + c.netdev + "' (1 .. 15 bytes)"};
+    if (a.size() == 5) {
+        c.link_type = a[4];
+        if (c.link_type.empty() || c.link_type.size() > 31)
+            return UsageError{"dev add: bad provider name '" + c.link_type + "'"};
+    }
+    return c;
+}
+
+ParseResult dev_cmd(const Args &a)
+{
+    if (a.empty())
+        return UsageError{"dev: expected add or del"};
+    Args rest(a.begin() + 1, a.end());
+    if (a[0] == "add")
+        return dev_add(rest);
+    if (a[0] == "del") {
+        if (rest.size() != 1)
+            return UsageError{"dev del: expected <name>"};
+        Command c;
+        c.verb = Verb::DevDel;
+        c.dev = rest[0];
+        if (std::string why = check_dev_name(c.dev); !why.empty())
+            return UsageError{"dev del: " + why};
+        return c;
+    }
+    if (a[0] == "set" || a[0] == "expose" || a[0] == "unexpose")
+        return unsupported("dev " + a[0], "devices are shared by every network namespace");
+    return UsageError{"dev: unknown subcommand '" + a[0] + "' (add or del)"};
+}
+
+ParseResult system_cmd(const Args &a)
+{
+    if (a.size() == 1 && a[0] == "show") {
+        Command c;
+        c.verb = Verb::SystemShow;
+        return c;
+    }
+    if (!a.empty() && a[0] == "set")
+        return unsupported("system set", "ubcore implements only the shared namespace mode");
+    return UsageError{"system: expected 'show'"};
+}
+
+}  // namespace
+
+std::optional<ResType> res_type_from_name(const std::string &name)
+{
+    for (size_t i = 0; i < sizeof(kResNames) / sizeof(kResNames[0]); i++)
+        if (name == kResNames[i])
+            return static_cast<ResType>(i);
+    return std::nullopt;
+}
+
+const char *res_type_name(ResType type)
+{
+    return kResNames[static_cast<size_t>(type)];
+}
+
+std::optional<Eid> parse_eid(const std::string &text)
+{
+    Eid eid{};
+    in_addr v4;
+
+    if (inet_pton(AF_INET6, text.c_str(), eid.data()) == 1)
+        return eid;
+    if (inet_pton(AF_INET, text.c_str(), &v4) == 1) {
+        eid[10] = 0xff;
+        eid[11] = 0xff;
+        std::memcpy(&eid[12], &v4, sizeof(v4));
+        return eid;
+    }
+    return std::nullopt;
+}
+
+std::string eid_to_string(const Eid &eid)
+{
+    char buf[INET6_ADDRSTRLEN];
+    return inet_ntop(AF_INET6, eid.data(), buf, sizeof(buf)) ? buf : "?";
+}
+
+ParseResult parse_args(const std::vector<std::string> &args)
+{
+    if (args.empty())
+        return UsageError{"no command given"};
+    for (const auto &a : args) {
+        if (a == "-h" || a == "--help") {
+            Command c;
+            c.verb = Verb::Help;
+            return c;
+        }
+    }
+    const std::string &cmd = args[0];
+    Args rest(args.begin() + 1, args.end());
+    if (cmd == "-V" || cmd == "--version") {
+        if (!rest.empty())
+            return UsageError{cmd + " takes no arguments"};
+        Command c;
+        c.verb = Verb::Version;
+        return c;
+    }
+    if (!cmd.empty() && cmd[0] == '-')
+        return UsageError{"unknown option '" + cmd + "'"};
+    if (cmd == "show")
+        return show_cmd(rest);
+    if (cmd == "eid")
+        return eid_cmd(rest);
+    if (cmd == "dev")
+        return dev_cmd(rest);
+    if (cmd == "system")
+        return system_cmd(rest);
+    if (cmd == "main_ue_eid" || cmd == "agg" || cmd == "perf")
+        return unsupported(cmd);
+    return UsageError{"unknown command '" + cmd + "'"};
+}
+
+std::string usage_text()
+{
+    return "Usage: urma_admin <command> [options]\n"
+           "\n"
+           "Commands:\n"
+           "  show          Show information\n"
+           "  dev           Device management operations\n"
+           "  eid           EID management operations\n"
+           "  system        System configuration operations\n"
+           "\n"
+           "Options:\n"
+           "  -h, --help     Show help and exit\n"
+           "  -V, --version  Show version and exit\n"
+           "\n"
+           "  urma_admin show [--dev <dev>] [--brief|--all] [--whole]\n"
+           "      UB devices: a table, or with --whole every attribute, EID and\n"
+           "      object count (--brief and --all list every device: there are no\n"
+           "      bonding devices)\n"
+           "  urma_admin show dev <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]\n"
+           "      the device's objects of one kind, or one of them (seg: by token ID;\n"
+           "      tp: there are no TPs yet, the list is empty)\n"
+           "  urma_admin eid add <dev> <eid_idx> <eid>     add a static EID\n"
+           "  urma_admin eid del <dev> <eid_idx>           delete a static EID\n"
+           "  urma_admin eid set <dev> [<eid_idx>] mode {static|dynamic}\n"
+           "      the device's EID mode (it applies to every index)\n"
+           "  urma_admin dev add <name> netdev <ifname> [type <provider>]\n"
+           "      create a UB device on a netdev (provider: udma)\n"
+           "  urma_admin dev del <name>                    remove a UB device\n"
+           "  urma_admin system show                       what ubcore is\n"
+           "\n"
+           "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). Changes need\n"
+           "CAP_NET_ADMIN. Exit status: 0 success, 1 the operation failed, 2 usage.\n"
+           "Not supported by this stack: show topo, jetty_group, rc and tpreuse,\n"
+           "dev set/expose/unexpose, eid --ns, system set, main_ue_eid, agg, perf.\n";
+}
+
+}  // namespace urma_admin

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// The command line of urma_admin (user guide 6.4.2): parsed into a Command,
+// or refused with a usage error that says why.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model.h"
+
+namespace urma_admin {
+
+// Exit codes: success, a runtime error (the kernel refused, no such
+// device), a usage error (bad command line).
+constexpr int kExitOk = 0;
+constexpr int kExitRuntime = 1;
+constexpr int kExitUsage = 2;
+
+enum class Verb {
+    Help,        // -h, --help
+    Version,     // -V, --version
+    Show,        // show [--dev <dev>] [--brief|--all] [--whole]
+    ShowRes,     // show dev <dev> <kind> [ID]
+    EidAdd,      // eid add <dev> <eid_idx> <eid>
+    EidDel,      // eid del <dev> <eid_idx>
+    EidSetMode,  // eid set <dev> [<eid_idx>] mode {static|dynamic}
+    DevAdd,      // dev add <name> netdev <ifname> [type <provider>]
+    DevDel,      // dev del <name>
+    SystemShow,  // system show
+};
+
+struct Command {
+    Verb verb = Verb::Help;
+    std::string dev;      // a UB device (empty: all, for Show)
+    bool whole = false;   // Show: every attribute
+    ResType res = ResType::Jfc;
+    std::optional<uint32_t> id;  // ShowRes: one object
+    uint32_t eid_index = 0;
+    Eid eid{};
+    bool static_mode = false;  // EidSetMode
+    std::string netdev;        // DevAdd
+    std::string link_type = "udma";
+};
+
+struct UsageError {
+    std::string message;
+};
+
+using ParseResult = std::variant<Command, UsageError>;
+
+// Parses the arguments after the program name.
+ParseResult parse_args(const std::vector<std::string> &args);
+
+// The text of --help.
+std::string usage_text();
+
+// Text forms of resource kinds ("jfc" ...) and back.
+std::optional<ResType> res_type_from_name(const std::string &name);
+const char *res_type_name(ResType type);
+
+// An EID from text: an IPv6 address, or an IPv4 address (IPv4-mapped).
+std::optional<Eid> parse_eid(const std::string &text);
+std::string eid_to_string(const Eid &eid);
+
+}  // namespace urma_admin

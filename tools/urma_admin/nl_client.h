@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// The Backend over the "ubcore" generic netlink family (libnl-genl-3), with
+// extended ACKs on so that the kernel's reason reaches the error line.
+#pragma once
+
+#include <netlink/handlers.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "backend.h"
+#include "decode.h"
+
+namespace urma_admin {
+
+class NlClient : public Backend {
+public:
+    Status connect() override;
+    Status list_devices(std::vector<DeviceInfo> *out) override;
+    Status get_device(const std::string &dev, DeviceInfo *out) override;
+    Status list_eids(const std::string &dev, std::vector<EidInfo> *out) override;
+    Status list_resources(const std::string &dev, ResType type, std::optional<uint32_t> id,
+                          std::vector<Resource> *out) override;
+    Status get_resource(const std::string &dev, ResType type, uint32_t id, Resource *out) override;
+    Status system_get(SystemInfo *out) override;
+    Status eid_add(const std::string &dev, uint32_t index, const Eid &eid) override;
+    Status eid_del(const std::string &dev, uint32_t index) override;
+    Status eid_set_mode(const std::string &dev, bool static_mode) override;
+    Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) override;
+    Status dev_del(const std::string &name) override;
+
+    // What a request got back: the outcome and the top-level attributes of
+    // each message.
+    struct Reply {
+        Status status;
+        std::vector<RawAttrs> msgs;
+    };
+
+private:
+    struct SockFree {
+        void operator()(nl_sock *s) const { nl_socket_free(s); }
+    };
+    // Adds a request's attributes; false when the message is full.
+    using Builder = std::function<bool(nl_msg *)>;
+
+    Reply request(uint8_t cmd, bool dump, const Builder &build);
+    // A request without reply messages (the admin commands).
+    Status command(uint8_t cmd, const Builder &build);
+
+    std::unique_ptr<nl_sock, SockFree> sk_;
+    int family_ = -1;
+};
+
+}  // namespace urma_admin
