@@ -52,7 +52,7 @@ protected:
     static void SetUpTestSuite()
     {
         ASSERT_TRUE(load_stack("lo"));
-        ASSERT_TRUE(wait_for([] { return udma_ready(); }));
+        ASSERT_TRUE(wait_udma_ready());
     }
     static void TearDownTestSuite() { EXPECT_TRUE(unload_stack()); }
 

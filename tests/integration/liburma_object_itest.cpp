@@ -28,7 +28,7 @@ protected:
     static void SetUpTestSuite()
     {
         ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_for([] { return ub_itest::udma_ready(); }));
+        ASSERT_TRUE(ub_itest::wait_udma_ready());
     }
     static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
 

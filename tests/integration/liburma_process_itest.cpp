@@ -37,7 +37,7 @@ protected:
     static void SetUpTestSuite()
     {
         ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_for([] { return ub_itest::udma_ready(); }));
+        ASSERT_TRUE(ub_itest::wait_udma_ready());
     }
     static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
 
@@ -257,7 +257,7 @@ TEST_F(ProcessTest, DeviceRemovedUnderObjects)
 
     std::string kmod = std::getenv("UB_KMOD") != nullptr ? std::getenv("UB_KMOD") : "";
     ASSERT_EQ(ub_itest::run("insmod " + kmod + "/udma/udma.ko netdev=lo"), 0);
-    ASSERT_TRUE(ub_itest::wait_for([] { return ub_itest::udma_ready(); }));
+    ASSERT_TRUE(ub_itest::wait_udma_ready());
     EXPECT_TRUE(ub_itest::all_counts_zero()) << ub_itest::counts();
 }
 
