@@ -366,6 +366,8 @@ std::string check_combinations(const Config &c, const Seen &seen)
                        c.jfr_post_list > 1))
         return "-f posts one single-SGE READ, WRITE or SEND at a time: not with atomics, --enable_imm, "
                "--sge_num or -l/-r";
+    if (c.simplex && c.trans_mode == TransMode::RC)
+        return "RC connects jetties (bind_jetty): not with -b";
     if (seen.share_jfr && c.simplex)
         return "-j is for jetty mode, not with -b";
     if (c.trans_mode == TransMode::UM && op != Op::Send)

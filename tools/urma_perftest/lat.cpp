@@ -148,25 +148,30 @@ bool run_lat(Side &s, uint32_t size, uint32_t tag, LatRow *row, std::string *err
     else
         ok = !s.cfg.client || one_sided(s, c, &samples, err);
     Result mine, peer;
-    if (!ok)
-        mine.status = kResultFailed;
-    // What the server's memory must hold now: the client's last write
-    // (all but the tick byte), or the count of FAAs / the CAS chain's end.
-    if (ok && s.cfg.check && !s.cfg.client && (op == Op::Write || op == Op::Atomic)) {
+    mine.status = ok ? kResultOk : kResultFailed;
+    mine.count = samples.size();
+    // What memory must hold at the end: on the server the client's last
+    // write (all but the tick byte) or the end of the CAS/FAA chain; on the
+    // client what it read.
+    auto verify = [&](Result *r) {
+        if (!s.cfg.check)
+            return;
+        bool good = true;
         uint64_t word = 0;
         std::memcpy(&word, s.res.rx(0, 0), sizeof(word));
-        bool good = op == Op::Atomic ? word == s.cfg.iters : matches_pattern(s.res.rx(0, 0), size - 1, 0, size);
-        mine.status = good ? kResultOk : kResultCheckFailed;
-    }
-    if (ok && s.cfg.check && s.cfg.client && op == Op::Read &&
-        !matches_pattern(s.res.rx(0, 0), size, 0, size)) {
-        *err = "--check: the data read differs from the server's";
-        ok = false;
-        mine.status = kResultCheckFailed;
-    }
-    mine.count = samples.size();
+        if (!s.cfg.client && op == Op::Atomic)
+            good = word == s.cfg.iters;
+        else if (!s.cfg.client && op == Op::Write && !s.cfg.enable_imm)
+            good = matches_pattern(s.res.rx(0, 0), size - 1, 0, size);
+        else if (!s.cfg.client && op == Op::Write)
+            good = matches_pattern(s.res.rx(0, 0), size, 0, size);
+        else if (s.cfg.client && op == Op::Read)
+            good = matches_pattern(s.res.rx(0, 0), size, 0, size);
+        if (!good)
+            r->status = kResultCheckFailed;
+    };
     std::string xerr;
-    if (!trade_results(s, mine, &peer, &xerr)) {
+    if (!trade_results(s, &mine, &peer, verify, &xerr)) {
         if (ok)
             *err = xerr;
         return false;

@@ -45,17 +45,34 @@ bool wait_cr(Side &s, urma_jfc_t *jfc, urma_cr_t *cr, std::string *err)
     }
 }
 
-bool trade_results(Side &s, const Result &mine, Result *peer, std::string *err)
+bool trade_results(Side &s, Result *mine, Result *peer, const std::function<void(Result *)> &verify,
+                   std::string *err)
 {
-    if (!s.x.send(encode(mine), err))
+    auto receive = [&]() {
+        Recv r = recv_msg(s.x, MsgType::Result, peer, -1, err);
+        // A Stop still on its way (the peer interrupted, or finished
+        // sending while this side was done): the Result comes after it.
+        if (r == Recv::Stopped)
+            r = recv_msg(s.x, MsgType::Result, peer, -1, err);
+        return r == Recv::Ok;
+    };
+    if (s.cfg.client) {
+        if (mine->status == kResultOk)
+            verify(mine);
+        if (!s.x.send(encode(*mine), err) || !receive())
+            return false;
+    } else {
+        if (!receive())
+            return false;
+        if (mine->status == kResultOk)
+            verify(mine);
+        if (!s.x.send(encode(*mine), err))
+            return false;
+    }
+    if (mine->status == kResultCheckFailed) {
+        *err = "--check: the data here differs from what " + s.x.peer() + " sent";
         return false;
-    Recv r = recv_msg(s.x, MsgType::Result, peer, -1, err);
-    // A Stop still on its way (the peer interrupted, or finished sending
-    // while this side was done): the Result comes after it.
-    if (r == Recv::Stopped)
-        r = recv_msg(s.x, MsgType::Result, peer, -1, err);
-    if (r != Recv::Ok)
-        return false;
+    }
     if (peer->status == kResultCheckFailed) {
         *err = "--check: " + s.x.peer() + " found data that differs from what was sent";
         return false;

@@ -4,6 +4,7 @@
 // and the helpers they share.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "config.h"
@@ -30,9 +31,12 @@ bool wait_cr(Side &s, urma_jfc_t *jfc, urma_cr_t *cr, std::string *err);
 // *err for a completion record that is not SUCCESS.
 std::string cr_error(const urma_cr_t &cr, const char *where);
 
-// The end of a size: both sides send their Result and read the peer's; a
-// peer that failed its data check is an error.
-bool trade_results(Side &s, const Result &mine, Result *peer, std::string *err);
+// The end of a size: the client sends its Result and reads the server's;
+// the server reads the client's first, so that verify (which may look at
+// memory the client wrote) runs after the client is done, then sends its
+// own. A side whose own or peer's data check failed gets false.
+bool trade_results(Side &s, Result *mine, Result *peer, const std::function<void(Result *)> &verify,
+                   std::string *err);
 
 // A latency test at one size; the client fills *row.
 bool run_lat(Side &s, uint32_t size, uint32_t tag, LatRow *row, std::string *err);
