@@ -135,7 +135,8 @@ bool reap_recvs(Loop &l, double *last_progress, std::string *err)
         }
         if (cr[k].completion_len != l.size || (c.enable_imm && cr[k].imm_data != kImmData))
             l.check_failed = true;
-        else if (c.check && op_of(c.cmd) == Op::Send && !matches_pattern(l.s.res.rx(i, slot), l.size, i, l.size))
+        else if (c.check && op_of(c.cmd) == Op::Send &&
+                 !matches_pattern(l.s.res.rx(i, slot), l.size, pattern_conn(c, i), l.size))
             l.check_failed = true;
         l.received++;
         // Refill in chains of -r; a shared JFR is refilled through jetty 0.
@@ -233,7 +234,9 @@ bool loop(Loop &l, std::string *err)
         if (!l.sending && c.infinite && g_interrupted.exchange(false) &&
             !l.s.x.send(encode(Stop{kStopInterrupted}), err))
             return false;
-        if (++spins % 256 == 0 || (l.sending && send_done(l))) {
+        // With -e a poll may have waited for an event: look at the clock
+        // every time then.
+        if (++spins % 256 == 0 || c.use_jfce || (l.sending && send_done(l))) {
             if (!check_peer(l, err))
                 return false;
             report_period(l, t);
@@ -287,7 +290,7 @@ bool run_bw(Side &s, uint32_t size, uint32_t tag, BwRow *row, std::string *err)
     std::memset(s.res.rx(0, 0), 0, static_cast<size_t>(s.res.slot()) * n * s.res.rx_slots());
     for (uint32_t i = 0; i < n; i++) {
         l.conns[i].setup(c, s.res, i, size);
-        fill_pattern(s.res.tx(i), size, i, size);
+        fill_pattern(s.res.tx(i), size, pattern_conn(c, i), size);
     }
     if (l.receiving) {
         l.expect = timed(c) || c.trans_mode == TransMode::UM ? 0 : c.iters * n;

@@ -259,6 +259,13 @@ Recv Exchange::recv(MsgType want, std::vector<uint8_t> *payload, int timeout_ms,
         *err = peer_ + (ok && s.reason == kStopInterrupted ? " was interrupted" : " stopped");
         return Recv::Stopped;
     }
+    Result res;
+    if (h.type == MsgType::Result && decode(payload->data(), payload->size(), &res, &why) &&
+        res.status != kResultOk) {
+        // The peer gave up early and went straight to its result.
+        *err = peer_ + " failed (see its output)";
+        return Recv::Error;
+    }
     *err = peer_ + " sent a " + msg_type_name(h.type) + " message where a " + msg_type_name(want) +
            " was due";
     return Recv::Error;

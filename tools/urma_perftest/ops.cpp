@@ -37,6 +37,11 @@ bool matches_pattern(const uint8_t *p, size_t len, uint32_t conn, uint32_t size)
     return true;
 }
 
+uint32_t pattern_conn(const Config &cfg, uint32_t i)
+{
+    return cfg.share_jfr && op_of(cfg.cmd) == Op::Send ? 0 : i;
+}
+
 void Conn::setup(const Config &cfg, Resources &res, uint32_t i, uint32_t size)
 {
     cfg_ = &cfg;

@@ -56,5 +56,8 @@ private:
 // both sides, so that --check can tell what must arrive.
 void fill_pattern(uint8_t *p, size_t len, uint32_t conn, uint32_t size);
 bool matches_pattern(const uint8_t *p, size_t len, uint32_t conn, uint32_t size);
+// The pattern index of connection i: 0 for all when sends land in one
+// shared JFR (-j true), where a receive does not tell which jetty sent it.
+uint32_t pattern_conn(const Config &cfg, uint32_t i);
 
 }  // namespace perftest
