@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// urma_perftest's pure logic: the command line (every option, the defaults
+// per command, each documented constraint and its message), percentiles
+// and bandwidth, the table and JSON output, and the wire format of the
+// TCP exchange (round trips, truncated and foreign messages).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "json.h"
+#include "report.h"
+#include "stats.h"
+#include "wire.h"
+
+namespace {
+
+using namespace perftest;
+
+// Parses "urma_perftest <args...>".
+ParseResult parse(std::initializer_list<const char *> args, Config *cfg)
+{
+    std::vector<std::string> store = {"urma_perftest"};
+    for (const char *a : args)
+        store.emplace_back(a);
+    std::vector<char *> argv;
+    for (std::string &s : store)
+        argv.push_back(s.data());
+    argv.push_back(nullptr);
+    return parse_args(static_cast<int>(store.size()), argv.data(), cfg);
+}
+
+// The usage error of a command line that must be refused.
+std::string refused(std::initializer_list<const char *> args)
+{
+    Config c;
+    ParseResult r = parse(args, &c);
+    EXPECT_EQ(r.status, ParseStatus::Usage) << "accepted";
+    return r.error;
+}
+
+bool has(const std::string &s, const std::string &part)
+{
+    return s.find(part) != std::string::npos;
+}
+
+TEST(PerftestArgs, CommandsAndDefaults)
+{
+    Config c;
+    ASSERT_EQ(parse({"write_lat", "-d", "udma0"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.cmd, Command::WriteLat);
+    EXPECT_FALSE(c.client);
+    EXPECT_EQ(c.dev, "udma0");
+    EXPECT_EQ(c.port, 21115u);
+    EXPECT_EQ(c.size, 2u);
+    EXPECT_EQ(c.iters, 10000u);
+    EXPECT_EQ(c.jfs_depth, 1u);
+    EXPECT_EQ(c.jfr_depth, 1u);
+    EXPECT_EQ(c.jfc_depth, 512u);
+    EXPECT_EQ(c.trans_mode, TransMode::RM);
+    EXPECT_EQ(c.jettys, 1u);
+    EXPECT_EQ(c.sge_num, 1u);
+    EXPECT_EQ(c.inline_size, 0u);
+    EXPECT_EQ(c.sizes(), std::vector<uint32_t>{2});
+
+    ASSERT_EQ(parse({"send_bw", "-d", "udma0"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.size, 65536u);
+    EXPECT_EQ(c.jfs_depth, 128u);
+    EXPECT_EQ(c.jfr_depth, 512u);
+    EXPECT_EQ(c.jfc_depth, 4096u);
+    EXPECT_EQ(c.cq_mod, 100u);
+
+    ASSERT_EQ(parse({"atomic_lat", "-d", "udma0"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.size, 8u);
+    EXPECT_EQ(c.atomic_type, AtomicType::Cas);
+
+    const char *names[] = {"read_lat", "write_lat", "send_lat", "atomic_lat",
+                           "read_bw",  "write_bw",  "send_bw",  "atomic_bw"};
+    for (const char *n : names) {
+        ASSERT_EQ(parse({n, "-d", "udma0"}, &c).status, ParseStatus::Ok) << n;
+        EXPECT_STREQ(command_name(c.cmd), n);
+        EXPECT_EQ(is_bw(c.cmd), std::string(n).find("_bw") != std::string::npos);
+    }
+    EXPECT_TRUE(has(refused({"ping_lat", "-d", "udma0"}), "unknown command 'ping_lat'"));
+    EXPECT_TRUE(has(refused({}), "a command is required"));
+}
+
+TEST(PerftestArgs, EveryOption)
+{
+    Config c;
+    ParseResult r = parse({"send_bw", "-d", "udma0", "-s", "4096", "-n", "1000", "-S", "10.0.0.1", "-P", "4000",
+                           "-p", "1", "-J", "4", "-T", "64", "-R", "256", "-C", "2048", "-I", "128", "-e", "-l",
+                           "4", "-r", "8", "-Q", "8", "-B", "-N", "--enable_imm", "--sge_num", "2", "--eid_idx",
+                           "3", "-E", "10", "-K", "0", "-L", "-O", "7", "-j", "true", "--order_type", "2",
+                           "--wait_jfc_timeout", "-1", "--enable_ipv6", "-F", "-c", "--json", "--check"},
+                          &c);
+    ASSERT_EQ(r.status, ParseStatus::Ok) << r.error;
+    EXPECT_TRUE(c.client);
+    EXPECT_EQ(c.server, "10.0.0.1");
+    EXPECT_EQ(c.port, 4000u);
+    EXPECT_EQ(c.size, 4096u);
+    EXPECT_EQ(c.iters, 1000u);
+    EXPECT_EQ(c.trans_mode, TransMode::RC);
+    EXPECT_EQ(c.jettys, 4u);
+    EXPECT_EQ(c.jfs_depth, 64u);
+    EXPECT_EQ(c.jfr_depth, 256u);
+    EXPECT_EQ(c.jfc_depth, 2048u);
+    EXPECT_EQ(c.inline_size, 128u);
+    EXPECT_TRUE(c.use_jfce);
+    EXPECT_EQ(c.jfs_post_list, 4u);
+    EXPECT_EQ(c.jfr_post_list, 8u);
+    EXPECT_EQ(c.cq_mod, 8u);
+    EXPECT_TRUE(c.bidirection);
+    EXPECT_TRUE(c.no_peak);
+    EXPECT_TRUE(c.enable_imm);
+    EXPECT_EQ(c.sge_num, 2u);
+    EXPECT_EQ(c.eid_idx, 3u);
+    EXPECT_EQ(c.err_timeout, 10u);
+    EXPECT_EQ(c.token_policy, 0u);
+    EXPECT_TRUE(c.lock_free);
+    EXPECT_EQ(c.priority, 7u);
+    EXPECT_TRUE(c.share_jfr);
+    EXPECT_EQ(c.order_type, 2u);
+    EXPECT_EQ(c.wait_jfc_timeout, -1);
+    EXPECT_TRUE(c.enable_ipv6);
+    EXPECT_TRUE(c.cpu_freq_f);
+    EXPECT_TRUE(c.jfc_inline);
+    EXPECT_TRUE(c.json);
+    EXPECT_TRUE(c.check);
+
+    // Long names, -p by name, -b with -f, -w, -A, -D, -y and its period.
+    ASSERT_EQ(parse({"read_bw", "--dev=udma1", "--size=512", "--iters=20", "--trans_mode=RM", "--simplex_mode",
+                     "--use_flat_api", "--warm_up", "--jfs_depth=16", "--cq_mod=4"},
+                    &c)
+                  .status,
+              ParseStatus::Ok);
+    EXPECT_EQ(c.dev, "udma1");
+    EXPECT_EQ(c.size, 512u);
+    EXPECT_EQ(c.trans_mode, TransMode::RM);
+    EXPECT_TRUE(c.simplex);
+    EXPECT_TRUE(c.flat_api);
+    EXPECT_TRUE(c.warm_up);
+    ASSERT_EQ(parse({"atomic_bw", "-d", "u", "-A", "faa", "-D", "3"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.atomic_type, AtomicType::Faa);
+    EXPECT_EQ(c.duration, 3u);
+    EXPECT_EQ(c.iters, 0u);     // -D: no iteration count
+    EXPECT_TRUE(c.no_peak);     // -D: no peak
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "-y5"}, &c).status, ParseStatus::Ok);
+    EXPECT_TRUE(c.infinite);
+    EXPECT_EQ(c.inf_period_ms, 5000u);
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "--infinite", "--inf_period_ms", "150"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.inf_period_ms, 150u);
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "-p", "um"}, &c).status, ParseStatus::Usage);  // UM: sends only
+    ASSERT_EQ(parse({"send_lat", "-d", "u", "-p", "2"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.trans_mode, TransMode::UM);
+}
+
+TEST(PerftestArgs, AllSizes)
+{
+    Config c;
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "-a"}, &c).status, ParseStatus::Ok);
+    std::vector<uint32_t> s = c.sizes();
+    ASSERT_EQ(s.size(), 23u);
+    EXPECT_EQ(s.front(), 2u);
+    EXPECT_EQ(s.back(), 8388608u);
+    EXPECT_EQ(c.max_size(), 8388608u);
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "-a4"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.sizes(), (std::vector<uint32_t>{2, 4, 8, 16}));
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "--all=3"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.max_size(), 8u);
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-a24"}), "-a 24: must be a number in [1, 23]"));
+}
+
+TEST(PerftestArgs, HelpAndVersion)
+{
+    Config c;
+    EXPECT_EQ(parse({"-h"}, &c).status, ParseStatus::Help);
+    EXPECT_EQ(parse({"--help"}, &c).status, ParseStatus::Help);
+    EXPECT_EQ(parse({"write_bw", "-h"}, &c).status, ParseStatus::Help);
+    EXPECT_EQ(parse({"-V"}, &c).status, ParseStatus::Version);
+    std::string h = usage_text();
+    // Every option of the guide that this tool takes is listed.
+    for (const char *o : {"--all", "--atomic_type", "--simplex_mode", "--bidirection", "--jfc_inline", "--jfc_depth",
+                          "--dev", "--duration", "--use_jfce", "--eid_idx", "--err_timeout", "--use_flat_api",
+                          "--cpu_freq_f", "--help", "--inline_size", "--share_jfr", "--jettys", "--token_policy",
+                          "--iters", "--no_peak", "--jfs_post_list", "--lock_free", "--priority", "--trans_mode",
+                          "--port", "--cq_mod", "--jfr_post_list", "--jfr_depth", "--size", "--server",
+                          "--jfs_depth", "--warm_up", "--infinite", "--inf_period_ms", "--order_type",
+                          "--enable_ipv6", "--enable_imm", "--sge_num", "--wait_jfc_timeout", "--json", "--check",
+                          "--version", "2^20", "CLOCK_MONOTONIC"})
+        EXPECT_TRUE(has(h, o)) << o;
+    EXPECT_TRUE(has(version_text(), "urma_perftest"));
+}
+
+TEST(PerftestArgs, BadValues)
+{
+    EXPECT_TRUE(has(refused({"write_bw"}), "-d <dev_name> is required"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "4"}), "-n 4: must be a number in [5, 100000000]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "12x"}), "-n 12x"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "-7"}), "-n -7"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-T", "15001"}), "[1, 15000]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-R", "0"}), "[1, 16384]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-J", "65536"}), "[1, 65535]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-I", "913"}), "[0, 912]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-Q", "1025"}), "[1, 1024]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-E", "32"}), "[0, 31]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-O", "16"}), "[0, 15]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-K", "4"}), "[0, 3]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-P", "0"}), "[1, 65535]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--sge_num", "13"}), "[1, 12]"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-p", "3"}), "0 (RM), 1 (RC) or 2 (UM)"));
+    EXPECT_TRUE(has(refused({"atomic_bw", "-d", "u", "-A", "swap"}), "cas or faa"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-j", "yes", "-J", "2"}), "true or false"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--inf_period_ms", "120", "-y"}), "multiple of 50"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-C"}), "needs a value"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-Z"}), "unknown option -Z"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--bogus"}), "unknown option --bogus"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "stray"}), "unexpected argument 'stray'"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--wait_jfc_timeout", "-2"}), "--wait_jfc_timeout"));
+    // UMDK options with no meaning here are refused, with the reason.
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--rate_limit", "1"}), "--rate_limit: there is no rate limiter"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u"}), "netdev"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--enable_notify"}), "WRITE_NOTIFY"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--enable_user_tp"}), "transport paths"));
+}
+
+// The guide's constraints (6.4.1, "urma_perftest参数隐含关系"), one by one.
+TEST(PerftestArgs, Constraints)
+{
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-a", "-s", "64"}), "-a and -s conflict"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-D", "2", "-n", "100"}), "-D and -n conflict"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "-e"}), "-e is not supported with write"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-e"}), "-e is not supported with write"));
+    EXPECT_TRUE(has(refused({"send_lat", "-d", "u", "-J", "2"}), "-J with more than one jetty"));
+    EXPECT_TRUE(has(refused({"read_lat", "-d", "u", "-N"}), "-N is only for bandwidth"));
+    EXPECT_TRUE(has(refused({"atomic_lat", "-d", "u", "-s", "16"}), "-s must be 8"));
+    EXPECT_TRUE(has(refused({"atomic_bw", "-d", "u", "-s", "4"}), "-s must be 8"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "100", "-l", "3"}), "not a multiple of -l 3"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-n", "100", "-r", "3"}), "not a multiple of -r 3"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "100", "-l", "4", "-Q", "6"}), "-Q 6 is not a multiple"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-n", "100", "-l", "4", "-T", "2"}), "smaller than -l 4"));
+    EXPECT_TRUE(has(refused({"send_lat", "-d", "u", "-B"}), "-B is only for bandwidth"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-f"}), "-f needs -b"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-D", "2", "-a"}), "-D does not go with -e or -a"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-D", "2", "-e"}), "-D does not go with -e or -a"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-y", "-B"}), "-y conflicts with -B"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-y", "-B", "--enable_imm"}), "-y conflicts with -B"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-s", "100", "--sge_num", "3"}), "not a multiple of --sge_num"));
+    EXPECT_TRUE(has(refused({"read_bw", "-d", "u", "-p", "2"}), "UM carries sends only"));
+    EXPECT_TRUE(has(refused({"atomic_lat", "-d", "u", "-p", "UM"}), "UM carries sends only"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "-y"}), "-y is only for bandwidth"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "-w"}), "-w is only for read, write and atomic bandwidth"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-w"}), "-w is only for read, write and atomic bandwidth"));
+    EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-A", "cas"}), "-A is only for atomic"));
+    EXPECT_TRUE(has(refused({"read_bw", "-d", "u", "--enable_imm"}), "--enable_imm is only for write and send"));
+    EXPECT_TRUE(has(refused({"atomic_bw", "-d", "u", "-a"}), "-a is not for atomic"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "-l", "2"}), "-l and -r are only for bandwidth"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "-Q", "2"}), "-Q is only for bandwidth"));
+    EXPECT_TRUE(has(refused({"read_lat", "-d", "u", "-D", "2"}), "-D is only for bandwidth"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-y", "--json"}), "--json needs a finite run"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-D", "2", "--check"}), "--check needs a run of -n"));
+    EXPECT_TRUE(has(refused({"atomic_bw", "-d", "u", "--check"}), "--check verifies"));
+    EXPECT_TRUE(has(refused({"read_bw", "-d", "u", "-b", "-p", "1"}), "RC connects jetties"));
+    EXPECT_TRUE(has(refused({"atomic_bw", "-d", "u", "-b", "-f"}), "-f posts one"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-b", "-j", "true"}), "-j is for jetty mode"));
+}
+
+TEST(PerftestArgs, Adjustments)
+{
+    Config c;
+    // Read and atomic ignore -I, with a warning (constraint 4).
+    ParseResult r = parse({"read_bw", "-d", "u", "-I", "64"}, &c);
+    ASSERT_EQ(r.status, ParseStatus::Ok);
+    EXPECT_EQ(c.inline_size, 0u);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_TRUE(has(r.warnings[0], "-I has no effect"));
+    // -l with no -Q sets cq_mod to -l (constraint 10).
+    ASSERT_EQ(parse({"write_bw", "-d", "u", "-n", "100", "-l", "4"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.cq_mod, 4u);
+    // jfs_depth above the iterations becomes the iterations (15).
+    r = parse({"write_bw", "-d", "u", "-n", "50"}, &c);
+    ASSERT_EQ(r.status, ParseStatus::Ok);
+    EXPECT_EQ(c.jfs_depth, 50u);
+    EXPECT_EQ(c.jfr_depth, 50u);  // write test: jfr_depth too
+    EXPECT_EQ(c.cq_mod, 50u);     // cq_mod at most the JFS depth
+    // Large messages with events: cq_mod 1 unless given (15).
+    ASSERT_EQ(parse({"send_bw", "-d", "u", "-s", "16384", "-e"}, &c).status, ParseStatus::Ok);
+    EXPECT_EQ(c.cq_mod, 1u);
+    r = parse({"send_bw", "-d", "u", "-s", "16384", "-e", "-Q", "4"}, &c);
+    ASSERT_EQ(r.status, ParseStatus::Ok);
+    EXPECT_EQ(c.cq_mod, 4u);
+    EXPECT_FALSE(r.warnings.empty());
+    // Depths that -r does not divide: a warning only (12).
+    r = parse({"send_bw", "-d", "u", "-n", "1000", "-r", "8", "-R", "100"}, &c);
+    ASSERT_EQ(r.status, ParseStatus::Ok);
+    EXPECT_FALSE(r.warnings.empty());
+}
+
+TEST(PerftestStats, Percentiles)
+{
+    std::vector<double> v;
+    for (int i = 1; i <= 1000; i++)
+        v.push_back(i);
+    EXPECT_DOUBLE_EQ(percentile(v, 99), 990);
+    EXPECT_DOUBLE_EQ(percentile(v, 99.9), 999);
+    EXPECT_DOUBLE_EQ(percentile(v, 100), 1000);
+    EXPECT_DOUBLE_EQ(percentile(v, 50), 500);
+    EXPECT_DOUBLE_EQ(percentile({7}, 99), 7);
+    EXPECT_DOUBLE_EQ(percentile({}, 99), 0);
+    std::vector<double> ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    EXPECT_DOUBLE_EQ(percentile(ten, 99), 10);
+    EXPECT_DOUBLE_EQ(percentile(ten, 10), 1);
+    EXPECT_DOUBLE_EQ(percentile(ten, 11), 2);
+
+    LatStats s = summarize({5, 1, 4, 2, 3});
+    EXPECT_DOUBLE_EQ(s.min, 1);
+    EXPECT_DOUBLE_EQ(s.max, 5);
+    EXPECT_DOUBLE_EQ(s.median, 3);
+    EXPECT_DOUBLE_EQ(s.avg, 3);
+    EXPECT_DOUBLE_EQ(s.p99, 5);
+    s = summarize({4, 1, 3, 2});
+    EXPECT_DOUBLE_EQ(s.median, 2.5);
+    EXPECT_DOUBLE_EQ(s.avg, 2.5);
+    s = summarize({});
+    EXPECT_DOUBLE_EQ(s.max, 0);
+}
+
+TEST(PerftestStats, Bandwidth)
+{
+    // 100 WRs of 1 MiB in 1 s, completions every 10 WRs at an even pace.
+    std::vector<Completion> ev;
+    for (int k = 1; k <= 10; k++)
+        ev.push_back({0.1 * k, static_cast<uint64_t>(10 * k)});
+    BwStats b = bandwidth(1 << 20, 0, ev, false);
+    EXPECT_NEAR(b.avg_MBps, 100, 1e-9);
+    EXPECT_NEAR(b.msg_rate_Mpps, 100e-6, 1e-12);
+    EXPECT_NEAR(b.peak_MBps, 100, 1e-6);
+    // A fast stretch in the middle is the peak.
+    ev = {{0.5, 10}, {0.51, 20}, {1.0, 30}};
+    b = bandwidth(1 << 20, 0, ev, false);
+    EXPECT_NEAR(b.avg_MBps, 30, 1e-9);
+    EXPECT_NEAR(b.peak_MBps, 1000, 1e-6);
+    b = bandwidth(1 << 20, 0, ev, true);
+    EXPECT_DOUBLE_EQ(b.peak_MBps, 0);
+    EXPECT_NEAR(b.avg_MBps, 30, 1e-9);
+    b = bandwidth(64, 0, {}, false);
+    EXPECT_DOUBLE_EQ(b.avg_MBps, 0);
+}
+
+TEST(PerftestReport, TablesAndJson)
+{
+    Config c;
+    ASSERT_EQ(parse({"write_bw", "-d", "udma0", "-s", "65536", "-n", "1000"}, &c).status, ParseStatus::Ok);
+    std::string b = banner(c);
+    EXPECT_TRUE(has(b, "Write BW Test"));
+    EXPECT_TRUE(has(b, "udma0"));
+    EXPECT_TRUE(has(b, "BW peak[MB/sec]"));
+    BwRow row{65536, 1000, {1234.5, 1000.25, 0.016004}};
+    EXPECT_EQ(bw_row(row), " 65536      1000           1234.50            1000.25              0.016004\n");
+    std::string j = bw_json(c, row);
+    EXPECT_EQ(j, "{\"test\":\"write_bw\",\"trans_mode\":\"RM\",\"size\":65536,\"iterations\":1000,"
+                 "\"bw_peak_MBps\":1234.500,\"bw_avg_MBps\":1000.250,\"msg_rate_Mpps\":0.016004}");
+    EXPECT_EQ(json_output(c, {j}), j + "\n");
+    JsonValue v;
+    std::string err;
+    ASSERT_TRUE(json_parse(j, &v, &err)) << err;
+    EXPECT_EQ(v.get("test")->str, "write_bw");
+    EXPECT_DOUBLE_EQ(v.get("bw_avg_MBps")->num, 1000.25);
+
+    ASSERT_EQ(parse({"send_lat", "-d", "udma0", "-p", "RC", "-a2"}, &c).status, ParseStatus::Ok);
+    EXPECT_TRUE(has(banner(c), "t_median[usec]"));
+    LatRow lr{2, 100, {1.5, 2, 2.25, 9, 8, 9}};
+    EXPECT_TRUE(has(lat_row(lr), "1.50"));
+    std::string lj = lat_json(c, lr);
+    EXPECT_EQ(lj, "{\"test\":\"send_lat\",\"trans_mode\":\"RC\",\"size\":2,\"iterations\":100,\"lat_us\":"
+                  "{\"min\":1.500,\"median\":2.000,\"avg\":2.250,\"max\":9.000,\"p99\":8.000,\"p99_9\":9.000}}");
+    // -a: one object per size under "results".
+    std::string all = json_output(c, {lj, lj});
+    ASSERT_TRUE(json_parse(all, &v, &err)) << err;
+    ASSERT_NE(v.get("results"), nullptr);
+    EXPECT_EQ(v.get("results")->arr.size(), 2u);
+    EXPECT_DOUBLE_EQ(v.get("results")->arr[1].get("lat_us")->get("p99")->num, 8);
+    EXPECT_EQ(json_number(1.0 / 0.0, 2), "0.00");
+}
+
+TEST(PerftestReport, JsonReader)
+{
+    JsonValue v;
+    std::string err;
+    ASSERT_TRUE(json_parse(" {\"a\":[1,-2.5e1,true,false,null,\"x\\\"y\"],\"b\":{}} ", &v, &err)) << err;
+    const JsonValue *a = v.get("a");
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(a->arr.size(), 6u);
+    EXPECT_DOUBLE_EQ(a->arr[1].num, -25);
+    EXPECT_TRUE(a->arr[2].b);
+    EXPECT_EQ(a->arr[4].type, JsonValue::Type::Null);
+    EXPECT_EQ(a->arr[5].str, "x\"y");
+    for (const char *bad : {"", "{", "{\"a\":}", "{\"a\":1,}", "[1 2]", "{} x", "\"open", "{a:1}", "tru"})
+        EXPECT_FALSE(json_parse(bad, &v, &err)) << bad;
+}
+
+TEST(PerftestWire, RoundTrips)
+{
+    std::string err;
+    Header h;
+    Hello hello;
+    hello.cmd = 6;
+    hello.trans_mode = 2;
+    hello.flags = kHelloImm | kHelloCheck;
+    hello.jettys = 3;
+    hello.size = 4096;
+    hello.iters = 1ull << 40;
+    hello.sge_num = 2;
+    std::vector<uint8_t> m = encode(hello);
+    ASSERT_TRUE(decode_header(m.data(), m.size(), &h, &err)) << err;
+    EXPECT_EQ(h.type, MsgType::Hello);
+    ASSERT_EQ(h.len, m.size() - kHeaderLen);
+    Hello back;
+    ASSERT_TRUE(decode(m.data() + kHeaderLen, h.len, &back, &err)) << err;
+    EXPECT_TRUE(back == hello);
+
+    Endpoint e;
+    for (int i = 0; i < 16; i++)
+        e.eid[i] = static_cast<uint8_t>(i * 7);
+    e.uasid = 77;
+    e.token_policy = 1;
+    e.seg_va = 0x7f0012345000ull;
+    e.seg_len = 1 << 20;
+    e.seg_token_id = 5;
+    e.seg_attr = 0x123;
+    e.seg_token = 0xdeadbeef;
+    e.jfr_token = 0xcafe;
+    e.ids = {1024, 1025, 4000};
+    m = encode(e);
+    ASSERT_TRUE(decode_header(m.data(), m.size(), &h, &err));
+    EXPECT_EQ(h.type, MsgType::Endpoint);
+    Endpoint eb;
+    ASSERT_TRUE(decode(m.data() + kHeaderLen, h.len, &eb, &err)) << err;
+    EXPECT_EQ(std::memcmp(eb.eid, e.eid, 16), 0);
+    EXPECT_EQ(eb.seg_va, e.seg_va);
+    EXPECT_EQ(eb.seg_token, e.seg_token);
+    EXPECT_EQ(eb.jfr_token, e.jfr_token);
+    EXPECT_EQ(eb.ids, e.ids);
+
+    Result r{kResultCheckFailed, 123, 1.5, 2.5, 0.25};
+    m = encode(r);
+    Result rb;
+    ASSERT_TRUE(decode(m.data() + kHeaderLen, m.size() - kHeaderLen, &rb, &err)) << err;
+    EXPECT_EQ(rb.status, kResultCheckFailed);
+    EXPECT_EQ(rb.count, 123u);
+    EXPECT_DOUBLE_EQ(rb.avg_MBps, 2.5);
+
+    Sync s{9, 42};
+    m = encode(s);
+    Sync sb;
+    ASSERT_TRUE(decode(m.data() + kHeaderLen, m.size() - kHeaderLen, &sb, &err));
+    EXPECT_EQ(sb.tag, 9u);
+    EXPECT_EQ(sb.value, 42u);
+    Stop st{kStopInterrupted};
+    m = encode(st);
+    Stop stb;
+    ASSERT_TRUE(decode(m.data() + kHeaderLen, m.size() - kHeaderLen, &stb, &err));
+    EXPECT_EQ(stb.reason, kStopInterrupted);
+    // Little endian on the wire, whatever the host: "UPT1", version 1.
+    EXPECT_EQ(m[0], 'U');
+    EXPECT_EQ(m[3], '1');
+    EXPECT_EQ(m[4], 1);
+    EXPECT_EQ(m[5], 0);
+}
+
+TEST(PerftestWire, TruncatedAndGarbage)
+{
+    std::string err;
+    Header h;
+    std::vector<uint8_t> m = encode(Hello{});
+    EXPECT_FALSE(decode_header(m.data(), kHeaderLen - 1, &h, &err));
+    EXPECT_TRUE(has(err, "truncated header"));
+    std::vector<uint8_t> bad = m;
+    bad[0] ^= 0xff;
+    EXPECT_FALSE(decode_header(bad.data(), bad.size(), &h, &err));
+    EXPECT_TRUE(has(err, "bad magic"));
+    bad = m;
+    bad[4] = 2;
+    EXPECT_FALSE(decode_header(bad.data(), bad.size(), &h, &err));
+    EXPECT_TRUE(has(err, "version 2"));
+    bad = m;
+    bad[6] = 99;
+    EXPECT_FALSE(decode_header(bad.data(), bad.size(), &h, &err));
+    EXPECT_TRUE(has(err, "unknown message type 99"));
+    bad = m;
+    bad[11] = 0x7f;
+    EXPECT_FALSE(decode_header(bad.data(), bad.size(), &h, &err));
+    EXPECT_TRUE(has(err, "too long"));
+
+    Hello hb;
+    EXPECT_FALSE(decode(m.data() + kHeaderLen, m.size() - kHeaderLen - 1, &hb, &err));
+    EXPECT_TRUE(has(err, "hello message of"));
+    bad = m;
+    bad[kHeaderLen] = 8;  // no command 8
+    EXPECT_FALSE(decode(bad.data() + kHeaderLen, bad.size() - kHeaderLen, &hb, &err));
+
+    Endpoint e;
+    e.ids = {1, 2};
+    m = encode(e);
+    Endpoint eb;
+    // Cut anywhere: refused.
+    for (size_t cut = 0; cut < m.size() - kHeaderLen; cut++)
+        EXPECT_FALSE(decode(m.data() + kHeaderLen, cut, &eb, &err)) << cut;
+    // A count that the length does not hold, and a count of 0.
+    bad = m;
+    bad[m.size() - 12] = 200;
+    EXPECT_FALSE(decode(bad.data() + kHeaderLen, bad.size() - kHeaderLen, &eb, &err));
+    e.ids.clear();
+    m = encode(e);
+    EXPECT_FALSE(decode(m.data() + kHeaderLen, m.size() - kHeaderLen, &eb, &err));
+    EXPECT_TRUE(has(err, "0 jetties"));
+
+    // Garbage of every length decodes as nothing, never crashes.
+    std::vector<uint8_t> junk(300);
+    for (size_t i = 0; i < junk.size(); i++)
+        junk[i] = static_cast<uint8_t>(i * 131 + 7);
+    for (size_t len = 0; len < junk.size(); len += 7) {
+        Result r;
+        Sync s;
+        Stop st;
+        decode_header(junk.data(), len, &h, &err);
+        decode(junk.data(), len, &hb, &err);
+        decode(junk.data(), len, &eb, &err);
+        EXPECT_FALSE(decode(junk.data(), len, &r, &err) && len != 36);
+        decode(junk.data(), len, &s, &err);
+        decode(junk.data(), len, &st, &err);
+    }
+    Stop st;
+    std::vector<uint8_t> sm = encode(Stop{7});
+    EXPECT_FALSE(decode(sm.data() + kHeaderLen, sm.size() - kHeaderLen, &st, &err));
+}
+
+}  // namespace
