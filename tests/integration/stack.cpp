@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <cstdio>
 #include <vector>
 
 namespace ub_itest {
@@ -23,16 +24,26 @@ std::string env(const char *name)
     return v != nullptr ? v : "";
 }
 
-// Module paths relative to $UB_KMOD, in load order.
+// Module paths relative to $UB_KMOD, in load order. Empty, with the reason
+// on stderr, when UB_TOP or UB_KMOD is not set or the list is unreadable:
+// a suite run by hand without them must fail, not test a stack it never
+// loaded.
 std::vector<std::string> stack_modules()
 {
     std::vector<std::string> mods;
-    std::ifstream list(env("UB_TOP") + "/tests/guest/modules.list");
+    if (env("UB_TOP").empty() || env("UB_KMOD").empty()) {
+        std::fprintf(stderr, "stack: UB_TOP and UB_KMOD must be set (tests/guest/check-guest.sh does)\n");
+        return mods;
+    }
+    const std::string path = env("UB_TOP") + "/tests/guest/modules.list";
+    std::ifstream list(path);
     std::string line;
 
     while (std::getline(list, line))
         if (!line.empty() && line[0] != '#')
             mods.push_back(line);
+    if (mods.empty())
+        std::fprintf(stderr, "stack: no modules listed in %s\n", path.c_str());
     return mods;
 }
 
@@ -90,7 +101,10 @@ bool rmmod(const std::string &name)
 
 bool load_stack(const std::string &udma_netdevs)
 {
-    for (const auto &m : stack_modules()) {
+    const auto mods = stack_modules();
+    if (mods.empty())
+        return false;
+    for (const auto &m : mods) {
         std::string params;
 
         if (module_name(m) == "udma" && !udma_netdevs.empty())

@@ -70,12 +70,11 @@ inline bool udma_ready(const std::string &dev = "udma0")
            stat(("/dev/uburma/" + dev).c_str(), &st) == 0;
 }
 
-// Waits for dev to be usable after the stack was loaded. The EID table is
-// filled by a work item; right after the guest booted, under the debug
-// kernel, that took more than 5 s once: 30 s.
+// Waits for dev to be usable after the stack was loaded (the EID table is
+// filled by a work item).
 inline bool wait_udma_ready(const std::string &dev = "udma0")
 {
-    return wait_for([&dev] { return udma_ready(dev); }, 30000);
+    return wait_for([&dev] { return udma_ready(dev); }, 10000);
 }
 
 // A context on the first EID of dev (urma_init must have been called).

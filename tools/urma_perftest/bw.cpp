@@ -225,9 +225,10 @@ bool loop(Loop &l, std::string *err)
                 if (all_posted && !timed(c))
                     l.send_finished = true;
             }
-            if (!reap_sends(l, &last_progress, err))
-                return false;
         }
+        // Completions keep coming after the last post.
+        if (l.sending && !reap_sends(l, &last_progress, err))
+            return false;
         if (l.receiving && !reap_recvs(l, &last_progress, err))
             return false;
         // Ctrl-C on a side that only receives: the sender must stop first.
