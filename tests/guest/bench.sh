@@ -153,11 +153,14 @@ run_profile() {
 		wait $spid
 		# Self time by symbol, then time including callees (the
 		# syscall, the engine, the copy) of the benchmark's process.
+		# Percentages of the client's own samples.
 		perf report -i /tmp/perf.$t.data --stdio --no-children \
-			--sort comm,dso,sym --percent-limit 1.5 -g none \
+			--comms urma_perftest --percentage relative \
+			--sort dso,sym --percent-limit 1 -g none \
 			> "$out/perf.$t.txt" 2> /dev/null
 		perf report -i /tmp/perf.$t.data --stdio --children \
-			--comms urma_perftest --sort sym --percent-limit 4 -g none \
+			--comms urma_perftest --percentage relative \
+			--sort sym --percent-limit 2 -g none \
 			> "$out/perf.$t.children.txt" 2> /dev/null
 	done
 }
