@@ -183,7 +183,10 @@ TEST(UrmaAdminBits, EdgeCases)
     EXPECT_EQ(atomic_feature_text(0x3f),
               "0x3f [compare_and_swap(1) swap(2) fetch_and_add(4) fetch_and_sub(8) fetch_and_or(16) "
               "fetch_and_xor(32)]");
-    EXPECT_EQ(atomic_feature_text(0xc1), "0xc1 [compare_and_swap(1) unknown(0xc0)]");
+    EXPECT_EQ(atomic_feature_text(0x7f),
+              "0x7f [compare_and_swap(1) swap(2) fetch_and_add(4) fetch_and_sub(8) fetch_and_or(16) "
+              "fetch_and_xor(32) fetch_and_and(64)]");
+    EXPECT_EQ(atomic_feature_text(0x181), "0x181 [compare_and_swap(1) unknown(0x180)]");
     EXPECT_EQ(congestion_ctrl_alg_text(0x100), "0x100 [ACC(256)]");
     EXPECT_EQ(access_text(0xe), "0xe [READ(2) WRITE(4) ATOMIC(8)]");
     EXPECT_EQ(short_bits(0x6, kAccessBits), "READ|WRITE");

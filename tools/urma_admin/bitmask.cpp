@@ -7,8 +7,6 @@
 
 namespace urma_admin {
 
-namespace {
-
 std::string hex(uint64_t v)
 {
     char buf[24];
@@ -16,9 +14,14 @@ std::string hex(uint64_t v)
     return buf;
 }
 
+namespace {
+
+// The guide's six, then ubcore's FETCH_AND (UBCORE_ATOMIC_FAND), which the
+// guide's list lacks.
 const std::vector<BitName> kAtomicBits = {
     {1, "compare_and_swap", nullptr}, {2, "swap", nullptr},          {4, "fetch_and_add", nullptr},
     {8, "fetch_and_sub", nullptr},    {16, "fetch_and_or", nullptr}, {32, "fetch_and_xor", nullptr},
+    {64, "fetch_and_and", nullptr},
 };
 
 const std::vector<BitName> kCcAlgBits = {

@@ -16,6 +16,9 @@ struct BitName {
     const char *desc;  // nullptr: none; else shown as "NAME(desc, value)"
 };
 
+// "0x<value>", lower case.
+std::string hex(uint64_t v);
+
 // "0x<value> [name(bit) ...]"; bits without a name show as unknown(0x..).
 std::string decode_bits(uint64_t value, const std::vector<BitName> &names);
 

@@ -14,13 +14,6 @@ namespace urma_admin {
 
 namespace {
 
-std::string hex(uint64_t v)
-{
-    char buf[24];
-    std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 std::string num(uint64_t v)
 {
     return std::to_string(v);
