@@ -139,7 +139,9 @@ int udma_jetty_doorbell(struct ubcore_jetty *jetty)
  * The target side takes RQEs from the ring when a message arrives, so the
  * RQEs need nothing here; but an initiator on this host may be waiting
  * for an RNR retry of a message to this JFR: every SQ waiting for one is
- * retried now (an early retry does not use up one of its retries).
+ * retried now (an early retry does not use up one of its retries). A
+ * retry that finds the RQ still empty asks for the next doorbell again
+ * (udma_ring_ctrl.db_wanted, cleared here first).
  *
  * Any context.
  *
@@ -149,6 +151,7 @@ int udma_jfr_doorbell(struct ubcore_jfr *jfr)
 {
 	struct udma_sq *sq;
 
+	WRITE_ONCE(to_udma_jfr(jfr)->rq->ctrl->db_wanted, 0);
 	spin_lock_bh(&udma_rnr_lock);
 	list_for_each_entry(sq, &udma_rnr_list, rnr_node) {
 		WRITE_ONCE(sq->rnr_woken, true);

@@ -37,6 +37,19 @@ static void udma_jfr_event(struct ubcore_jfr *jfr, enum ubcore_event_type type)
 		jfr->jfae_handler(&event, jfr->uctx);
 }
 
+/*
+ * A user JFR's RQ is empty: ask its owner for a doorbell with the next RQEs
+ * (struct udma_ring_ctrl.db_wanted), then read pi again, in case they were
+ * posted before the owner could see the flag. Returns the RQEs posted now.
+ */
+static u32 udma_rq_want_doorbell(struct udma_ring *rq, u32 *pi, u32 ci)
+{
+	WRITE_ONCE(rq->ctrl->db_wanted, 1);
+	smp_mb();	/* the flag before the second look at pi */
+	*pi = smp_load_acquire(&rq->ctrl->pi);
+	return *pi - ci;
+}
+
 /**
  * udma_rq_take() - take the next RQE of a JFR
  * @jfr: a JFR the caller holds a reference on
@@ -73,6 +86,8 @@ enum udma_rq_result udma_rq_take(struct udma_jfr *jfr, struct udma_rqe *rqe,
 	pi = base->uctx ? smp_load_acquire(&rq->ctrl->pi) : rq->pi;
 	ci = rq->ci;
 	before = pi - ci;
+	if (!before && base->uctx)
+		before = udma_rq_want_doorbell(rq, &pi, ci);
 	if (before > rq->entry_cnt) {
 		WRITE_ONCE(base->state, UBCORE_JFR_STATE_ERROR);
 		corrupt = true;

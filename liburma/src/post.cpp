@@ -96,7 +96,7 @@ urma_status_t ring_doorbell(urma_context_t *ctx, uint64_t handle)
 }
 
 // Posts a chain with post(&posted) under the queue's lock, then rings the
-// doorbell once if anything was posted.
+// doorbell once if anything was posted and the queue wants it.
 template <typename Queue, typename Wr, typename Post>
 urma_status_t post_and_ring(urma_context_t *ctx, uint64_t handle, Queue &q, Wr *wr, Wr **bad_wr, Post post)
 {
@@ -106,7 +106,7 @@ urma_status_t post_and_ring(urma_context_t *ctx, uint64_t handle, Queue &q, Wr *
         SpinGuard g(q.lock());
         st = post(&posted);
     }
-    if (posted != 0) {
+    if (posted != 0 && q.doorbell_wanted()) {
         urma_status_t db = ring_doorbell(ctx, handle);
         if (db != URMA_SUCCESS) {
             *bad_wr = wr;

@@ -70,6 +70,8 @@ public:
 
     // Maps the ring and takes over its pi; 0 or -errno.
     int map(int fd, const udma_ring_info &info);
+    // Every post of WQEs rings the doorbell: the kernel processes them then.
+    bool doorbell_wanted() const { return true; }
     RingMapping &ring() { return ring_; }
     SpinLock &lock() { return lock_; }
     uint32_t pi() const { return pi_; }
@@ -87,6 +89,15 @@ private:
 class RecvQueue {
 public:
     int map(int fd, const udma_ring_info &info);
+    // After RQEs were published (pi stored): whether the kernel asked for a
+    // doorbell (udma_ring_ctrl.db_wanted: a sender waits for an RQE). The
+    // full fence pairs with the kernel's between its flag and its look at
+    // pi, so a sender is never left to its RNR timer.
+    bool doorbell_wanted()
+    {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return __atomic_load_n(&ring_.ctrl()->db_wanted, __ATOMIC_RELAXED) != 0;
+    }
     RingMapping &ring() { return ring_; }
     SpinLock &lock() { return lock_; }
     uint32_t pi() const { return pi_; }

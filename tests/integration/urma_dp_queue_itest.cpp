@@ -210,6 +210,40 @@ TEST_F(Queue, RnrThenRqeInTime)
     EXPECT_EQ(std::memcmp(dst.buf, src.buf, 512), 0);
 }
 
+// The RQ's doorbell request (udma_ring_ctrl.db_wanted): a SEND that finds
+// no RQE sets it; the next RQE posted rings the doorbell, which clears it
+// and wakes the sender at once instead of at its next RNR retry; RQEs
+// posted while it is clear need no syscall.
+TEST_F(Queue, RnrAsksForTheJfrDoorbell)
+{
+    Region &src = region(4096);
+    Region &dst = region(4096);
+    ASSERT_NE(dst.imp, nullptr);
+    const volatile uint32_t *wanted = &urma::from_pub<urma::JfrImpl>(jfr_)->rq.ring().ctrl()->db_wanted;
+    EXPECT_EQ(*wanted, 0u);
+    ASSERT_EQ(recv(dst, 0, 64, 1), URMA_SUCCESS);
+    EXPECT_EQ(*wanted, 0u);
+    ASSERT_EQ(urma_send(jfs_, tjfr_, src.reg, src.va(), 64, signaled(), 1), URMA_SUCCESS);
+    EXPECT_EQ(wait_cr(scq_).status, URMA_CR_SUCCESS);
+    EXPECT_EQ(wait_cr(rcq_).status, URMA_CR_SUCCESS);
+    EXPECT_EQ(*wanted, 0u) << "a SEND that found an RQE asked for a doorbell";
+
+    // No RQE: RNR. The sender's 7 retries back off from 1 to 64 ms, about
+    // 130 ms in all; post the RQE well inside that.
+    ASSERT_EQ(urma_send(jfs_, tjfr_, src.reg, src.va(), 64, signaled(), 2), URMA_SUCCESS);
+    EXPECT_TRUE(ub_itest::wait_for([&] { return *wanted == 1u; }, 5000));
+    usleep(10 * 1000);
+    EXPECT_TRUE(stays_empty(scq_, 1));
+    const uint64_t posted = ub_itest::now_ms();
+    ASSERT_EQ(recv(dst, 0, 64, 3), URMA_SUCCESS);
+    EXPECT_EQ(*wanted, 0u) << "the doorbell did not clear the request";
+    urma_cr_t c = wait_cr(scq_);
+    EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(c.user_ctx, 2u);
+    RecordProperty("rnr_wake_ms", static_cast<int>(ub_itest::now_ms() - posted));
+    EXPECT_EQ(wait_cr(rcq_).status, URMA_CR_SUCCESS);
+}
+
 TEST_F(Queue, RnrRetryExceeded)
 {
     Region &src = region(4096);

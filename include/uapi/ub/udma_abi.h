@@ -34,12 +34,23 @@
 #define UDMA_RQE_SIZE		256
 #define UDMA_CQE_SIZE		64
 
-/* The first page of every ring. */
+/*
+ * The first page of every ring.
+ *
+ * @db_wanted, RQ (JFR) only: the kernel sets it when a message found the RQ
+ * empty (the sender waits for an RQE: RNR), and the JFR's doorbell clears
+ * it. Posting RQEs needs a doorbell only while it is set: userspace stores
+ * pi, issues a full barrier, then reads @db_wanted; the kernel stores
+ * @db_wanted, issues a full barrier, then reads pi again, so that one of
+ * the two always sees the other. Ringing the doorbell anyway is correct,
+ * only slower (a syscall per post). Zero in every other ring.
+ */
 struct udma_ring_ctrl {
 	__u32 pi;		/* producer index */
 	__u32 reserved0[15];	/* pi and ci on their own cache lines */
 	__u32 ci;		/* consumer index */
-	__u32 reserved1[15];
+	__u32 db_wanted;
+	__u32 reserved1[14];
 };
 
 /*
