@@ -247,6 +247,10 @@ TEST_F(PerftestTest, Options)
     expect_bw(v, "write_bw", "RM", 8192, 100);
     pair({"write_bw", "-J", "2", "-l", "4", "-Q", "8", "-T", "32", "-n", "96", "-s", "2048", "--check"}, &v);
     expect_bw(v, "write_bw", "RM", 2048, 96);
+    pair({"write_lat", "--enable_notify", "-n", "100", "-s", "64", "--check"}, &v);
+    expect_lat(v, "write_lat", "RM", 64, 100);
+    pair({"write_bw", "--enable_notify", "-J", "2", "-n", "96", "-s", "4096", "--check"}, &v);
+    expect_bw(v, "write_bw", "RM", 4096, 96);
     pair({"read_bw", "-b", "-f", "-n", "100", "-s", "512", "--check", "-I", "64"}, &v);
     expect_bw(v, "read_bw", "RM", 512, 100);
 }

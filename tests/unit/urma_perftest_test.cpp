@@ -224,7 +224,6 @@ TEST(PerftestArgs, BadValues)
     // UMDK options with no meaning here are refused, with the reason.
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--rate_limit", "1"}), "--rate_limit: there is no rate limiter"));
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u"}), "netdev"));
-    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--enable_notify"}), "WRITE_NOTIFY"));
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--enable_user_tp"}), "transport paths"));
 }
 
@@ -248,6 +247,12 @@ TEST(PerftestArgs, Constraints)
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-D", "2", "-a"}), "-D does not go with -e or -a"));
     EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-D", "2", "-e"}), "-D does not go with -e or -a"));
     EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-y", "-B"}), "-y conflicts with -B"));
+    EXPECT_TRUE(has(refused({"read_bw", "-d", "u", "--enable_notify"}), "--enable_notify is only for write"));
+    EXPECT_TRUE(has(refused({"write_lat", "-d", "u", "--enable_notify", "--enable_imm"}),
+                    "does not go with --enable_imm"));
+    Config n;
+    ASSERT_EQ(parse({"write_lat", "-d", "u", "--enable_notify"}, &n).status, ParseStatus::Ok);
+    EXPECT_TRUE(n.enable_notify);
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-y", "-B", "--enable_imm"}), "-y conflicts with -B"));
     EXPECT_TRUE(has(refused({"send_bw", "-d", "u", "-s", "100", "--sge_num", "3"}), "not a multiple of --sge_num"));
     EXPECT_TRUE(has(refused({"read_bw", "-d", "u", "-p", "2"}), "UM carries sends only"));

@@ -348,7 +348,8 @@ bool run_bw(Side &s, uint32_t size, uint32_t tag, BwRow *row, std::string *err)
             if (l.sending && op == Op::Read)
                 good = matches_pattern(s.res.rx(i, 0), size, i, size);
             else if (!c.client && op == Op::Write)
-                good = matches_pattern(s.res.rx(i, 0), size, i, size);
+                good = matches_pattern(s.res.rx(i, 0), size, i, size) &&
+                       (!c.enable_notify || *s.res.notify(i) == c.iters);
             else if (!c.client && op == Op::Atomic)
                 good = word == faa;
             if (!good)

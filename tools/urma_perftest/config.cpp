@@ -30,6 +30,7 @@ enum LongOnly {
     kOrderType,
     kEnableIpv6,
     kEnableImm,
+    kEnableNotify,
     kSgeNum,
     kWaitJfcTimeout,
     kJson,
@@ -68,7 +69,6 @@ constexpr Refused kRefused[] = {
     {"jettys_pre_jfr", required_argument, kNotHere},
     {"seg_pre_jetty", no_argument, kNotHere},
     {"enable_err_continue", no_argument, kNotHere},
-    {"enable_notify", no_argument, "udma does not do WRITE_NOTIFY"},
     {"enable_sync_stream", no_argument, kNotHere},
     {"enable_write_dirty", required_argument, kNotHere},
     {"pair_num", required_argument, kNotHere},
@@ -128,6 +128,7 @@ constexpr struct option kSupported[] = {
     {"order_type", required_argument, nullptr, kOrderType},
     {"enable_ipv6", no_argument, nullptr, kEnableIpv6},
     {"enable_imm", no_argument, nullptr, kEnableImm},
+    {"enable_notify", no_argument, nullptr, kEnableNotify},
     {"sge_num", required_argument, nullptr, kSgeNum},
     {"wait_jfc_timeout", required_argument, nullptr, kWaitJfcTimeout},
     {"version", no_argument, nullptr, 'V'},
@@ -285,6 +286,7 @@ std::string apply_option(int c, const char *arg, const char *long_name, Config *
     case kOrderType: NUM("--order_type", 0, 4, order_type); break;
     case kEnableIpv6: cfg->enable_ipv6 = true; break;
     case kEnableImm: cfg->enable_imm = true; break;
+    case kEnableNotify: cfg->enable_notify = true; break;
     case kSgeNum: NUM("--sge_num", 1, kSgeMax, sge_num); break;
     case kWaitJfcTimeout: {
         char *end = nullptr;
@@ -376,6 +378,10 @@ std::string check_combinations(const Config &c, const Seen &seen)
         return "-A is only for atomic tests";
     if (c.enable_imm && (op == Op::Read || op == Op::Atomic))
         return "--enable_imm is only for write and send tests";
+    if (c.enable_notify && op != Op::Write)
+        return "--enable_notify is only for write tests";
+    if (c.enable_notify && (c.enable_imm || c.flat_api))
+        return "--enable_notify (WRITE_NOTIFY) does not go with --enable_imm or -f";
     if (c.sge_num > 1 && op == Op::Atomic)
         return "--sge_num: an atomic has one 8-byte operand";
     if (c.duration != 0 && (c.use_jfce || c.all))
@@ -652,6 +658,9 @@ std::string usage_text()
         "      --enable_ipv6           Listen on / connect to IPv6 addresses.\n"
         "      --enable_imm            WRITE_IMM / SEND_IMM with immediate data (write and send tests;\n"
         "                              write_imm completes at the target like a send).\n"
+        "      --enable_notify         WRITE_NOTIFY (write tests): after each write's data the\n"
+        "                              target's notify word, 8 bytes after its buffer slot, gets\n"
+        "                              the WR's number; write_lat waits on that word.\n"
         "      --sge_num <num>         Split each message into <num> SGEs (1..12; -s must divide).\n"
         "      --wait_jfc_timeout <ms> urma_wait_jfc timeout with -e (-1 forever, default 1000).\n"
         "      --json                  Client: print one JSON object on stdout, tables to stderr.\n"
@@ -663,7 +672,7 @@ std::string usage_text()
         "Refused here (UMDK options this device or tool has no use for): -u/--uboe, --sip, --dip,\n"
         "--dscp, --vlan, --sl, --bind_ip, --rate_limit, --rate_units, --burst_size, --enable_credit,\n"
         "--credit_threshold, --credit_notify_cnt, --jettys_pre_jfr, --seg_pre_jetty,\n"
-        "--enable_err_continue, --enable_notify, --enable_sync_stream, --enable_write_dirty,\n"
+        "--enable_err_continue, --enable_sync_stream, --enable_write_dirty,\n"
         "--pair_num, --enable_user_tp, --oor_en, --spray_en, --cc_en, --cc_alg, --retry_num,\n"
         "--ack_timeout, --async_import, --tp_aware, --tp_reuse, --ctp, --jetty_id, --page_size,\n"
         "--hugepage_size, --bond_mode, --bond_level.\n"

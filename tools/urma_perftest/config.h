@@ -63,6 +63,7 @@ struct Config {
     bool infinite = false;          // -y
     uint32_t inf_period_ms = 2000;  // -y<seconds> or --inf_period_ms
     bool enable_imm = false;
+    bool enable_notify = false;  // WRITE_NOTIFY: a notify word after each write
     uint32_t sge_num = 1;
     bool simplex = false;           // -b: JFS + JFR instead of jetties
     bool flat_api = false;          // -f: urma_write/read/send/recv (simplex only)

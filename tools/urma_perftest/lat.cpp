@@ -32,8 +32,9 @@ bool post_ok(urma_status_t st, const char *what, std::string *err)
     return false;
 }
 
-// Spins until the last byte of buf is v; false after kStallSeconds.
-bool wait_byte(const volatile uint8_t *p, uint8_t v, std::string *err)
+// Spins until *p is v (the last byte of the buffer, or the notify word);
+// false after kStallSeconds.
+template <typename T> bool wait_value(const volatile T *p, T v, std::string *err)
 {
     double end = now_s() + kStallSeconds;
     uint32_t spins = 0;
@@ -70,27 +71,35 @@ bool wait_recv(Side &s, Conn &c, uint32_t size, std::string *err)
     return post_ok(c.post_recv(1), "receive", err);
 }
 
+// Waits for the peer's write of iteration value v: its notify word with
+// --enable_notify (which lands after the data), else the data's last byte.
+bool wait_write(Side &s, uint32_t size, uint8_t v, std::string *err)
+{
+    if (s.cfg.enable_notify)
+        return wait_value<uint64_t>(s.res.notify(0), v, err);
+    return wait_value<uint8_t>(s.res.rx(0, 0) + size - 1, v, err);
+}
+
 // Ping-pong: the client starts, the server answers; samples are half
 // round trips on the client.
 bool ping_pong(Side &s, Conn &c, uint32_t size, std::vector<double> *samples, std::string *err)
 {
     const bool on_memory = op_of(s.cfg.cmd) == Op::Write && !s.cfg.enable_imm;
-    const volatile uint8_t *in = s.res.rx(0, 0) + size - 1;
     uint8_t *out = s.res.tx(0) + size - 1;
     urma_cr_t cr;
     for (uint64_t it = 0; it < s.cfg.iters; it++) {
         const uint8_t v = tick(it);
         double t0 = now_s();
         if (!s.cfg.client) {
-            if (on_memory ? !wait_byte(in, v, err) : !wait_recv(s, c, size, err))
+            if (on_memory ? !wait_write(s, size, v, err) : !wait_recv(s, c, size, err))
                 return false;
         }
         if (on_memory)
             *out = v;
-        if (!post_ok(c.post_one(0, 0), command_name(s.cfg.cmd), err) || !wait_cr(s, s.res.send_jfc(), &cr, err))
+        if (!post_ok(c.post_one(0, 0, v), command_name(s.cfg.cmd), err) || !wait_cr(s, s.res.send_jfc(), &cr, err))
             return false;
         if (s.cfg.client) {
-            if (on_memory ? !wait_byte(in, v, err) : !wait_recv(s, c, size, err))
+            if (on_memory ? !wait_write(s, size, v, err) : !wait_recv(s, c, size, err))
                 return false;
             samples->push_back((now_s() - t0) * 1e6 / 2);
         }

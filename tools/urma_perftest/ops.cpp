@@ -58,6 +58,8 @@ void Conn::setup(const Config &cfg, Resources &res, uint32_t i, uint32_t size)
     case Op::Write:
         split(&local_, res.tx(i), size, cfg.sge_num, res.seg());
         remote_ = urma_sge_t{res.remote_rx(i), size, rseg, nullptr};
+        remote_dst_[0] = remote_;
+        remote_dst_[1] = urma_sge_t{res.remote_notify(i), 8, rseg, nullptr};
         break;
     case Op::Read:
         split(&local_, res.rx(i, 0), size, cfg.sge_num, res.seg());
@@ -91,6 +93,11 @@ void Conn::fill(urma_jfs_wr_t *wr, bool signalled, uint64_t user_ctx)
         wr->rw.src = {local_.data(), nsge};
         wr->rw.dst = {&remote_, 1};
         wr->rw.notify_data = kImmData;
+        if (cfg_->enable_notify) {
+            wr->opcode = URMA_OPC_WRITE_NOTIFY;
+            wr->rw.dst = {remote_dst_, 2};
+            wr->rw.notify_data = notify_;
+        }
         break;
     case Op::Read:
         wr->opcode = URMA_OPC_READ;
@@ -141,6 +148,7 @@ urma_status_t Conn::post(uint64_t first, uint32_t count, uint64_t total, uint32_
     for (uint32_t n = 0; n < count; n++) {
         uint64_t k = first + n + 1;
         bool sig = k % cq_mod == 0 || k == total;
+        notify_ = k;
         fill(&wr_[n], sig, sig ? k - last_signalled_ : 0);
         if (sig)
             last_signalled_ = k;
@@ -158,10 +166,11 @@ urma_status_t Conn::post(uint64_t first, uint32_t count, uint64_t total, uint32_
     return res_->post_send(i_, wr_.data(), &bad);
 }
 
-urma_status_t Conn::post_one(uint64_t cmp_or_add, uint64_t swap)
+urma_status_t Conn::post_one(uint64_t cmp_or_add, uint64_t swap, uint64_t notify)
 {
     cas_cmp_ = cmp_or_add;
     cas_swap_ = swap;
+    notify_ = notify;
     fill(&wr_[0], true, 1);
     wr_[0].next = nullptr;
     if (op_ == Op::Atomic && cfg_->atomic_type == AtomicType::Faa)

@@ -26,8 +26,9 @@ public:
     // signalled when k % cq_mod == 0 or k == total (every WR when cq_mod
     // is 1), and its user_ctx is how many WRs its completion stands for.
     urma_status_t post(uint64_t first, uint32_t count, uint64_t total, uint32_t cq_mod);
-    // One signalled WR (latency tests) with the given atomic operands.
-    urma_status_t post_one(uint64_t cmp_or_add, uint64_t swap);
+    // One signalled WR (latency tests) with the given atomic operands; a
+    // WRITE_NOTIFY (--enable_notify) stores notify at the peer.
+    urma_status_t post_one(uint64_t cmp_or_add, uint64_t swap, uint64_t notify = 0);
     // Posts count receives into the next receive slots.
     urma_status_t post_recv(uint32_t count);
 
@@ -43,6 +44,8 @@ private:
     Op op_ = Op::Write;
     std::vector<urma_sge_t> local_;
     urma_sge_t remote_ = {};
+    urma_sge_t remote_dst_[2] = {};  // --enable_notify: the data, the notify word
+    uint64_t notify_ = 0;            // the notify data of the next WR filled
     urma_sge_t atomic_local_ = {};
     std::vector<urma_jfs_wr_t> wr_;
     std::vector<urma_sge_t> rsge_;   // sge_num per receive WR of a chain

@@ -205,7 +205,8 @@ bool Resources::make_queues(std::string *err)
 
 bool Resources::make_buffer(std::string *err)
 {
-    slot_ = (cfg_.max_size() + 63u) & ~63u;
+    // With --enable_notify each slot ends in its notify word.
+    slot_ = (cfg_.max_size() + (cfg_.enable_notify ? 8u : 0u) + 63u) & ~63u;
     const size_t per_round = static_cast<size_t>(cfg_.jettys) * slot_;
     if (op_of(cfg_.cmd) == Op::Send)
         rx_slots_ = static_cast<uint32_t>(

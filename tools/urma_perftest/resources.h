@@ -10,7 +10,8 @@
 // jetties: tx(i) = base + i * slot (what jetty i sends, writes or reads
 // into), rx(i, k) = base + (J + k * J + i) * slot (where writes, atomics
 // and the k-th receive of jetty i land); rx(i, 0) does not depend on how
-// many receive slots a side has, so the peer can compute it.
+// many receive slots a side has, so the peer can compute it. With
+// --enable_notify the slot has 8 more bytes, the notify word at its end.
 #pragma once
 
 #include <sys/mman.h>
@@ -90,6 +91,12 @@ public:
     }
     uint64_t remote_tx(uint32_t i) const { return peer_va_ + static_cast<uint64_t>(i) * slot_; }
     uint64_t remote_rx(uint32_t i) const { return peer_va_ + static_cast<uint64_t>(cfg_.jettys + i) * slot_; }
+    // --enable_notify: the last 8 bytes of rx(i, 0), here and at the peer.
+    volatile uint64_t *notify(uint32_t i) const
+    {
+        return reinterpret_cast<volatile uint64_t *>(rx(i, 0) + slot_ - 8);
+    }
+    uint64_t remote_notify(uint32_t i) const { return remote_rx(i) + slot_ - 8; }
 
     urma_target_seg_t *seg() const { return seg_.get(); }
     urma_target_seg_t *remote_seg() const { return rseg_.get(); }

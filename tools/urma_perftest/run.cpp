@@ -94,7 +94,8 @@ Hello hello_of(const Config &c)
     h.atomic_type = static_cast<uint8_t>(c.atomic_type);
     h.flags = static_cast<uint8_t>((c.simplex ? kHelloSimplex : 0) | (c.bidirection ? kHelloBidir : 0) |
                                    (c.enable_imm ? kHelloImm : 0) | (c.all ? kHelloAll : 0) |
-                                   (c.infinite ? kHelloInfinite : 0) | (c.check ? kHelloCheck : 0));
+                                   (c.infinite ? kHelloInfinite : 0) | (c.check ? kHelloCheck : 0) |
+                                   (c.enable_notify ? kHelloNotify : 0));
     h.jettys = c.jettys;
     h.size = c.size;
     h.order = c.all ? c.order : 0;
@@ -119,7 +120,7 @@ std::string hello_mismatch(const Hello &a, const Hello &b)
     if (a.jettys != b.jettys)
         return "the peer uses -J " + std::to_string(b.jettys);
     if (!(a == b))
-        return "the peer's -A, -b, -B, -y, --enable_imm, --check or --sge_num differ";
+        return "the peer's -A, -b, -B, -y, --enable_imm, --enable_notify, --check or --sge_num differ";
     return "";
 }
 

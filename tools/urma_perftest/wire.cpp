@@ -220,7 +220,7 @@ bool decode(const uint8_t *p, size_t len, Hello *m, std::string *err)
     m->duration = r.u32();
     m->sge_num = r.u32();
     m->iters = r.u64();
-    if (m->cmd > 7 || m->trans_mode > 2 || m->atomic_type > 1 || m->flags >= 64)
+    if (m->cmd > 7 || m->trans_mode > 2 || m->atomic_type > 1 || m->flags >= 2 * kHelloNotify)
         return bad(err, "hello with an unknown command, mode or flag");
     return true;
 }

@@ -34,7 +34,7 @@ struct Hello {
     bool operator==(const Hello &o) const;
 };
 constexpr uint8_t kHelloSimplex = 1, kHelloBidir = 2, kHelloImm = 4, kHelloAll = 8, kHelloInfinite = 16,
-                  kHelloCheck = 32;
+                  kHelloCheck = 32, kHelloNotify = 64;
 
 // Where the peer's memory and queues are: its EID and uasid, its one
 // segment, and one target id per jetty (jetty ids, or JFR ids with -b).
