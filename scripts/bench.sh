@@ -19,9 +19,7 @@ esac
 
 "$UB_TOP/scripts/deps.sh"
 ub_log "building the modules for the stock kernel and the tools"
-"$UB_TOP/scripts/build-modules.sh" "$(ub_stock_kdir)" "$UB_TOP/build/kmod/stock" \
-	> "$UB_TOP/build/kmod-stock.log" 2>&1 ||
-	{ tail -20 "$UB_TOP/build/kmod-stock.log"; ub_die "module build failed"; }
+ub_build_stock_modules
 cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
 cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_perftest urma_local_bench > /dev/null
 out=$UB_TOP/build/bench

@@ -22,6 +22,15 @@ ub_stock_kdir() {
 	echo "/usr/src/$abi"
 }
 
+# ub_build_stock_modules: the stack's modules for the stock kernel into
+# build/kmod/stock (make demo, bench, bench-local); dies with the log's end.
+ub_build_stock_modules() {
+	mkdir -p "$UB_TOP/build"
+	"$UB_TOP/scripts/build-modules.sh" "$(ub_stock_kdir)" "$UB_TOP/build/kmod/stock" \
+		> "$UB_TOP/build/kmod-stock.log" 2>&1 ||
+		{ tail -20 "$UB_TOP/build/kmod-stock.log"; ub_die "module build failed"; }
+}
+
 # Kernel release of a build directory (e.g. 6.1.0-57-amd64).
 ub_kernel_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \

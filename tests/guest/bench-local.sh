@@ -8,10 +8,7 @@ export UB_TOP=$PWD
 
 echo "== kernel: $(uname -r), $(nproc) cpus"
 ub_load_stack lo
-for _ in $(seq 50); do
-	[ -e /sys/class/ubcore/udma0/eids/eid0 ] && break
-	sleep 0.1
-done
+ub_wait_eid
 args=()
 if [ -s "$UB_TOP/build/bench-local/args" ]; then
 	mapfile -t args < "$UB_TOP/build/bench-local/args"

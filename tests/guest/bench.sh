@@ -51,14 +51,7 @@ setup_net() {
 }
 
 setup_urma() {
-	ub_load_stack veth0
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[[ -e /sys/class/ubcore/udma0/eids/eid0 ]] && return 0
-		sleep 0.1
-	done
-	echo "udma0 has no EID" >&2
-	return 1
+	ub_load_stack veth0 && ub_wait_eid
 }
 
 setup_rxe() {

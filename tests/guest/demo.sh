@@ -9,11 +9,7 @@ echo "== kernel: $(uname -r)"
 ub_load_stack lo
 echo "== modules loaded (udma bound to lo)"
 lsmod | grep -E '^(Module|ubcore|uburma|udma)'
-# The EID table is filled by a work item right after registration.
-for _ in $(seq 50); do
-	[ -e /sys/class/ubcore/udma0/eids/eid0 ] && break
-	sleep 0.1
-done
+ub_wait_eid
 echo "== /sys/class/ubcore"
 ls /sys/class/ubcore/
 echo "abi_version: $(cat /sys/class/ubcore/abi_version)"

@@ -70,6 +70,18 @@ ub_sleep() {
 
 UB_CLASS=/sys/class/ubcore
 
+# ub_wait_eid [DEV]: until DEV (udma0) has its first EID (the EID table is
+# filled by a work item after registration), at most 5 s.
+ub_wait_eid() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[[ -e $UB_CLASS/${1:-udma0}/eids/eid0 ]] && return 0
+		ub_sleep 0.1
+	done
+	echo "${1:-udma0} has no EID" >&2
+	return 1
+}
+
 # ub_devs: the UB devices' names, sorted, space-separated, in UB_DEVS.
 ub_devs() {
 	local d
