@@ -363,8 +363,13 @@ static int ubcore_nl_res_dump_segs(struct sk_buff *skb,
 	int ret = 0;
 
 	for (;;) {
+		unsigned long want = id;
+
 		spin_lock_irqsave(&dev->seg_lock, flags);
 		token = xa_find(&dev->token_table, &id, last, XA_PRESENT);
+		/* the token ID the skip counted for is gone: none to skip */
+		if (id != want)
+			skip = 0;
 		if (token)
 			ret = ubcore_nl_res_dump_token(skb, cb, dev, token,
 						       &skip);
@@ -379,6 +384,35 @@ static int ubcore_nl_res_dump_segs(struct sk_buff *skb,
 	if (!ret)
 		cb->args[UBCORE_NL_RES_ARG_DONE] = 1;
 	return ret;
+}
+
+/* -ENOENT, with a message naming what is missing. */
+static int ubcore_nl_res_missing(u8 type, struct nlattr *id_attr,
+				 struct netlink_ext_ack *extack)
+{
+	/* extack messages are literals */
+	switch (type) {
+	case UBCORE_NL_RES_JFC:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfc");
+		break;
+	case UBCORE_NL_RES_JFS:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfs");
+		break;
+	case UBCORE_NL_RES_JFR:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfr");
+		break;
+	case UBCORE_NL_RES_JETTY:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jetty");
+		break;
+	case UBCORE_NL_RES_SEG:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such token ID");
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, id_attr,
+				    "no such tp (there are no TPs: no transport layer yet)");
+		break;
+	}
+	return -ENOENT;
 }
 
 /* Is there an object @id of @type? If not, -ENOENT and why. */
@@ -403,31 +437,7 @@ static int ubcore_nl_res_exists(struct ubcore_device *dev, u8 type,
 		found = !!xa_load(&dev->token_table, id);
 		spin_unlock_irqrestore(&dev->seg_lock, flags);
 	}
-	if (found)
-		return 0;
-	/* extack messages are literals */
-	switch (type) {
-	case UBCORE_NL_RES_JFC:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfc");
-		break;
-	case UBCORE_NL_RES_JFS:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfs");
-		break;
-	case UBCORE_NL_RES_JFR:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jfr");
-		break;
-	case UBCORE_NL_RES_JETTY:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such jetty");
-		break;
-	case UBCORE_NL_RES_SEG:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such token ID");
-		break;
-	default:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "no such tp (there are no TPs: no transport layer yet)");
-		break;
-	}
-	return -ENOENT;
+	return found ? 0 : ubcore_nl_res_missing(type, id_attr, extack);
 }
 
 /**
@@ -474,7 +484,7 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info)
 				 nla_get_u32(id_attr), kind->tag,
 				 kind->ref_offset);
 	if (!obj) {
-		ret = ubcore_nl_res_exists(dev, type, id_attr, extack);
+		ret = ubcore_nl_res_missing(type, id_attr, extack);
 		nlmsg_free(msg);
 		goto put_dev;
 	}

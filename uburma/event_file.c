@@ -31,14 +31,12 @@
  * struct uburma_event_file - an async event or JFCE file
  * @ref: see the top of this file
  * @ufile: the char device file (a reference is held)
- * @async: the async event file of a context, else a JFCE
  * @wait: readers and pollers
  * @queue: the records (its lock is the ev_file->lock of uburma.h)
  */
 struct uburma_event_file {
 	struct kref ref;
 	struct uburma_file *ufile;
-	bool async;
 	wait_queue_head_t wait;
 	struct uburma_event_queue queue;
 };
@@ -183,7 +181,6 @@ struct file *uburma_event_file_open(struct uburma_file *ufile, bool async,
 	kref_init(&ev->ref);
 	init_waitqueue_head(&ev->wait);
 	uburma_event_queue_init(&ev->queue, async);
-	ev->async = async;
 	kref_get(&ufile->ref);
 	ev->ufile = ufile;
 

@@ -475,6 +475,9 @@ urma_status_t urma_query_jetty(urma_jetty_t *jetty, urma_jetty_cfg_t *cfg, urma_
     *cfg = jetty->jetty_cfg;
     cfg->id = cmd.out.id;
     cfg->flag.value = cmd.out.flag;
+    // The kernel's flag always says shared (create passes URMA_SHARE_JFR);
+    // whether the caller gave the JFR is the library's to tell.
+    cfg->flag.bs.share_jfr = jetty->jetty_cfg.flag.bs.share_jfr;
     urma::jfs_cfg_from_abi(cmd.out.jfs_cfg, &cfg->jfs_cfg);
     attr->mask = JETTY_RX_THRESHOLD | JETTY_STATE;
     attr->rx_threshold = cmd.out.rx_threshold;

@@ -93,8 +93,8 @@ bool reap_sends(Loop &l, double *last_progress, std::string *err)
 {
     urma_cr_t cr[kBatch];
     int n = l.s.res.poll(l.s.res.send_jfc(), cr, kBatch, err);
-    if (n < 0)
-        return false;
+    if (n <= 0)
+        return n == 0;
     double t = now_s();
     for (int k = 0; k < n; k++) {
         if (cr[k].status != URMA_CR_SUCCESS) {

@@ -13,12 +13,18 @@ uint8_t pattern_byte(size_t off, uint32_t conn, uint32_t size)
 }
 
 // n SGEs of equal length covering [addr, addr + size).
+// Fills out[0 .. n) with n equal parts of [addr, addr + size).
+void split_into(urma_sge_t *out, uint8_t *addr, uint32_t size, uint32_t n, urma_target_seg_t *seg)
+{
+    uint32_t part = size / n;
+    for (uint32_t k = 0; k < n; k++)
+        out[k] = urma_sge_t{reinterpret_cast<uintptr_t>(addr) + static_cast<uint64_t>(k) * part, part, seg, nullptr};
+}
+
 void split(std::vector<urma_sge_t> *v, uint8_t *addr, uint32_t size, uint32_t n, urma_target_seg_t *seg)
 {
     v->resize(n);
-    uint32_t part = size / n;
-    for (uint32_t k = 0; k < n; k++)
-        (*v)[k] = urma_sge_t{reinterpret_cast<uintptr_t>(addr) + static_cast<uint64_t>(k) * part, part, seg, nullptr};
+    split_into(v->data(), addr, size, n, seg);
 }
 
 }  // namespace
@@ -190,10 +196,7 @@ urma_status_t Conn::post_recv(uint32_t count)
     }
     for (uint32_t n = 0; n < count; n++) {
         uint32_t k = next_rx_++ % res_->rx_slots();
-        std::vector<urma_sge_t> parts;
-        split(&parts, res_->rx(i_, k), size_, nsge, res_->seg());
-        for (uint32_t s = 0; s < nsge; s++)
-            rsge_[static_cast<size_t>(n) * nsge + s] = parts[s];
+        split_into(&rsge_[static_cast<size_t>(n) * nsge], res_->rx(i_, k), size_, nsge, res_->seg());
         rwr_[n] = urma_jfr_wr_t{};
         rwr_[n].src = {&rsge_[static_cast<size_t>(n) * nsge], nsge};
         rwr_[n].user_ctx = (static_cast<uint64_t>(i_) << 32) | k;
