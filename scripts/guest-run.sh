@@ -8,7 +8,9 @@
 # UB_KMOD (the module build for that kernel) in its environment. The guest's
 # /tmp is its own: SCRIPT must live elsewhere (the repo, the build dir).
 # Environment: UB_GUEST_TIMEOUT (s), UB_GUEST_MEM (MiB), UB_QEMU_CPU,
-# UB_KERNEL_EXTRA (more kernel command line).
+# UB_KERNEL_EXTRA (more kernel command line), UB_ONLY (a shell pattern: the
+# in-guest test runner runs only the cases whose names match; for development,
+# a filtered run is never a passing "make check").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -67,6 +69,7 @@ append="console=ttyS0 $root panic=-1 loglevel=6"
 append+=" ${UB_GUEST_BOOT_OPTS-pci=noacpi no_timer_check clocksource=tsc tsc=reliable}"
 append+=" ${UB_KERNEL_EXTRA:-}"
 append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
+[ -z "${UB_ONLY:-}" ] || append+=" UB_ONLY=$UB_ONLY"
 
 # 1024 MiB: kmemleak scans all of RAM's struct pages and KASAN shadow, so a
 # scan takes about half as long as with 2048 MiB (15 s instead of 25 s); the
