@@ -475,42 +475,41 @@ def guest_checks(out, manifest, suites, skips):
     src = dmesg if os.path.exists(dmesg) else os.path.join(out, "console.log")
     text = read_text(src)
     lines = text.splitlines() if text is not None else []
-    guest_health(out, lines, suites)
-    kunit_checks(lines, manifest, True, suites, skips)
+    # The kernel log right after the KUnit case (check-guest.sh), in case
+    # the ring buffer dropped its start by the end of the run.
+    text = read_text(os.path.join(out, "kunit-dmesg.txt"))
+    kunit_lines = text.splitlines() if text is not None else lines
+    seen = set(lines)
+    guest_health(out, [l for l in kunit_lines if l not in seen] + lines, suites)
+    kunit_checks(kunit_lines, manifest, True, suites, skips)
     guest_cases(out, manifest, suites)
-    gdir = os.path.join(out, "gtest")
-    if manifest is None:
-        for path in sorted(glob.glob(os.path.join(gdir, "*.json"))):
-            gtest_report("guest", os.path.basename(path)[: -len(".json")], path,
-                         suites, skips)
-        return
-    for it in manifest.get("itest", []):
-        name = it["name"]
-        if it.get("error"):
-            s = Suite("guest", name)
-            s.add(False, "(list)", it["error"])
-            suites.append(s)
-        gtest_report("guest", name, os.path.join(gdir, name + ".json"), suites,
-                     skips, listed=it["tests"],
-                     log=read_text(os.path.join(out, "cases", name + ".log")))
+    gtest_binaries("guest", os.path.join(out, "gtest"), manifest and manifest.get("itest", []),
+                   suites, skips, log_dir=os.path.join(out, "cases"))
 
 
-def host_checks(hdir, manifest, suites, skips):
-    if manifest is None:
-        for path in sorted(glob.glob(os.path.join(hdir, "*.json"))):
-            gtest_report("host", os.path.basename(path)[: -len(".json")], path,
+def host_rc(hdir, name):
+    rc = read_text(os.path.join(hdir, name + ".rc"))
+    return rc.strip() if rc is not None else "none (never ran)"
+
+
+def gtest_binaries(kind, rdir, entries, suites, skips, rc=None, log_dir=None):
+    """The reports in RDIR of the binaries of manifest ENTRIES (None: of
+    every report there); RC(name): a binary's exit status, when known; its
+    log in LOG_DIR (default RDIR)."""
+    if entries is None:
+        for path in sorted(glob.glob(os.path.join(rdir, "*.json"))):
+            gtest_report(kind, os.path.basename(path)[: -len(".json")], path,
                          suites, skips)
         return
-    for h in manifest.get("host", []):
-        name = h["name"]
-        if h.get("error"):
-            s = Suite("host", name)
-            s.add(False, "(list)", h["error"])
+    for b in entries:
+        name = b["name"]
+        if b.get("error"):
+            s = Suite(kind, name)
+            s.add(False, "(list)", b["error"])
             suites.append(s)
-        rc = read_text(os.path.join(hdir, name + ".rc"))
-        gtest_report("host", name, os.path.join(hdir, name + ".json"), suites, skips,
-                     listed=h["tests"], rc=rc.strip() if rc is not None else "none (never ran)",
-                     log=read_text(os.path.join(hdir, name + ".log")))
+        gtest_report(kind, name, os.path.join(rdir, name + ".json"), suites, skips,
+                     listed=b["tests"], rc=rc(name) if rc else None,
+                     log=read_text(os.path.join(log_dir or rdir, name + ".log")))
 
 
 def not_run(manifest, suites):
@@ -575,7 +574,9 @@ def main():
     if args.manifest or args.host or args.guest:
         man = load_manifest(args.manifest, suites)
     if args.host or (man and man.get("host")):
-        host_checks(args.host or "/nonexistent", man, suites, skips)
+        hdir = args.host or "/nonexistent"
+        gtest_binaries("host", hdir, man and man.get("host", []), suites, skips,
+                       rc=lambda name: host_rc(hdir, name))
     if args.guest:
         guest_checks(args.guest, man, suites, skips)
     elif man is not None:

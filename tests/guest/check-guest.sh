@@ -72,6 +72,9 @@ kunit_run() {
 	return $rc
 }
 run_case kunit-modules kunit_run
+# KUnit's KTAP, before the later cases' messages can push it out of the
+# kernel's ring buffer (summarize.py reads it from here).
+[[ $OUT == --list ]] || "$UB_BUSYBOX" dmesg > "$OUT/kunit-dmesg.txt"
 
 for c in "$UB_TOP"/tests/guest/cases/*.sh; do
 	[ -e "$c" ] || continue

@@ -264,6 +264,20 @@ class Kunit(Case):
                             {"ubcore/ubcore_kunit.ko": ["ubcore_eid", "ubcore_eid_table"]})
         self.assertPasses("kunit  ubcore_eid ", "kunit  ubcore_eid_table ")
 
+    def test_ktap_read_from_the_log_saved_after_kunit(self):
+        # dmesg.txt of the end of the run lost its start (ring buffer); the
+        # log saved right after kunit-modules has the suites, and a kernel
+        # problem in it still fails the run.
+        self.run_.guest_run("[ 900.000000] ub-check: no-leftover-modules exit 0\n",
+                            ["PASS kunit-modules"],
+                            {"ubcore/ubcore_kunit.ko": ["ubcore_eid", "ubcore_eid_table"]})
+        kunit_log = os.path.join(self.run_.guest, "kunit-dmesg.txt")
+        self.run_.write(kunit_log, data("ktap", "passing.txt"))
+        self.assertPasses("kunit  ubcore_eid ")
+        self.run_.write(kunit_log, data("ktap", "passing.txt") +
+                        "[   20.000000] BUG: KASAN: use-after-free in x+0x1/0x2\n")
+        self.assertFails("kernel log clean: [   20.000000] BUG: KASAN")
+
     def test_suite_never_in_dmesg_fails(self):
         self.run_.guest_run(data("ktap", "passing.txt"), ["PASS kunit-modules"],
                             {"ubcore/ubcore_kunit.ko": ["ubcore_eid", "ubcore_eid_table",
