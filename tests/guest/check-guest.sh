@@ -54,15 +54,15 @@ run_case() {
 
 # KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded.
 kunit_run() {
-	local ko m rc=0
+	local ko m kos rc=0
 	ub_load_stack || return 1
 	shopt -s globstar nullglob
-	set -- "$UB_KMOD"/**/*_kunit.ko
-	if (($# == 0)); then
+	kos=("$UB_KMOD"/**/*_kunit.ko)
+	if ((${#kos[@]} == 0)); then
 		echo "no *_kunit.ko in $UB_KMOD"
 		rc=1
 	fi
-	for ko; do
+	for ko in "${kos[@]}"; do
 		echo "loading $ko"
 		ub_insmod "$ko" || { rc=1; continue; }
 		m=${ko##*/}
