@@ -278,6 +278,20 @@ class Kunit(Case):
                         "[   20.000000] BUG: KASAN: use-after-free in x+0x1/0x2\n")
         self.assertFails("kernel log clean: [   20.000000] BUG: KASAN")
 
+    def test_recorded_kernel_output(self):
+        # Linux 6.1's own KTAP (data/ktap/README): every outcome at once.
+        self.run_.guest_run(data("ktap", "recorded-6.1.txt"), ["PASS kunit-modules"],
+                            {"rec_kunit.ko": ["rec_param", "rec_fail_skip",
+                                              "rec_init_fails"]})
+        out = self.assertFails(
+            "sizes_bad: EXPECTATION FAILED at rec_kunit.c:17; failed parameters: size-4096",
+            '"rec_fail_skip.needs_hw REASON"',
+            "(suite): failed before its first case (suite_init?)")
+        self.assertRegex(out, r"kunit +rec_param +3 passed, 0 failed\n")
+        self.assertRegex(out, r"kunit +rec_fail_skip +1 passed, 2 failed\n")
+        self.assertRegex(out, r"kunit +rec_init_fails +0 passed, 1 failed\n")
+        self.assertRegex(out, r"\n9 passed, 3 failed\n$")
+
     def test_suite_never_in_dmesg_fails(self):
         self.run_.guest_run(data("ktap", "passing.txt"), ["PASS kunit-modules"],
                             {"ubcore/ubcore_kunit.ko": ["ubcore_eid", "ubcore_eid_table",
