@@ -4,13 +4,16 @@
 #   2. the test kernel (built once, cached), the modules against it;
 #   3. a QEMU guest with that kernel runs the KUnit suites, the in-guest cases
 #      and the GoogleTest integration binaries;
-#   4. scripts/summarize.py judges it all: per-suite lines, then
-#      "N passed, N failed". Exits non-zero on any failure.
+#   4. scripts/summarize.py judges it all against the manifest of what must
+#      report (scripts/suites.py, from the build: $res/manifest.json):
+#      per-suite lines, then "N passed, N failed". Exits non-zero on any
+#      failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 build=$UB_TOP/build
 res=$build/results
+manifest=$res/manifest.json
 failures=()
 # step WHAT LOG COMMAND...: run a set-up step, its output to LOG; on failure
 # show the end of LOG and count the step as failed.
@@ -24,7 +27,9 @@ step() {
 	return 1
 }
 finish() {
-	python3 "$UB_TOP/scripts/summarize.py" "$@" \
+	local m=()
+	[ ! -e "$manifest" ] || m=(--manifest "$manifest")
+	python3 "$UB_TOP/scripts/summarize.py" "${m[@]}" "$@" \
 		"${failures[@]/#/--extra-failure=}"
 	exit $?
 }
@@ -42,12 +47,11 @@ step "configure userspace" "$res/cmake.log" \
 step "build userspace" "$res/build.log" \
 	cmake --build "$build" -j"$(nproc)" || finish
 
-for t in "$build"/tests/unit/*_test; do
-	[ -x "$t" ] || continue
-	n=$(basename "$t")
-	"$t" --gtest_output="json:$res/host/$n.json" > "$res/host/$n.log" 2>&1 ||
-		ub_log "host suite $n failed (log: $res/host/$n.log)"
-done
+step "list the suites (manifest)" "$res/manifest.log" \
+	python3 "$UB_TOP/scripts/suites.py" host "$UB_TOP" "$build" "$manifest" ||
+	finish
+ub_log "host suites"
+python3 "$UB_TOP/scripts/suites.py" run-host "$manifest" "$res/host"
 
 ub_log "build or reuse the test kernel"
 kdir=$("$UB_TOP/scripts/test-kernel.sh") || {
@@ -60,6 +64,8 @@ step "build modules for the test kernel" "$res/kmod.log" \
 if grep -E 'warning:|error:' "$res/kmod.log"; then
 	failures+=("modules build without warnings (W=1)")
 fi
+step "list the KUnit suites (manifest)" "$res/manifest-kunit.log" \
+	python3 "$UB_TOP/scripts/suites.py" kunit "$UB_TOP" "$build/kmod/test" "$manifest"
 
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
