@@ -922,9 +922,8 @@ enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
 	if (be16_to_cpu(tph->pkt_len) != len)
 		return UBOE_DROP_LEN_MISMATCH;
 	if (tph->flags_dtpn & cpu_to_be32(UBOE_TPH_F_ICRC)) {
-		if (!uboe_pull(&rd, UBOE_ICRC_SIZE))
+		if (len < sizeof(*tph) + UBOE_ICRC_SIZE)
 			return UBOE_DROP_TRUNCATED;
-		rd.p -= UBOE_ICRC_SIZE;
 		rd.end -= UBOE_ICRC_SIZE;
 		if (uboe_icrc(0, buf, len - UBOE_ICRC_SIZE) !=
 		    get_unaligned_be32(rd.end))

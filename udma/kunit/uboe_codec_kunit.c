@@ -11,6 +11,7 @@
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "../uboe_codec.h"
@@ -1406,6 +1407,84 @@ static void op_wrong_tp(struct kunit *test)
 	}
 }
 
+/*
+ * A packet the decoder accepts is in the one form the encoder writes: no
+ * bit of it is ignored. From every opcode's ONLY packet and the goldens,
+ * 1 to 3 random bits flipped (fixed seed): whatever is accepted encodes
+ * back to the same bytes, and the decoder never reads outside the packet
+ * (KASAN watches the kzalloc'ed copy, sized to the packet).
+ */
+static u32 xorshift(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Flip 1 to 3 bits of @seed; true when the result is accepted. */
+static bool flip_and_decode(struct kunit *test, const u8 *seed, int len,
+			    u32 *rnd, u8 *out)
+{
+	u8 *buf = kmalloc(len, GFP_KERNEL);
+	struct uboe_pkt p;
+	bool accepted;
+	unsigned int k;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, seed, len);
+	for (k = xorshift(rnd) % 3; k < 3; k++) {
+		u32 bit = xorshift(rnd) % (len * 8);
+
+		buf[bit / 8] ^= 1 << (bit % 8);
+	}
+	accepted = uboe_decode(buf, len, 0, &p) == UBOE_DROP_NONE;
+	if (accepted) {
+		KUNIT_EXPECT_EQ(test, uboe_encode(&p, out, TBUF_SIZE), len);
+		KUNIT_EXPECT_EQ(test, memcmp(out, buf, len), 0);
+	}
+	kfree(buf);
+	return accepted;
+}
+
+static void accepted_is_canonical(struct kunit *test)
+{
+	u8 *seed = kunit_kzalloc(test, TBUF_SIZE, GFP_KERNEL);
+	u8 *out = kunit_kzalloc(test, TBUF_SIZE, GFP_KERNEL);
+	unsigned int i, n, accepted = 0, dropped = 0;
+	u32 rnd = 0x2545f491;
+	struct uboe_pkt p;
+
+	KUNIT_ASSERT_NOT_NULL(test, seed);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < ARRAY_SIZE(op_rules) + ARRAY_SIZE(goldens); i++) {
+		const struct op_rule *r = &op_rules[i % ARRAY_SIZE(op_rules)];
+		int len;
+
+		if (i < ARRAY_SIZE(op_rules)) {
+			fill(&p, r, r->rtp ? UBOE_TP_RTP_DATA :
+			     UBOE_TP_UTP_DATA, UBOE_SEG_ONLY,
+			     needed(r, UBOE_SEG_ONLY) | (r->mem ? TVE : 0),
+			     !r->rtp, i & 1);
+			len = uboe_encode(&p, seed, TBUF_SIZE);
+			KUNIT_ASSERT_GT(test, len, 0);
+		} else {
+			len = goldens[i - ARRAY_SIZE(op_rules)].len;
+			memcpy(seed, goldens[i - ARRAY_SIZE(op_rules)].bytes,
+			       len);
+		}
+		for (n = 0; n < 200; n++) {
+			if (flip_and_decode(test, seed, len, &rnd, out))
+				accepted++;
+			else
+				dropped++;
+		}
+	}
+	kunit_info(test, "%u accepted, %u dropped", accepted, dropped);
+	KUNIT_EXPECT_GT(test, accepted, 0U);
+	KUNIT_EXPECT_GT(test, dropped, 0U);
+}
+
 /* ------------------------------------------------------------------ */
 /* The encoder's refusals. */
 
@@ -1531,6 +1610,7 @@ static struct kunit_case uboe_codec_cases[] = {
 	KUNIT_CASE_PARAM(op_segments, op_gen_params),
 	KUNIT_CASE_PARAM(op_payload_len, op_gen_params),
 	KUNIT_CASE_PARAM(op_wrong_tp, op_gen_params),
+	KUNIT_CASE(accepted_is_canonical),
 	KUNIT_CASE(encode_refuses),
 	KUNIT_CASE(drop_names),
 	{}
