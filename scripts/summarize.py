@@ -70,32 +70,47 @@ def gtest_suites(kind, path, suites):
 
 
 def kunit_suites(lines, suites):
-    """Parse KTAP from dmesg: suites are the indented subtests."""
-    current, plan = None, 0
+    """Parse KTAP from dmesg: suites are the subtests indented once; a
+    subtest indented deeper is a parameterised case, counted by its
+    parameters (as case[param])."""
+    current, plan, top, param = None, 0, 0, None
     for raw in lines:
         line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
         m = KTAP_SUBTEST_RE.match(line)
+        if m and len(m.group(1)) > 4 and current is not None:
+            param = [m.group(2), 0]
+            continue
         if m and m.group(1):
-            current, plan = Suite("kunit", m.group(2)), 0
+            current, plan, top, param = Suite("kunit", m.group(2)), 0, 0, None
             suites.append(current)
             continue
         if current is None:
             continue
         m = KTAP_PLAN_RE.match(line)
-        if m and m.group(1):
+        if m and len(m.group(1)) == 4:
             plan = int(m.group(2))
             continue
         m = KTAP_RESULT_RE.match(line)
         if not m:
             continue
         indent, status, _, case, _, directive = m.groups()
-        if indent:
+        if len(indent) > 4 and param is not None:
+            current.add(status == "ok", f"{param[0]}[{case.strip()}]",
+                        "KUnit case failed", directive == "SKIP")
+            param[1] += status != "ok"
+        elif indent:
+            top += 1
+            if param is not None and case.strip() == param[0]:
+                # the parameterised case's own line: its parameters counted
+                if status != "ok" and directive != "SKIP" and not param[1]:
+                    current.add(False, param[0], "KUnit case failed")
+                param = None
+                continue
             current.add(status == "ok", case.strip(), "KUnit case failed",
                         directive == "SKIP")
         else:
-            ran = current.passed + current.failed + current.skipped
-            if ran < plan:
-                current.add(False, "(suite)", f"only {ran} of {plan} cases reported")
+            if top < plan:
+                current.add(False, "(suite)", f"only {top} of {plan} cases reported")
             if status != "ok" and current.failed == 0:
                 current.add(False, "(suite)", "suite reported failure")
             current = None
