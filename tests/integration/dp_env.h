@@ -100,7 +100,9 @@ protected:
         if (rcq_ != nullptr) {
             EXPECT_EQ(urma_delete_jfc(rcq_), URMA_SUCCESS);
         }
+        // Every object is deleted on its own: only the context is left.
         if (ctx_ != nullptr) {
+            EXPECT_TRUE(wait_for([] { return only_contexts_left(1); }, 3000)) << counts();
             EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
         }
         EXPECT_EQ(urma_uninit(), URMA_SUCCESS);

@@ -50,8 +50,12 @@ protected:
     }
     void TearDown() override
     {
+        // The tests create no objects: the context is all there is, then nothing.
+        EXPECT_TRUE(ub_itest::only_contexts_left(1, kDev)) << ub_itest::counts(kDev);
         EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
         EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
+        EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::all_counts_zero(kDev); }, 3000))
+            << ub_itest::counts(kDev);
         ub_itest::run("ip link set ubt-veth1 up");
     }
 

@@ -43,7 +43,10 @@ protected:
     }
     void TearDown() override
     {
+        // Each test deleted what it created: only the context is left.
         if (ctx_ != nullptr) {
+            EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::only_contexts_left(1); }, 3000))
+                << ub_itest::counts();
             EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
         }
         EXPECT_EQ(urma_uninit(), URMA_SUCCESS);

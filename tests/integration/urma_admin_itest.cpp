@@ -236,7 +236,10 @@ protected:
         if (jfce_) {
             EXPECT_EQ(urma_delete_jfce(jfce_), URMA_SUCCESS);
         }
+        // The deletes above leave only the context.
         if (ctx_) {
+            EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::only_contexts_left(1); }, 3000))
+                << ub_itest::counts();
             EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
         }
         EXPECT_EQ(urma_uninit(), URMA_SUCCESS);

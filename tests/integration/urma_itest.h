@@ -42,6 +42,18 @@ inline bool all_counts_zero(const std::string &dev = "udma0")
     return true;
 }
 
+// Whether the only objects left on dev are n user contexts. A fixture's
+// TearDown checks it after its per-object deletes and before
+// urma_delete_context(), which frees whatever a test forgot to delete;
+// checked only afterwards, a missed delete would never show.
+inline bool only_contexts_left(long n, const std::string &dev = "udma0")
+{
+    for (const char *k : kObjKinds)
+        if (obj_count(k, dev) != (std::string(k) == "ucontext" ? n : 0))
+            return false;
+    return true;
+}
+
 // A string of every count, for failure messages.
 inline std::string counts(const std::string &dev = "udma0")
 {

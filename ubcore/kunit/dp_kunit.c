@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/string.h>
 
 #include <ub/ubcore_device.h>
 
@@ -104,24 +105,79 @@ static struct ubcore_tjetty *dp_import(struct kunit *test,
 	return tjetty;
 }
 
+/* Calls of each data path op of the fake provider so far. */
+struct dp_calls {
+	int jfs_db, jfr_db, jetty_db, rearm, flush_jfs, flush_jetty;
+};
+
+static void dp_expect_calls(struct kunit *test, const struct dp_calls *want)
+{
+	KUNIT_EXPECT_EQ(test, fake_dp.jfs_doorbell.calls, want->jfs_db);
+	KUNIT_EXPECT_EQ(test, fake_dp.jfr_doorbell.calls, want->jfr_db);
+	KUNIT_EXPECT_EQ(test, fake_dp.jetty_doorbell.calls, want->jetty_db);
+	KUNIT_EXPECT_EQ(test, fake_dp.rearm_jfc.calls, want->rearm);
+	KUNIT_EXPECT_EQ(test, fake_dp.flush_jfs.calls, want->flush_jfs);
+	KUNIT_EXPECT_EQ(test, fake_dp.flush_jetty.calls, want->flush_jetty);
+}
+
+/*
+ * Each entry point reaches its own op, once, with the object it was given
+ * (and the JFC rearm with its solicited_only), and returns the op's error.
+ */
 static void doorbells_reach_the_provider(struct kunit *test)
 {
 	struct dp_objs o = { .dev = fake_provider_dev(test, "kunitdp%d", &dp_cap) };
+	struct dp_calls want = {};
 	struct ubcore_jetty *jetty;
 	struct ubcore_jfs *jfs;
 
 	dp_objs_init(test, &o, NULL);
 	jfs = dp_jfs(test, &o);
 	jetty = dp_jetty(test, &o, UBCORE_TP_RM, NULL);
+	dp_expect_calls(test, &want);
 
 	KUNIT_EXPECT_EQ(test, ubcore_jfs_doorbell(jfs), 0);
+	want.jfs_db = 1;
+	dp_expect_calls(test, &want);
+	KUNIT_EXPECT_PTR_EQ(test, fake_dp.jfs_doorbell.obj, (const void *)jfs);
+
 	KUNIT_EXPECT_EQ(test, ubcore_jfr_doorbell(o.jfr), 0);
+	want.jfr_db = 1;
+	dp_expect_calls(test, &want);
+	KUNIT_EXPECT_PTR_EQ(test, fake_dp.jfr_doorbell.obj, (const void *)o.jfr);
+
 	KUNIT_EXPECT_EQ(test, ubcore_jetty_doorbell(jetty), 0);
-	KUNIT_EXPECT_EQ(test, fake_doorbells, 3);
+	want.jetty_db = 1;
+	dp_expect_calls(test, &want);
+	KUNIT_EXPECT_PTR_EQ(test, fake_dp.jetty_doorbell.obj, (const void *)jetty);
+
 	KUNIT_EXPECT_EQ(test, ubcore_rearm_jfc(o.jfc, true), 0);
-	KUNIT_EXPECT_EQ(test, fake_rearms, 1);
+	want.rearm = 1;
+	dp_expect_calls(test, &want);
+	KUNIT_EXPECT_PTR_EQ(test, fake_dp.rearm_jfc.obj, (const void *)o.jfc);
+	KUNIT_EXPECT_TRUE(test, fake_dp.solicited_only);
+	KUNIT_EXPECT_EQ(test, ubcore_rearm_jfc(o.jfc, false), 0);
+	want.rearm = 2;
+	dp_expect_calls(test, &want);
+	KUNIT_EXPECT_FALSE(test, fake_dp.solicited_only);
+
+	/* The provider's error comes back unchanged, from each op. */
+	fake_dp_err = -EIO;
+	KUNIT_EXPECT_EQ(test, ubcore_jfs_doorbell(jfs), -EIO);
+	KUNIT_EXPECT_EQ(test, ubcore_jfr_doorbell(o.jfr), -EIO);
+	KUNIT_EXPECT_EQ(test, ubcore_jetty_doorbell(jetty), -EIO);
+	KUNIT_EXPECT_EQ(test, ubcore_rearm_jfc(o.jfc, false), -EIO);
+	fake_dp_err = 0;
+	want = (struct dp_calls){ .jfs_db = 2, .jfr_db = 2, .jetty_db = 2,
+				  .rearm = 3 };
+	dp_expect_calls(test, &want);
+
+	/* No object: refused before the provider. */
 	KUNIT_EXPECT_EQ(test, ubcore_jfs_doorbell(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ubcore_jfr_doorbell(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ubcore_jetty_doorbell(NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ubcore_rearm_jfc(NULL, false), -EINVAL);
+	dp_expect_calls(test, &want);
 
 	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(jetty), 0);
 	KUNIT_EXPECT_EQ(test, ubcore_delete_jfs(jfs), 0);
@@ -217,23 +273,78 @@ static int dp_flush(struct ubcore_jfs *jfs, struct ubcore_jetty *jetty,
 		     ubcore_flush_jetty(jetty, max_cnt, first, cnt);
 }
 
-/* READY -> SUSPENDED -> ERROR -> RESET; flush works in the middle two. */
+/* The calls of the flush op of the queue under test (jfs or jetty). */
+static const struct fake_dp_op *dp_flush_op(struct ubcore_jfs *jfs)
+{
+	return jfs ? &fake_dp.flush_jfs : &fake_dp.flush_jetty;
+}
+
+static const struct fake_dp_op *dp_other_flush_op(struct ubcore_jfs *jfs)
+{
+	return jfs ? &fake_dp.flush_jetty : &fake_dp.flush_jfs;
+}
+
+/*
+ * READY -> SUSPENDED -> ERROR -> RESET; flush works in the middle two. In
+ * the others it fails before the provider and leaves *first and *cnt
+ * alone; in those two it reaches the queue's own flush op with max_cnt and
+ * returns what the provider reported, or its error.
+ */
 static void flush_one(struct kunit *test, struct ubcore_jfs *jfs,
 		      struct ubcore_jetty *jetty)
 {
-	u32 first = 0, cnt = 0;
+	const struct fake_dp_op *op = dp_flush_op(jfs);
+	const void *obj = jfs ? (const void *)jfs : (const void *)jetty;
+	u32 first = 0xdead, cnt = 0xbeef;
 
+	/* Count this queue's calls only. */
+	memset(&fake_dp, 0, sizeof(fake_dp));
 	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 8, &first, &cnt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, op->calls, 0);
+	KUNIT_EXPECT_EQ(test, first, 0xdeadu);
+	KUNIT_EXPECT_EQ(test, cnt, 0xbeefu);
+
 	KUNIT_ASSERT_EQ(test, dp_set_state(jfs, jetty, UBCORE_JETTY_STATE_SUSPENDED), 0);
+	fake_flush_first = 5;
+	fake_flush_cnt = 3;
 	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 8, &first, &cnt), 0);
-	KUNIT_EXPECT_EQ(test, first, (u32)FAKE_FLUSH_FIRST);
-	KUNIT_EXPECT_EQ(test, cnt, (u32)FAKE_FLUSH_MAX);
+	KUNIT_EXPECT_EQ(test, op->calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, op->obj, obj);
+	KUNIT_EXPECT_EQ(test, fake_dp.max_cnt, 8u);
+	KUNIT_EXPECT_EQ(test, first, 5u);
+	KUNIT_EXPECT_EQ(test, cnt, 3u);
+
 	KUNIT_ASSERT_EQ(test, dp_set_state(jfs, jetty, UBCORE_JETTY_STATE_ERROR), 0);
+	fake_flush_first = 0xfffffffe;	/* free-running ring indexes wrap */
+	fake_flush_cnt = 2;
 	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 2, &first, &cnt), 0);
+	KUNIT_EXPECT_EQ(test, op->calls, 2);
+	KUNIT_EXPECT_EQ(test, fake_dp.max_cnt, 2u);
+	KUNIT_EXPECT_EQ(test, first, 0xfffffffeu);
 	KUNIT_EXPECT_EQ(test, cnt, 2u);
+	fake_dp_err = -EIO;
+	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 4, &first, &cnt), -EIO);
+	fake_dp_err = 0;
+	KUNIT_EXPECT_EQ(test, op->calls, 3);
+	KUNIT_EXPECT_EQ(test, fake_dp.max_cnt, 4u);
 	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 2, NULL, &cnt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 2, &first, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, op->calls, 3);
+
 	KUNIT_ASSERT_EQ(test, dp_set_state(jfs, jetty, UBCORE_JETTY_STATE_RESET), 0);
+	first = 0xdead;
+	cnt = 0xbeef;
 	KUNIT_EXPECT_EQ(test, dp_flush(jfs, jetty, 8, &first, &cnt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, op->calls, 3);
+	KUNIT_EXPECT_EQ(test, first, 0xdeadu);
+	KUNIT_EXPECT_EQ(test, cnt, 0xbeefu);
+	/* The other kind of queue's op is never called. */
+	KUNIT_EXPECT_EQ(test, dp_other_flush_op(jfs)->calls, 0);
+	/* Nor any other data path op. */
+	KUNIT_EXPECT_EQ(test, fake_dp.jfs_doorbell.calls +
+			fake_dp.jfr_doorbell.calls +
+			fake_dp.jetty_doorbell.calls +
+			fake_dp.rearm_jfc.calls, 0);
 }
 
 static void flush_needs_a_stopped_queue(struct kunit *test)

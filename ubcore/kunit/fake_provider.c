@@ -6,16 +6,18 @@
  * the device has no netdev.
  */
 #include <linux/err.h>
-#include <linux/minmax.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "fake_provider.h"
 
 int fake_modify_err;
 int fake_bind_err;
 int fake_unbind_err;
-int fake_doorbells;
-int fake_rearms;
+struct fake_dp_calls fake_dp;
+int fake_dp_err;
+u32 fake_flush_first;
+u32 fake_flush_cnt;
 
 static void *fake_zalloc(size_t size)
 {
@@ -108,28 +110,32 @@ static int fake_modify_jetty(struct ubcore_jetty *jetty,
 	return fake_modify_err;
 }
 
+static int fake_dp_call(struct fake_dp_op *op, const void *obj)
+{
+	op->calls++;
+	op->obj = obj;
+	return fake_dp_err;
+}
+
 static int fake_jfs_doorbell(struct ubcore_jfs *jfs)
 {
-	fake_doorbells++;
-	return 0;
+	return fake_dp_call(&fake_dp.jfs_doorbell, jfs);
 }
 
 static int fake_jfr_doorbell(struct ubcore_jfr *jfr)
 {
-	fake_doorbells++;
-	return 0;
+	return fake_dp_call(&fake_dp.jfr_doorbell, jfr);
 }
 
 static int fake_jetty_doorbell(struct ubcore_jetty *jetty)
 {
-	fake_doorbells++;
-	return 0;
+	return fake_dp_call(&fake_dp.jetty_doorbell, jetty);
 }
 
 static int fake_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only)
 {
-	fake_rearms++;
-	return 0;
+	fake_dp.solicited_only = solicited_only;
+	return fake_dp_call(&fake_dp.rearm_jfc, jfc);
 }
 
 static int fake_bind_jetty(struct ubcore_jetty *jetty,
@@ -143,23 +149,30 @@ static int fake_unbind_jetty(struct ubcore_jetty *jetty)
 	return fake_unbind_err;
 }
 
-static int fake_flush(u32 max_cnt, u32 *first, u32 *cnt)
+static int fake_flush(struct fake_dp_op *op, const void *obj, u32 max_cnt,
+		      u32 *first, u32 *cnt)
 {
-	*first = FAKE_FLUSH_FIRST;
-	*cnt = min_t(u32, max_cnt, FAKE_FLUSH_MAX);
+	int ret;
+
+	fake_dp.max_cnt = max_cnt;
+	ret = fake_dp_call(op, obj);
+	if (ret)
+		return ret;
+	*first = fake_flush_first;
+	*cnt = fake_flush_cnt;
 	return 0;
 }
 
 static int fake_flush_jfs(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first,
 			  u32 *cnt)
 {
-	return fake_flush(max_cnt, first, cnt);
+	return fake_flush(&fake_dp.flush_jfs, jfs, max_cnt, first, cnt);
 }
 
 static int fake_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt,
 			    u32 *first, u32 *cnt)
 {
-	return fake_flush(max_cnt, first, cnt);
+	return fake_flush(&fake_dp.flush_jetty, jetty, max_cnt, first, cnt);
 }
 
 static void fake_free_ucontext(struct ubcore_ucontext *uctx)
@@ -254,8 +267,10 @@ struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt
 	fake_modify_err = 0;
 	fake_bind_err = 0;
 	fake_unbind_err = 0;
-	fake_doorbells = 0;
-	fake_rearms = 0;
+	memset(&fake_dp, 0, sizeof(fake_dp));
+	fake_dp_err = 0;
+	fake_flush_first = 0;
+	fake_flush_cnt = 0;
 	return dev;
 }
 

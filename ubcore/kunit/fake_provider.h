@@ -16,12 +16,33 @@ extern int fake_modify_err;
 /* Likewise for bind_jetty and unbind_jetty. */
 extern int fake_bind_err;
 extern int fake_unbind_err;
-/* Data path calls that reached the provider. */
-extern int fake_doorbells;
-extern int fake_rearms;
-/* What the flush ops report: first index FAKE_FLUSH_FIRST, up to 3 WQEs. */
-#define FAKE_FLUSH_FIRST	7
-#define FAKE_FLUSH_MAX		3
+/* One data path op of the provider: its calls and the last one's object. */
+struct fake_dp_op {
+	int calls;
+	const void *obj;
+};
+
+/*
+ * The data path calls that reached the provider, op by op, so that a test
+ * sees which op a call reached and with what. Zeroed by fake_provider_dev().
+ */
+struct fake_dp_calls {
+	struct fake_dp_op jfs_doorbell;
+	struct fake_dp_op jfr_doorbell;
+	struct fake_dp_op jetty_doorbell;
+	struct fake_dp_op rearm_jfc;
+	struct fake_dp_op flush_jfs;
+	struct fake_dp_op flush_jetty;
+	bool solicited_only;	/* of the last rearm_jfc */
+	u32 max_cnt;		/* of the last flush_jfs or flush_jetty */
+};
+
+extern struct fake_dp_calls fake_dp;
+/* Every data path op returns fake_dp_err (0 from fake_provider_dev()). */
+extern int fake_dp_err;
+/* What the flush ops report when they succeed; the test sets them. */
+extern u32 fake_flush_first;
+extern u32 fake_flush_cnt;
 
 /*
  * The queue limits of the object suites' devices; each suite adds its own

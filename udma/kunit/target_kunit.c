@@ -24,6 +24,32 @@ static const u8 all_atomics[] = {
 	UDMA_TA_FSUB, UDMA_TA_FAND, UDMA_TA_FOR, UDMA_TA_FXOR,
 };
 
+/*
+ * The atomics by their UB transaction layer opcode (TAOpcode 0x7-0xF) and
+ * their cap.atomic_feature bit: the user guide's values (urma_admin show
+ * -w: compare_and_swap 1, swap 2, fetch_and_add 4, fetch_and_sub 8,
+ * fetch_and_or 16, fetch_and_xor 32) and 64 for fetch_and, which the guide
+ * lacks (include/ub/ubcore_device.h). Store and Load have no URMA opcode,
+ * hence no bit.
+ */
+static const struct {
+	u8 opcode;
+	u32 bit;
+} spec_atomics[] = {
+	{ 0x7, 0x01 },	/* Compare_swap */
+	{ 0x8, 0x02 },	/* Swap */
+	{ 0x9, 0 },	/* Store */
+	{ 0xa, 0 },	/* Load */
+	{ 0xb, 0x04 },	/* Fetch_add */
+	{ 0xc, 0x08 },	/* Fetch_sub */
+	{ 0xd, 0x40 },	/* Fetch_and */
+	{ 0xe, 0x10 },	/* Fetch_or */
+	{ 0xf, 0x20 },	/* Fetch_xor */
+};
+
+/* What udma offers: every atomic URMA can post, each bit above. */
+#define SPEC_UDMA_ATOMICS	0x7fu
+
 static void seg_init(struct ubcore_target_seg *tseg, u32 policy, u32 access)
 {
 	memset(tseg, 0, sizeof(*tseg));
@@ -170,29 +196,33 @@ static void seg_rights(struct kunit *test)
 
 static void opcode_tables(struct kunit *test)
 {
-	u32 op;
+	u32 op, i, all = 0;
 
 	for (op = 0; op < 0x20; op++)
 		KUNIT_EXPECT_EQ(test, udma_ta_is_atomic(op),
 				op >= 0x7 && op <= 0xf);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_CAS),
-			UBCORE_ATOMIC_CAS);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_SWAP),
-			UBCORE_ATOMIC_SWAP);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FADD),
-			UBCORE_ATOMIC_FAA);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FSUB),
-			UBCORE_ATOMIC_FSUB);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FOR),
-			UBCORE_ATOMIC_FOR);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FXOR),
-			UBCORE_ATOMIC_FXOR);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_FAND),
-			UBCORE_ATOMIC_FAND);
-	/* STORE and LOAD have no URMA opcode and no capability bit. */
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_STORE), 0u);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_LOAD), 0u);
-	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UDMA_TA_WRITE), 0u);
+	for (i = 0; i < ARRAY_SIZE(spec_atomics); i++) {
+		KUNIT_EXPECT_EQ(test, all_atomics[i], spec_atomics[i].opcode);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    udma_ta_atomic_feature(spec_atomics[i].opcode),
+				    spec_atomics[i].bit, "opcode 0x%x",
+				    spec_atomics[i].opcode);
+		all |= spec_atomics[i].bit;
+	}
+	KUNIT_EXPECT_EQ(test, all, SPEC_UDMA_ATOMICS);
+	/* The UBCORE_ATOMIC_* names and the device's set are those bits. */
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_CAS, 0x01ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_SWAP, 0x02ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FAA, 0x04ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FSUB, 0x08ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FOR, 0x10ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FXOR, 0x20ul);
+	KUNIT_EXPECT_EQ(test, UBCORE_ATOMIC_FAND, 0x40ul);
+	KUNIT_EXPECT_EQ(test, (u32)UDMA_ATOMIC_FEATURE, SPEC_UDMA_ATOMICS);
+	/* Not atomics: no bit. */
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(0x3), 0u);	/* Write */
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(0x6), 0u);	/* Read */
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(0x0), 0u);	/* Send */
 }
 
 struct fmt_ctx {
@@ -232,13 +262,13 @@ static enum udma_txn_status fmt(u8 opcode, u64 va, u64 len,
 
 static void format_atomics(struct kunit *test)
 {
-	const u32 feat = UDMA_ATOMIC_FEATURE;
+	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
-		u8 op = all_atomics[i];
-		u32 bit = udma_ta_atomic_feature(op);
+	for (i = 0; i < ARRAY_SIZE(spec_atomics); i++) {
+		u8 op = spec_atomics[i].opcode;
+		u32 bit = spec_atomics[i].bit;
 
 		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8,
 					      feat),
@@ -277,7 +307,7 @@ static void format_atomics(struct kunit *test)
 
 static void format_others(struct kunit *test)
 {
-	const u32 feat = UDMA_ATOMIC_FEATURE;
+	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
 	static const u8 senders[] = {
 		UDMA_TA_WRITE, UDMA_TA_WRITE_IMM, UDMA_TA_WRITE_NOTIFY,
@@ -432,7 +462,7 @@ static void notify_range_and_rights(struct kunit *test)
 
 static void format_notify_and_invalidate(struct kunit *test)
 {
-	const u32 feat = UDMA_ATOMIC_FEATURE;
+	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
 	struct udma_txn txn;
 
@@ -673,6 +703,23 @@ static void rq_corrupt_pi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->nr_err, 0);
 }
 
+/* Takes the next RQE, which must be the one posted with user_ctx @want. */
+static void rq_take_one(struct kunit *test, struct rq_ctx *c, u64 want,
+			u32 want_posted)
+{
+	struct udma_rqe rqe;
+	u32 posted = U32_MAX;
+
+	KUNIT_ASSERT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, rqe.user_ctx, want);
+	KUNIT_EXPECT_EQ(test, posted, want_posted);
+}
+
+/*
+ * rx_threshold 2: JFR_LIMIT when the RQEs left drop below 2, once per
+ * crossing (guide: the JFR limit event).
+ */
 static void rq_limit_event(struct kunit *test)
 {
 	struct rq_ctx *c = rq_ctx(test, 8, true);
@@ -681,23 +728,33 @@ static void rq_limit_event(struct kunit *test)
 
 	c->jfr.base.rx_threshold = 2;
 	for (i = 0; i < 4; i++)
-		rq_post(c, i, i);
+		rq_post(c, i, 100 + i);
 	c->ring.ctrl->pi = 4;
-	udma_rq_take(&c->jfr, &rqe, &posted);	/* 3 left */
-	udma_rq_take(&c->jfr, &rqe, &posted);	/* 2 left */
+	rq_take_one(test, c, 100, 3);
+	rq_take_one(test, c, 101, 2);
 	KUNIT_EXPECT_EQ(test, c->nr_limit, 0);
-	udma_rq_take(&c->jfr, &rqe, &posted);	/* 1 left: below 2 */
+	rq_take_one(test, c, 102, 1);	/* below 2 */
 	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
-	udma_rq_take(&c->jfr, &rqe, &posted);	/* 0 left: still below */
+	rq_take_one(test, c, 103, 0);	/* still below */
 	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
+	/* Empty: nothing taken, no event. */
+	KUNIT_EXPECT_EQ(test, udma_rq_take(&c->jfr, &rqe, &posted),
+			UDMA_RQ_EMPTY);
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
+	KUNIT_EXPECT_EQ(test, c->ring.ctrl->ci, 4u);
 	/* refilled above the threshold and drained again: once more */
 	for (i = 4; i < 7; i++)
-		rq_post(c, i, i);
+		rq_post(c, i, 100 + i);
 	c->ring.ctrl->pi = 7;
-	for (i = 0; i < 3; i++)
-		udma_rq_take(&c->jfr, &rqe, &posted);
+	rq_take_one(test, c, 104, 2);
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 1);
+	rq_take_one(test, c, 105, 1);
 	KUNIT_EXPECT_EQ(test, c->nr_limit, 2);
+	rq_take_one(test, c, 106, 0);
+	KUNIT_EXPECT_EQ(test, c->nr_limit, 2);
+	KUNIT_EXPECT_EQ(test, c->ring.ctrl->ci, 7u);
 	KUNIT_EXPECT_EQ(test, c->nr_err, 0);
+	KUNIT_EXPECT_EQ(test, c->jfr.base.state, UBCORE_JFR_STATE_READY);
 }
 
 static void rq_kernel_jfr(struct kunit *test)
