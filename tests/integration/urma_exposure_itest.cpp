@@ -38,6 +38,7 @@
 #include <dirent.h>
 #include <functional>
 #include <future>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -160,13 +161,15 @@ TEST_F(ExposureTest, ResGetHidesOtherUsersSegmentsFromNonAdmins)
     ASSERT_EQ(read(from_child[0], &nobody_seg, sizeof(nobody_seg)), static_cast<ssize_t>(sizeof(nobody_seg)));
     ASSERT_NE(nobody_seg.token_id, 0u);
 
-    // Root's segment.
+    // Root's segment (3 pages: told apart from nobody's by its length; the
+    // two processes may well map their buffers at the same address).
+    const size_t root_len = 3 * 4096;
     ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
     urma_context_t *ctx = ub_itest::open_ctx(kDev);
     ASSERT_NE(ctx, nullptr);
-    void *buf = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *buf = mmap(nullptr, root_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ASSERT_NE(buf, MAP_FAILED);
-    urma_seg_cfg_t cfg = ub_itest::seg_cfg(buf, len);
+    urma_seg_cfg_t cfg = ub_itest::seg_cfg(buf, root_len);
     urma_target_seg_t *seg = urma_register_seg(ctx, &cfg);
     ASSERT_NE(seg, nullptr);
     const uint32_t root_token = seg->seg.token_id;
@@ -197,16 +200,16 @@ TEST_F(ExposureTest, ResGetHidesOtherUsersSegmentsFromNonAdmins)
                 CHILD_CHECK(!a.count(UBCORE_NL_RES_VA), fails);
                 CHILD_CHECK(!a.count(UBCORE_NL_RES_UASID), fails);
                 CHILD_CHECK(!a.count(UBCORE_NL_RES_PID), fails);
-                // What is no secret stays: length and rights.
-                CHILD_CHECK(a.count(UBCORE_NL_RES_LEN) && attr_uint(a.at(UBCORE_NL_RES_LEN)) == len, fails);
+                // What is no secret stays: length (root's) and rights.
+                CHILD_CHECK(a.count(UBCORE_NL_RES_LEN) && attr_uint(a.at(UBCORE_NL_RES_LEN)) == root_len, fails);
                 continue;
             }
             CHILD_CHECK(a.count(UBCORE_NL_RES_ID) && a.count(UBCORE_NL_RES_VA), fails);
             if (!a.count(UBCORE_NL_RES_ID) || !a.count(UBCORE_NL_RES_VA))
                 continue;
-            // root's token ID or VA never reaches nobody
+            // a whole entry is nobody's own: root's token ID never shows
             CHILD_CHECK(attr_uint(a.at(UBCORE_NL_RES_ID)) != root_token, fails);
-            CHILD_CHECK(attr_uint(a.at(UBCORE_NL_RES_VA)) != root_va, fails);
+            CHILD_CHECK(a.count(UBCORE_NL_RES_LEN) && attr_uint(a.at(UBCORE_NL_RES_LEN)) == len, fails);
             if (attr_uint(a.at(UBCORE_NL_RES_ID)) == nobody_seg.token_id &&
                 attr_uint(a.at(UBCORE_NL_RES_VA)) == nobody_seg.va)
                 own_seen = true;
@@ -234,15 +237,13 @@ TEST_F(ExposureTest, ResGetHidesOtherUsersSegmentsFromNonAdmins)
     ASSERT_TRUE(nl.open(&why)) << why;
     Reply r = res_dump(nl, UBCORE_NL_RES_SEG);
     ASSERT_EQ(r.error, 0) << r.extack;
-    std::set<uint64_t> tokens, vas;
+    std::map<uint64_t, uint64_t> va_of;  // token ID -> VA
     for (const Attrs &a : res_of(r)) {
         EXPECT_EQ(a.count(UBCORE_NL_RES_HIDDEN), 0u);
         ASSERT_TRUE(a.count(UBCORE_NL_RES_ID) && a.count(UBCORE_NL_RES_VA) && a.count(UBCORE_NL_RES_UASID));
-        tokens.insert(attr_uint(a.at(UBCORE_NL_RES_ID)));
-        vas.insert(attr_uint(a.at(UBCORE_NL_RES_VA)));
+        va_of[attr_uint(a.at(UBCORE_NL_RES_ID))] = attr_uint(a.at(UBCORE_NL_RES_VA));
     }
-    EXPECT_EQ(tokens, (std::set<uint64_t>{root_token, nobody_seg.token_id}));
-    EXPECT_EQ(vas, (std::set<uint64_t>{root_va, nobody_seg.va}));
+    EXPECT_EQ(va_of, (std::map<uint64_t, uint64_t>{{root_token, root_va}, {nobody_seg.token_id, nobody_seg.va}}));
 
     ASSERT_EQ(write(to_child[1], "x", 1), 1);
     int st = 0;
@@ -254,7 +255,7 @@ TEST_F(ExposureTest, ResGetHidesOtherUsersSegmentsFromNonAdmins)
     EXPECT_EQ(urma_unregister_seg(seg), URMA_SUCCESS);
     EXPECT_EQ(urma_delete_context(ctx), URMA_SUCCESS);
     EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
-    munmap(buf, len);
+    munmap(buf, root_len);
 }
 
 // The entries of a directory, "." and ".." left out.
@@ -494,23 +495,11 @@ int query_device(int fd)
 }
 
 // The commands of the stall tests, each with its user memory in the
-// stalled range (fd has a context).
-int stall_register_seg(int fd, const StalledRange &r, size_t len)
-{
-    uburma_cmd_alloc_token_id t = {};
-    int ret = uburma_cmd(fd, UBURMA_CMD_ALLOC_TOKEN_ID, &t);
-    if (ret)
-        return ret;
-    uburma_cmd_register_seg s = {};
-    s.in.va = r.addr();
-    s.in.len = len;
-    s.in.token_id_handle = t.out.handle;
-    // urma_reg_seg_flag_t: token_policy in bits 0..2, access from bit 5,
-    // token_id_valid bit 13
-    s.in.flag = URMA_TOKEN_PLAIN_TEXT | ((URMA_ACCESS_READ | URMA_ACCESS_WRITE) << 5) | (1u << 13);
-    return uburma_cmd(fd, UBURMA_CMD_REGISTER_SEG, &s);
-}
-
+// stalled range (fd has a context). REGISTER_SEG is not among them although
+// its pages are pinned outside the locks too: on 6.1 a long-term pin
+// (FOLL_LONGTERM) of a userfaultfd range fails at once with EFAULT (GUP
+// faults without FAULT_FLAG_ALLOW_RETRY, which userfaultfd needs to wait),
+// so userfaultfd cannot stall it; a FUSE mapping could.
 int stall_create_jfc_resp(int fd, const StalledRange &r, size_t)
 {
     uburma_cmd_create_jfc c = {};
@@ -532,9 +521,8 @@ int stall_eid_list(int fd, const StalledRange &r, size_t)
 struct StallCase {
     const char *name;
     int (*op)(int fd, const StalledRange &r, size_t len);
-    // its result once released: a pin waits before the command runs, which
-    // then finds the device gone (-EIO); a copy out waits after the
-    // command did its work, which the removal undid (0)
+    // its result once released: a copy out waits after the command did
+    // its work (which the removal undid since)
     int want;
 };
 
@@ -558,8 +546,16 @@ TEST_P(StallTest, StalledCopyDoesNotBlockRemovalOrOthers)
     StalledRange range(len);
     ASSERT_TRUE(range.ok()) << "userfaultfd: " << std::strerror(errno);
 
-    int fd = open("/dev/uburma/udma0", O_RDWR | O_CLOEXEC);
-    int other = open("/dev/uburma/udma0", O_RDWR | O_CLOEXEC);
+    // Closed on every way out, so that the stack can be unloaded.
+    struct Fd {
+        int fd;
+        ~Fd()
+        {
+            if (fd >= 0)
+                close(fd);
+        }
+    } fd_guard{open("/dev/uburma/udma0", O_RDWR | O_CLOEXEC)}, other_guard{open("/dev/uburma/udma0", O_RDWR | O_CLOEXEC)};
+    const int fd = fd_guard.fd, other = other_guard.fd;
     ASSERT_GE(fd, 0);
     ASSERT_GE(other, 0);
     ASSERT_EQ(create_ctx(fd), 0);
@@ -601,13 +597,10 @@ TEST_P(StallTest, StalledCopyDoesNotBlockRemovalOrOthers)
     EXPECT_EQ(late.get(), -EIO);
     EXPECT_EQ(stalled.get(), GetParam().want);
     EXPECT_EQ(access("/sys/class/ubcore/udma0", F_OK), -1);
-    close(fd);
-    close(other);
 }
 
 INSTANTIATE_TEST_SUITE_P(Commands, StallTest,
-                         ::testing::Values(StallCase{"RegisterSegPin", stall_register_seg, -EIO},
-                                           StallCase{"CreateJfcResponse", stall_create_jfc_resp, 0},
+                         ::testing::Values(StallCase{"CreateJfcResponse", stall_create_jfc_resp, 0},
                                            StallCase{"GetEidList", stall_eid_list, 0}),
                          [](const ::testing::TestParamInfo<StallCase> &i) { return std::string(i.param.name); });
 
