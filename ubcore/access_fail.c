@@ -149,10 +149,15 @@ static ssize_t threshold_store(struct device *device,
 }
 static DEVICE_ATTR_RW(threshold);
 
-/* A u64 of struct ubcore_access_fail, read under its lock. */
-static ssize_t ubcore_af_u64_show(struct device *device, char *buf,
-				  size_t offset)
+/*
+ * A u64 of struct ubcore_access_fail, read under its lock; the attribute's
+ * var is its offset.
+ */
+static ssize_t ubcore_af_u64_show(struct device *device,
+				  struct device_attribute *attr, char *buf)
 {
+	size_t offset = (uintptr_t)container_of(attr, struct dev_ext_attribute,
+						attr)->var;
 	struct ubcore_access_fail *af = to_af(device);
 	unsigned long flags;
 	u64 v;
@@ -163,31 +168,20 @@ static ssize_t ubcore_af_u64_show(struct device *device, char *buf,
 	return sysfs_emit(buf, "%llu\n", v);
 }
 
-static ssize_t total_show(struct device *device,
-			  struct device_attribute *attr, char *buf)
-{
-	return ubcore_af_u64_show(device, buf,
-				  offsetof(struct ubcore_access_fail, total));
-}
-static DEVICE_ATTR_RO(total);
+static struct dev_ext_attribute ubcore_af_total = {
+	__ATTR(total, 0444, ubcore_af_u64_show, NULL),
+	(void *)offsetof(struct ubcore_access_fail, total),
+};
 
-static ssize_t segs_invalidated_show(struct device *device,
-				     struct device_attribute *attr, char *buf)
-{
-	return ubcore_af_u64_show(device, buf,
-				  offsetof(struct ubcore_access_fail,
-					   segs_invalidated));
-}
-static DEVICE_ATTR_RO(segs_invalidated);
+static struct dev_ext_attribute ubcore_af_segs_invalidated = {
+	__ATTR(segs_invalidated, 0444, ubcore_af_u64_show, NULL),
+	(void *)offsetof(struct ubcore_access_fail, segs_invalidated),
+};
 
-static ssize_t sources_dropped_show(struct device *device,
-				    struct device_attribute *attr, char *buf)
-{
-	return ubcore_af_u64_show(device, buf,
-				  offsetof(struct ubcore_access_fail,
-					   sources_dropped));
-}
-static DEVICE_ATTR_RO(sources_dropped);
+static struct dev_ext_attribute ubcore_af_sources_dropped = {
+	__ATTR(sources_dropped, 0444, ubcore_af_u64_show, NULL),
+	(void *)offsetof(struct ubcore_access_fail, sources_dropped),
+};
 
 static int ubcore_af_src_cmp(const void *a, const void *b)
 {
@@ -230,10 +224,10 @@ static DEVICE_ATTR_RO(sources);
 
 static struct attribute *ubcore_af_attrs[] = {
 	&dev_attr_threshold.attr,
-	&dev_attr_total.attr,
-	&dev_attr_segs_invalidated.attr,
+	&ubcore_af_total.attr.attr,
+	&ubcore_af_segs_invalidated.attr.attr,
 	&dev_attr_sources.attr,
-	&dev_attr_sources_dropped.attr,
+	&ubcore_af_sources_dropped.attr.attr,
 	NULL,
 };
 
