@@ -94,6 +94,7 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
 	spin_lock_init(&dev->seg_lock);
+	ubcore_access_fail_init(dev);
 	/* obj_cnt and pinned_pages start at zero (kzalloc) */
 	return dev;
 }
@@ -198,6 +199,8 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 	ret = ubcore_assign_name(dev, name_fmt);
 	if (ret)
 		goto unlock;
+	/* before device_add(): sysfs files the device by its namespace */
+	write_pnet(&dev->net, dev->netdev ? dev_net(dev->netdev) : &init_net);
 	ret = device_add(&dev->dev);
 	if (ret) {
 		pr_err("cannot add device %s: %d\n", dev->dev_name, ret);

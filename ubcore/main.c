@@ -9,6 +9,7 @@
 
 #include <linux/device.h>
 #include <linux/module.h>
+#include <net/net_namespace.h>
 
 #include <uapi/ub/ubcore_abi.h>
 
@@ -21,16 +22,37 @@ static ssize_t abi_version_show(struct class *class,
 }
 static CLASS_ATTR_RO(abi_version);
 
-static struct attribute *ubcore_class_attrs[] = {
-	&class_attr_abi_version.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(ubcore_class);
+/* The namespace sysfs files a device under (the class is tagged by it). */
+static const void *ubcore_class_namespace(struct device *device)
+{
+	return ubcore_dev_net(to_ubcore_device(device));
+}
 
+/*
+ * Devices are seen only in their network namespace (a sysfs mounted there),
+ * as netdevs and RDMA devices are: the class directory is tagged, and
+ * every file in it needs a namespace, abi_version too: one per namespace.
+ */
 struct class ubcore_class = {
 	.name = UBCORE_CLASS_NAME,
 	.owner = THIS_MODULE,
-	.class_groups = ubcore_class_groups,
+	.ns_type = &net_ns_type_operations,
+	.namespace = ubcore_class_namespace,
+};
+
+static int __net_init ubcore_net_init(struct net *net)
+{
+	return class_create_file_ns(&ubcore_class, &class_attr_abi_version, net);
+}
+
+static void __net_exit ubcore_net_exit(struct net *net)
+{
+	class_remove_file_ns(&ubcore_class, &class_attr_abi_version, net);
+}
+
+static struct pernet_operations ubcore_net_ops = {
+	.init = ubcore_net_init,
+	.exit = ubcore_net_exit,
 };
 
 static int __init ubcore_init(void)
@@ -43,10 +65,15 @@ static int __init ubcore_init(void)
 		pr_err("cannot register class %s: %d\n", UBCORE_CLASS_NAME, ret);
 		return ret;
 	}
+	ret = register_pernet_subsys(&ubcore_net_ops);
+	if (ret) {
+		pr_err("cannot follow network namespaces: %d\n", ret);
+		goto err_class;
+	}
 	ret = ubcore_netdev_init();
 	if (ret) {
 		pr_err("cannot follow netdevs: %d\n", ret);
-		goto err_class;
+		goto err_pernet;
 	}
 	ret = ubcore_netlink_init();
 	if (ret) {
@@ -58,6 +85,8 @@ static int __init ubcore_init(void)
 
 err_netdev:
 	ubcore_netdev_exit();
+err_pernet:
+	unregister_pernet_subsys(&ubcore_net_ops);
 err_class:
 	class_unregister(&ubcore_class);
 	return ret;
@@ -67,6 +96,7 @@ static void __exit ubcore_exit(void)
 {
 	ubcore_netlink_exit();
 	ubcore_netdev_exit();
+	unregister_pernet_subsys(&ubcore_net_ops);
 	class_unregister(&ubcore_class);
 }
 

@@ -24,6 +24,10 @@
  * - A dump keeps no device between its passes: each pass looks the device
  *   up again by name, so that a reader that stops reading keeps no device,
  *   and no provider module, alive.
+ *
+ * Namespaces. A device is seen only from its network namespace
+ * (ubcore_dev_net()), the one of the requesting socket: elsewhere it does
+ * not exist (-ENODEV), and dumps and SYS_GET's count leave it out.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +41,7 @@
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include <uapi/ub/ubcore_abi.h>
 #include <uapi/ub/ubcore_netlink.h>
@@ -115,13 +120,14 @@ bool ubcore_nl_missing(struct netlink_ext_ack *extack,
 
 /**
  * ubcore_nl_get_dev() - the device a request names
+ * @net: the requester's network namespace; devices of others are not seen
  * @attrs: the request's attributes (UBCORE_NL_ATTR_DEV_NAME)
  * @extack: where to say what is wrong
  *
  * Return: the device with a reference (ubcore_put_device()), or
- * ERR_PTR(-EINVAL) (no name) or ERR_PTR(-ENODEV) (no such device).
+ * ERR_PTR(-EINVAL) (no name) or ERR_PTR(-ENODEV) (no such device in @net).
  */
-struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
+struct ubcore_device *ubcore_nl_get_dev(struct net *net, struct nlattr **attrs,
 					struct netlink_ext_ack *extack)
 {
 	struct ubcore_device *dev;
@@ -129,6 +135,10 @@ struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
 	if (ubcore_nl_missing(extack, attrs, UBCORE_NL_ATTR_DEV_NAME))
 		return ERR_PTR(-EINVAL);
 	dev = ubcore_get_device_by_name(nla_data(attrs[UBCORE_NL_ATTR_DEV_NAME]));
+	if (dev && !net_eq(ubcore_dev_net(dev), net)) {
+		ubcore_put_device(dev);
+		dev = NULL;
+	}
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[UBCORE_NL_ATTR_DEV_NAME],
 				    "no such UB device");
@@ -280,7 +290,8 @@ static int ubcore_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
-	dev = ubcore_nl_get_dev(info->attrs, info->extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs,
+				info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -317,6 +328,8 @@ static int ubcore_nl_dev_get_dumpit(struct sk_buff *skb,
 
 	down_read(&ubcore_devices_rwsem);
 	ubcore_for_each_device(dev) {
+		if (!net_eq(ubcore_dev_net(dev), sock_net(cb->skb->sk)))
+			continue;
 		if (idx < start) {
 			idx++;
 			continue;
@@ -412,7 +425,8 @@ static int ubcore_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct module *owner;
 	int ret;
 
-	dev = ubcore_nl_get_dev(info->attrs, info->extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs,
+				info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	if (!dev->ops->dellink) {
@@ -479,7 +493,8 @@ static int ubcore_nl_eid_get_start(struct netlink_callback *cb)
 {
 	struct ubcore_device *dev;
 
-	dev = ubcore_nl_get_dev(genl_dumpit_info(cb)->attrs, cb->extack);
+	dev = ubcore_nl_get_dev(sock_net(cb->skb->sk),
+				genl_dumpit_info(cb)->attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ubcore_put_device(dev);
@@ -495,7 +510,8 @@ static int ubcore_nl_eid_get_dumpit(struct sk_buff *skb,
 	int ret = 0;
 	u32 idx;
 
-	dev = ubcore_nl_get_dev(genl_dumpit_info(cb)->attrs, cb->extack);
+	dev = ubcore_nl_get_dev(sock_net(cb->skb->sk),
+				genl_dumpit_info(cb)->attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	for (idx = cb->args[0]; idx < UBCORE_MAX_EID_CNT; idx++) {
@@ -544,7 +560,7 @@ static int ubcore_nl_eid_add_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	nla_memcpy(eid.raw, info->attrs[UBCORE_NL_ATTR_EID], sizeof(eid.raw));
 
-	dev = ubcore_nl_get_dev(info->attrs, extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs, extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ret = ubcore_add_static_eid(dev, idx, &eid);
@@ -579,7 +595,7 @@ static int ubcore_nl_eid_del_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = ubcore_nl_eid_index(info, &idx);
 	if (ret)
 		return ret;
-	dev = ubcore_nl_get_dev(info->attrs, extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs, extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ret = ubcore_del_static_eid(dev, idx);
@@ -621,7 +637,7 @@ static int ubcore_nl_eid_set_mode_doit(struct sk_buff *skb,
 				    "unknown EID mode (0 dynamic, 1 static)");
 		return -EINVAL;
 	}
-	dev = ubcore_nl_get_dev(info->attrs, extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs, extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ret = ubcore_set_eid_mode(dev, mode);
@@ -644,7 +660,8 @@ static int ubcore_nl_sys_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	down_read(&ubcore_devices_rwsem);
 	ubcore_for_each_device(dev)
-		count++;
+		if (net_eq(ubcore_dev_net(dev), genl_info_net(info)))
+			count++;
 	up_read(&ubcore_devices_rwsem);
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -654,8 +671,7 @@ static int ubcore_nl_sys_get_doit(struct sk_buff *skb, struct genl_info *info)
 				UBCORE_NL_CMD_SYS_GET);
 	if (!hdr ||
 	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_DEV_COUNT, count) ||
-	    /* no per-namespace view of devices or EIDs is implemented */
-	    nla_put_u8(msg, UBCORE_NL_ATTR_SYS_NS_MODE, UBCORE_NL_NS_SHARED) ||
+	    nla_put_u8(msg, UBCORE_NL_ATTR_SYS_NS_MODE, UBCORE_NL_NS_EXCLUSIVE) ||
 	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_NL_VERSION,
 			UBCORE_GENL_FAMILY_VERSION) ||
 	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_ABI_VERSION,

@@ -18,7 +18,7 @@ struct ubcore_device;
 
 bool ubcore_nl_missing(struct netlink_ext_ack *extack, struct nlattr **attrs,
 		       int type);
-struct ubcore_device *ubcore_nl_get_dev(struct nlattr **attrs,
+struct ubcore_device *ubcore_nl_get_dev(struct net *net, struct nlattr **attrs,
 					struct netlink_ext_ack *extack);
 void *ubcore_nl_put_hdr(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd);

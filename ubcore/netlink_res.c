@@ -25,13 +25,24 @@
  *   xa_find(): an object destroyed between passes is simply not found.
  *   Segments of one token ID resume by their position in its list
  *   (cb->args[1]).
+ *
+ * Who sees what (struct ubcore_nl_viewer): the addresses, token IDs and
+ * owners of objects are shown to the user that created their context and
+ * to holders of CAP_NET_ADMIN in the device's network namespace, as RDMA's
+ * nldev keeps its raw resource dumps to administrators; to anyone else an
+ * object says only that it is hidden (UBCORE_NL_RES_HIDDEN). A kernel
+ * client's segment (its VA is a kernel address) is an administrator's to
+ * see only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/minmax.h>
 #include <linux/pid.h>
+#include <linux/uidgid.h>
 #include <linux/xarray.h>
+#include <net/sock.h>
 
 #include "netlink.h"
 #include "ubcore_priv.h"
@@ -53,6 +64,35 @@ enum {
 };
 
 /*
+ * The reader of a RES_GET: @uid, the user that opened its socket, sees the
+ * objects of its own contexts; @admin (CAP_NET_ADMIN in the device's
+ * namespace) sees everything.
+ */
+struct ubcore_nl_viewer {
+	kuid_t uid;
+	bool admin;
+};
+
+/* The reader of request @skb (its sending socket) about @dev. */
+static void ubcore_nl_viewer_init(struct ubcore_nl_viewer *v,
+				  const struct sk_buff *skb,
+				  struct ubcore_device *dev)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+
+	v->uid = sock_net_uid(sock_net(sk), sk);
+	v->admin = netlink_ns_capable(skb, ubcore_dev_net(dev)->user_ns,
+				      CAP_NET_ADMIN);
+}
+
+/* May @v see the addresses, token IDs and owner of @uctx's objects? */
+static bool ubcore_nl_sees(const struct ubcore_nl_viewer *v,
+			   const struct ubcore_ucontext *uctx)
+{
+	return v->admin || (uctx && uid_eq(uctx->uid, v->uid));
+}
+
+/*
  * How objects of one kind are found and described: @table is the offset of
  * their ID table in struct ubcore_device (0 for the kinds that are not in
  * one: segments, TPs), @tag their tag in it, @ref_offset the offset of
@@ -62,15 +102,22 @@ struct ubcore_nl_res_kind {
 	size_t table;
 	unsigned int tag;
 	size_t ref_offset;
-	int (*fill)(struct sk_buff *skb, const void *obj);
+	int (*fill)(struct sk_buff *skb, const void *obj,
+		    const struct ubcore_nl_viewer *v);
 };
 
-/* Who owns an object: a kernel client, or a user context and its creator. */
+/*
+ * Who owns an object: a kernel client, or a user context and its creator;
+ * nothing but "hidden" of another user's.
+ */
 static int ubcore_nl_put_owner(struct sk_buff *skb,
-			       const struct ubcore_ucontext *uctx)
+			       const struct ubcore_ucontext *uctx,
+			       const struct ubcore_nl_viewer *v)
 {
 	pid_t pid;
 
+	if (uctx && !ubcore_nl_sees(v, uctx))
+		return nla_put_flag(skb, UBCORE_NL_RES_HIDDEN);
 	if (!uctx)
 		return nla_put_flag(skb, UBCORE_NL_RES_KERNEL);
 	if (nla_put_u32(skb, UBCORE_NL_RES_UASID, uctx->uasid))
@@ -80,7 +127,8 @@ static int ubcore_nl_put_owner(struct sk_buff *skb,
 	return pid ? nla_put_u32(skb, UBCORE_NL_RES_PID, pid) : 0;
 }
 
-static int ubcore_nl_fill_jfc(struct sk_buff *skb, const void *obj)
+static int ubcore_nl_fill_jfc(struct sk_buff *skb, const void *obj,
+			      const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_jfc *jfc = obj;
 
@@ -92,7 +140,7 @@ static int ubcore_nl_fill_jfc(struct sk_buff *skb, const void *obj)
 	    nla_put_u32(skb, UBCORE_NL_RES_USE_CNT,
 			max(atomic_read(&jfc->use_cnt), 0)))
 		return -EMSGSIZE;
-	return ubcore_nl_put_owner(skb, jfc->uctx);
+	return ubcore_nl_put_owner(skb, jfc->uctx, v);
 }
 
 /* The send side of a JFS or jetty. */
@@ -111,7 +159,8 @@ static int ubcore_nl_put_send(struct sk_buff *skb,
 	return 0;
 }
 
-static int ubcore_nl_fill_jfs(struct sk_buff *skb, const void *obj)
+static int ubcore_nl_fill_jfs(struct sk_buff *skb, const void *obj,
+			      const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_jfs *jfs = obj;
 
@@ -120,10 +169,11 @@ static int ubcore_nl_fill_jfs(struct sk_buff *skb, const void *obj)
 	    nla_put_u8(skb, UBCORE_NL_RES_STATE, READ_ONCE(jfs->state)) ||
 	    ubcore_nl_put_send(skb, &jfs->cfg))
 		return -EMSGSIZE;
-	return ubcore_nl_put_owner(skb, jfs->uctx);
+	return ubcore_nl_put_owner(skb, jfs->uctx, v);
 }
 
-static int ubcore_nl_fill_jfr(struct sk_buff *skb, const void *obj)
+static int ubcore_nl_fill_jfr(struct sk_buff *skb, const void *obj,
+			      const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_jfr *jfr = obj;
 	const struct ubcore_jfr_cfg *cfg = &jfr->cfg;
@@ -141,10 +191,11 @@ static int ubcore_nl_fill_jfr(struct sk_buff *skb, const void *obj)
 	    nla_put_u32(skb, UBCORE_NL_RES_USE_CNT,
 			max(atomic_read(&jfr->use_cnt), 0)))
 		return -EMSGSIZE;
-	return ubcore_nl_put_owner(skb, jfr->uctx);
+	return ubcore_nl_put_owner(skb, jfr->uctx, v);
 }
 
-static int ubcore_nl_fill_jetty(struct sk_buff *skb, const void *obj)
+static int ubcore_nl_fill_jetty(struct sk_buff *skb, const void *obj,
+				const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_jetty *jetty = obj;
 	const struct ubcore_jetty_cfg *cfg = &jetty->cfg;
@@ -159,29 +210,39 @@ static int ubcore_nl_fill_jetty(struct sk_buff *skb, const void *obj)
 	    nla_put_u32(skb, UBCORE_NL_RES_RX_THRESHOLD,
 			READ_ONCE(jetty->rx_threshold)))
 		return -EMSGSIZE;
-	return ubcore_nl_put_owner(skb, jetty->uctx);
+	return ubcore_nl_put_owner(skb, jetty->uctx, v);
 }
 
-/* A registered segment; the caller holds dev->seg_lock. */
-static int ubcore_nl_fill_seg(struct sk_buff *skb, const void *obj)
+/*
+ * A registered segment; the caller holds dev->seg_lock. Its token ID and VA
+ * are what a remote access needs besides the token value: only those who
+ * may see them get them.
+ */
+static int ubcore_nl_fill_seg(struct sk_buff *skb, const void *obj,
+			      const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_target_seg *tseg = obj;
 	const struct ubcore_seg *seg = &tseg->seg;
+	bool sees = ubcore_nl_sees(v, tseg->uctx);
 
-	if (nla_put_u32(skb, UBCORE_NL_RES_ID, seg->token_id) ||
+	if ((sees && nla_put_u32(skb, UBCORE_NL_RES_ID, seg->token_id)) ||
 	    nla_put(skb, UBCORE_NL_RES_EID, sizeof(seg->ubva.eid.raw),
 		    seg->ubva.eid.raw) ||
-	    nla_put_u64_64bit(skb, UBCORE_NL_RES_VA, seg->ubva.va,
-			      UBCORE_NL_RES_PAD) ||
+	    (sees && nla_put_u64_64bit(skb, UBCORE_NL_RES_VA, seg->ubva.va,
+				       UBCORE_NL_RES_PAD)) ||
 	    nla_put_u64_64bit(skb, UBCORE_NL_RES_LEN, seg->len,
 			      UBCORE_NL_RES_PAD) ||
 	    nla_put_u32(skb, UBCORE_NL_RES_ACCESS,
 			UBCORE_SEG_FLAG_ACCESS(seg->attr)) ||
 	    nla_put_u64_64bit(skb, UBCORE_NL_RES_PINNED_PAGES,
 			      tseg->umem ? tseg->umem->nr_pages : 0,
-			      UBCORE_NL_RES_PAD))
+			      UBCORE_NL_RES_PAD) ||
+	    nla_put_u32(skb, UBCORE_NL_RES_ACCESS_FAIL,
+			atomic_read(&tseg->access_fail)))
 		return -EMSGSIZE;
-	return ubcore_nl_put_owner(skb, tseg->uctx);
+	if (!sees)
+		return nla_put_flag(skb, UBCORE_NL_RES_HIDDEN);
+	return ubcore_nl_put_owner(skb, tseg->uctx, v);
 }
 
 static const struct ubcore_nl_res_kind ubcore_nl_res_kinds[__UBCORE_NL_RES_TYPE_MAX] = {
@@ -245,7 +306,7 @@ ubcore_nl_res_kind(struct nlattr **attrs, struct netlink_ext_ack *extack,
 /* One RES_GET message: @obj described by @kind. */
 static int ubcore_nl_res_msg(struct sk_buff *skb, u32 portid, u32 seq,
 			     int flags, const struct ubcore_device *dev, u8 type,
-			     const void *obj)
+			     const void *obj, const struct ubcore_nl_viewer *v)
 {
 	struct nlattr *nest;
 	void *hdr;
@@ -257,7 +318,7 @@ static int ubcore_nl_res_msg(struct sk_buff *skb, u32 portid, u32 seq,
 	    nla_put_u8(skb, UBCORE_NL_ATTR_RES_TYPE, type))
 		goto cancel;
 	nest = nla_nest_start(skb, UBCORE_NL_ATTR_RES);
-	if (!nest || ubcore_nl_res_kinds[type].fill(skb, obj))
+	if (!nest || ubcore_nl_res_kinds[type].fill(skb, obj, v))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -299,7 +360,8 @@ static void *ubcore_nl_res_next(struct ubcore_device *dev,
 static int ubcore_nl_res_dump_table(struct sk_buff *skb,
 				    struct netlink_callback *cb,
 				    struct ubcore_device *dev, u8 type,
-				    unsigned long last)
+				    unsigned long last,
+				    const struct ubcore_nl_viewer *v)
 {
 	const struct ubcore_nl_res_kind *kind = &ubcore_nl_res_kinds[type];
 	unsigned long id = cb->args[UBCORE_NL_RES_ARG_NEXT_ID];
@@ -309,7 +371,7 @@ static int ubcore_nl_res_dump_table(struct sk_buff *skb,
 	while ((obj = ubcore_nl_res_next(dev, kind, &id, last))) {
 		ret = ubcore_nl_res_msg(skb, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI, dev,
-					type, obj);
+					type, obj, v);
 		ubcore_obj_ref_put(ubcore_nl_res_ref(obj, kind));
 		if (ret) {
 			cb->args[UBCORE_NL_RES_ARG_NEXT_ID] = id;
@@ -325,13 +387,16 @@ static int ubcore_nl_res_dump_table(struct sk_buff *skb,
 
 /*
  * The segments of one token ID from position *@skip on; the caller holds
- * dev->seg_lock. *@skip counts what was sent.
+ * dev->seg_lock. *@skip counts what was looked at. @own_only: only those
+ * @v may see (a dump by token ID).
  */
 static int ubcore_nl_res_dump_token(struct sk_buff *skb,
 				    struct netlink_callback *cb,
 				    struct ubcore_device *dev,
 				    const struct ubcore_token_id *token,
-				    unsigned long *skip)
+				    unsigned long *skip,
+				    const struct ubcore_nl_viewer *v,
+				    bool own_only)
 {
 	const struct ubcore_target_seg *tseg;
 	unsigned long pos = 0;
@@ -341,9 +406,13 @@ static int ubcore_nl_res_dump_token(struct sk_buff *skb,
 	list_for_each_entry(tseg, &token->seg_list, node) {
 		if (pos++ < *skip)
 			continue;
+		if (own_only && !ubcore_nl_sees(v, tseg->uctx)) {
+			(*skip)++;
+			continue;
+		}
 		ret = ubcore_nl_res_msg(skb, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI, dev,
-					UBCORE_NL_RES_SEG, tseg);
+					UBCORE_NL_RES_SEG, tseg, v);
 		if (ret)
 			return ret;
 		(*skip)++;
@@ -354,7 +423,8 @@ static int ubcore_nl_res_dump_token(struct sk_buff *skb,
 /* Dump the registered segments of token IDs up to @last. */
 static int ubcore_nl_res_dump_segs(struct sk_buff *skb,
 				   struct netlink_callback *cb,
-				   struct ubcore_device *dev, unsigned long last)
+				   struct ubcore_device *dev, unsigned long last,
+				   const struct ubcore_nl_viewer *v, bool own_only)
 {
 	unsigned long id = cb->args[UBCORE_NL_RES_ARG_NEXT_ID];
 	unsigned long skip = cb->args[UBCORE_NL_RES_ARG_SEG_SKIP];
@@ -372,7 +442,7 @@ static int ubcore_nl_res_dump_segs(struct sk_buff *skb,
 			skip = 0;
 		if (token)
 			ret = ubcore_nl_res_dump_token(skb, cb, dev, token,
-						       &skip);
+						       &skip, v, own_only);
 		spin_unlock_irqrestore(&dev->seg_lock, flags);
 		if (!token || ret || id >= last)
 			break;
@@ -415,11 +485,16 @@ static int ubcore_nl_res_missing(u8 type, struct nlattr *id_attr,
 	return -ENOENT;
 }
 
-/* Is there an object @id of @type? If not, -ENOENT and why. */
+/*
+ * Is there an object @id of @type? If not, -ENOENT and why. A token ID
+ * exists for @v only if it may see its owner's segments.
+ */
 static int ubcore_nl_res_exists(struct ubcore_device *dev, u8 type,
 				struct nlattr *id_attr,
+				const struct ubcore_nl_viewer *v,
 				struct netlink_ext_ack *extack)
 {
+	struct ubcore_token_id *token;
 	const struct ubcore_nl_res_kind *kind = &ubcore_nl_res_kinds[type];
 	unsigned long id = nla_get_u32(id_attr);
 	unsigned long flags;
@@ -434,7 +509,8 @@ static int ubcore_nl_res_exists(struct ubcore_device *dev, u8 type,
 		}
 	} else if (type == UBCORE_NL_RES_SEG) {
 		spin_lock_irqsave(&dev->seg_lock, flags);
-		found = !!xa_load(&dev->token_table, id);
+		token = xa_load(&dev->token_table, id);
+		found = token && ubcore_nl_sees(v, token->uctx);
 		spin_unlock_irqrestore(&dev->seg_lock, flags);
 	}
 	return found ? 0 : ubcore_nl_res_missing(type, id_attr, extack);
@@ -453,6 +529,7 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *id_attr = info->attrs[UBCORE_NL_ATTR_RES_ID];
 	const struct ubcore_nl_res_kind *kind;
+	struct ubcore_nl_viewer viewer;
 	struct ubcore_device *dev;
 	struct sk_buff *msg;
 	void *obj;
@@ -467,11 +544,12 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    "a token ID may name several segments: dump them");
 		return -EOPNOTSUPP;
 	}
-	dev = ubcore_nl_get_dev(info->attrs, extack);
+	dev = ubcore_nl_get_dev(genl_info_net(info), info->attrs, extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	ubcore_nl_viewer_init(&viewer, skb, dev);
 	if (!kind->table) {
-		ret = ubcore_nl_res_exists(dev, type, id_attr, extack);
+		ret = ubcore_nl_res_exists(dev, type, id_attr, &viewer, extack);
 		goto put_dev;
 	}
 	/* Allocate before the object is held: its delete waits for us. */
@@ -489,7 +567,7 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto put_dev;
 	}
 	ret = ubcore_nl_res_msg(msg, info->snd_portid, info->snd_seq, 0, dev,
-				type, obj);
+				type, obj, &viewer);
 	ubcore_obj_ref_put(ubcore_nl_res_ref(obj, kind));
 	ubcore_put_device(dev);
 	if (ret) {
@@ -522,7 +600,7 @@ int ubcore_nl_res_get_start(struct netlink_callback *cb)
 
 	if (!ubcore_nl_res_kind(attrs, cb->extack, &type))
 		return -EINVAL;
-	dev = ubcore_nl_get_dev(attrs, cb->extack);
+	dev = ubcore_nl_get_dev(sock_net(cb->skb->sk), attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ubcore_put_device(dev);
@@ -541,6 +619,7 @@ int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct nlattr *id_attr = attrs[UBCORE_NL_ATTR_RES_ID];
 	unsigned long last = U32_MAX;
+	struct ubcore_nl_viewer viewer;
 	struct ubcore_device *dev;
 	int ret = 0;
 	u8 type;
@@ -550,11 +629,13 @@ int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	/* start checked the type */
 	if (!ubcore_nl_res_kind(attrs, cb->extack, &type))
 		return -EINVAL;
-	dev = ubcore_nl_get_dev(attrs, cb->extack);
+	dev = ubcore_nl_get_dev(sock_net(cb->skb->sk), attrs, cb->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	ubcore_nl_viewer_init(&viewer, cb->skb, dev);
 	if (id_attr && !cb->args[UBCORE_NL_RES_ARG_CHECKED]) {
-		ret = ubcore_nl_res_exists(dev, type, id_attr, cb->extack);
+		ret = ubcore_nl_res_exists(dev, type, id_attr, &viewer,
+					   cb->extack);
 		if (ret) {
 			ubcore_put_device(dev);
 			return ret;
@@ -568,9 +649,11 @@ int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			      cb->args[UBCORE_NL_RES_ARG_NEXT_ID], last);
 	}
 	if (ubcore_nl_res_kinds[type].table)
-		ret = ubcore_nl_res_dump_table(skb, cb, dev, type, last);
+		ret = ubcore_nl_res_dump_table(skb, cb, dev, type, last,
+					       &viewer);
 	else if (type == UBCORE_NL_RES_SEG)
-		ret = ubcore_nl_res_dump_segs(skb, cb, dev, last);
+		ret = ubcore_nl_res_dump_segs(skb, cb, dev, last, &viewer,
+					      !!id_attr);
 	else	/* no TPs yet */
 		cb->args[UBCORE_NL_RES_ARG_DONE] = 1;
 	ubcore_put_device(dev);

@@ -201,7 +201,14 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 		return ERR_PTR(ubcore_inval(dev, "seg: token id %u is being freed",
 					    cfg->token_id->token_id));
 
-	if (udata) {
+	if (udata && cfg->umem) {
+		/* pinned by the caller (uburma, before its locks) */
+		umem = cfg->umem;
+		if (umem->va != cfg->va || umem->length != cfg->len) {
+			ret = ubcore_inval(dev, "seg: pinned pages of another range");
+			goto err_use;
+		}
+	} else if (udata) {
 		umem = ubcore_umem_get(dev, cfg->va, cfg->len);
 		if (IS_ERR(umem)) {
 			ret = PTR_ERR(umem);
@@ -224,9 +231,12 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	tseg->token_id = cfg->token_id;
 	tseg->token_value = cfg->token_value;
 	tseg->umem = umem;
+	if (umem && umem == cfg->umem)
+		atomic64_add(umem->nr_pages, &dev->pinned_pages);
 	tseg->mva = 0;
 	tseg->user_ctx = cfg->user_ctx;
 	tseg->invalid = false;
+	atomic_set(&tseg->access_fail, 0);
 	ubcore_obj_ref_init(&tseg->obj_ref);
 	spin_lock_irqsave(&dev->seg_lock, flags);
 	list_add_tail(&tseg->node, &cfg->token_id->seg_list);
@@ -235,7 +245,8 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	return tseg;
 
 err_umem:
-	ubcore_umem_release(dev, umem);
+	if (umem != cfg->umem)
+		ubcore_umem_release(dev, umem);
 err_use:
 	ubcore_use_put(&cfg->token_id->use_cnt);
 	return ERR_PTR(ret);

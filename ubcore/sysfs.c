@@ -238,6 +238,7 @@ const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_port_group,
 	&ubcore_eid_group,
 	&ubcore_obj_group,
+	&ubcore_access_fail_group,
 	NULL,
 };
 

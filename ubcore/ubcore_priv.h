@@ -18,6 +18,9 @@ extern struct class ubcore_class;
 extern struct rw_semaphore ubcore_devices_rwsem;
 extern struct mutex ubcore_devices_list_lock;
 extern const struct attribute_group *ubcore_device_groups[];
+/* access_fail.c */
+extern const struct attribute_group ubcore_access_fail_group;
+void ubcore_access_fail_init(struct ubcore_device *dev);
 
 int ubcore_device_get_live(struct ubcore_device *dev);
 void ubcore_device_put_live(struct ubcore_device *dev);
@@ -121,10 +124,5 @@ void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,
 
 /* Data path (dp.c): unbind a jetty being deleted. */
 void ubcore_jetty_drop_binding(struct ubcore_jetty *jetty);
-
-/* Pinned user memory of segments (umem.c). */
-struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va,
-				    u64 len);
-void ubcore_umem_release(struct ubcore_device *dev, struct ubcore_umem *umem);
 
 #endif /* _UBCORE_PRIV_H */

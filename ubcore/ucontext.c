@@ -6,6 +6,7 @@
  */
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 
@@ -45,6 +46,7 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	uctx->eid_index = eid_index;
 	uctx->uasid = uasid;
 	uctx->pid = get_task_pid(current, PIDTYPE_TGID);
+	uctx->uid = current_euid();
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_UCONTEXT);
 	return uctx;
 }

@@ -10,6 +10,7 @@
  */
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -21,11 +22,19 @@
 /* Pages pinned by one call of pin_user_pages_fast(). */
 #define UBCORE_PIN_CHUNK	(PAGE_SIZE / sizeof(struct page *))
 
-/*
- * Pin [@va, @va + @len) of the current process. Returns the umem, or
- * ERR_PTR(-EINVAL) (empty or wrapping range), -EFAULT (not user memory or
- * not mapped writable), -ENOMEM (over RLIMIT_MEMLOCK, or out of memory).
- * On error nothing is pinned or charged.
+/**
+ * ubcore_umem_get() - pin a range of the current process
+ * @dev: the device that counts the pages in its pinned_pages, or NULL
+ *	(uburma pins before it takes its locks; the segment that adopts the
+ *	pages counts them)
+ * @va: first byte
+ * @len: bytes
+ *
+ * Context: process context; may sleep, and may wait for ever for a page
+ * that does not arrive (FUSE, userfaultfd): call it without locks.
+ * Return: the umem, or ERR_PTR(-EINVAL) (empty or wrapping range), -EFAULT
+ * (not user memory or not mapped writable), -ENOMEM (over RLIMIT_MEMLOCK,
+ * or out of memory). On error nothing is pinned or charged.
  */
 struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 {
@@ -77,7 +86,8 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 		done += pinned;
 	}
 	umem->nr_pages = npages;
-	atomic64_add(npages, &dev->pinned_pages);
+	if (dev)
+		atomic64_add(npages, &dev->pinned_pages);
 	return umem;
 
 err_unpin:
@@ -90,16 +100,26 @@ err_free:
 	kfree(umem);
 	return ERR_PTR(ret);
 }
+EXPORT_SYMBOL_GPL(ubcore_umem_get);
 
-/* Unpin (the pages may have been written) and uncharge; NULL is fine. */
+/**
+ * ubcore_umem_release() - unpin (the pages may have been written) and
+ *	uncharge
+ * @dev: the device that counted the pages, or NULL
+ * @umem: from ubcore_umem_get(), or NULL
+ *
+ * Context: process context; may sleep.
+ */
 void ubcore_umem_release(struct ubcore_device *dev, struct ubcore_umem *umem)
 {
 	if (!umem)
 		return;
 	unpin_user_pages_dirty_lock(umem->pages, umem->nr_pages, true);
 	atomic64_sub(umem->nr_pages, &umem->owning_mm->pinned_vm);
-	atomic64_sub(umem->nr_pages, &dev->pinned_pages);
+	if (dev)
+		atomic64_sub(umem->nr_pages, &dev->pinned_pages);
 	mmdrop(umem->owning_mm);
 	kvfree(umem->pages);
 	kfree(umem);
 }
+EXPORT_SYMBOL_GPL(ubcore_umem_release);

@@ -9,10 +9,22 @@
  * Every command runs with udev->lock held for read (the UB device stays);
  * object commands also hold the file's mutex, so that the commands of one
  * file are serialised against each other and against the teardown of its
- * context, and need the context. The data path commands RING_DOORBELL and
- * REARM_JFC take neither the mutex (object commands hold it for long
- * operations such as pinning) nor an allocation: their argument structs
- * live on the stack, like every one up to UBURMA_CMD_STACK_ARGS bytes.
+ * context, and need the context.
+ *
+ * No command touches user memory while it holds either lock: a user page
+ * can stall a copy for ever (a FUSE mount, userfaultfd), and device removal
+ * takes udev->lock for write and every file's mutex. The argument struct
+ * and the provider data (struct uburma_udata, UBURMA_CMD_F_UDATA) are
+ * copied in before the locks are taken and out after they are dropped
+ * (struct uburma_udata_stage); GET_EID_LIST copies its list out after it
+ * dropped udev->lock, and REGISTER_SEG pins its pages before it takes the
+ * locks (cmd_seg.c). A command whose copy out fails has done its work:
+ * -EFAULT, and what it created stays with the file until it is closed.
+ *
+ * The data path commands RING_DOORBELL and REARM_JFC take neither the
+ * mutex (object commands hold it for long operations) nor an allocation:
+ * their argument structs live on the stack, like every one up to
+ * UBURMA_CMD_STACK_ARGS bytes.
  */
 #include <linux/fs.h>
 #include <linux/slab.h>
@@ -28,6 +40,10 @@
 #define UBURMA_CMD_F_CTX	BIT(1)
 /* Has no output: the argument struct is not copied back. */
 #define UBURMA_CMD_F_NO_OUT	BIT(2)
+/* Carries provider data at udata_off (struct uburma_udata); needs F_LOCK. */
+#define UBURMA_CMD_F_UDATA	BIT(3)
+/* Takes udev->lock itself (it copies to user memory without it). */
+#define UBURMA_CMD_F_UNLOCKED	BIT(4)
 
 /* Argument structs up to this size are copied to the stack. */
 #define UBURMA_CMD_STACK_ARGS	64
@@ -37,6 +53,10 @@ struct uburma_cmd_desc {
 	size_t size;		/* the current argument struct */
 	size_t min_size;	/* its first version */
 	unsigned int flags;	/* UBURMA_CMD_F_* */
+	size_t udata_off;	/* of its struct uburma_udata (F_UDATA) */
+	/* before the locks are taken (REGISTER_SEG pins its pages) */
+	int (*prepare)(struct uburma_file *ufile, void *args,
+		       struct uburma_call *call);
 };
 
 #define UBURMA_CMD_DESC_F(_cmd, _handler, _struct, _flags) \
@@ -47,64 +67,83 @@ struct uburma_cmd_desc {
 #define UBURMA_CMD_DESC_OBJ(_cmd, _handler, _struct) \
 	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, \
 			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)
+/* An object command with provider data (its in.udata). */
+#define UBURMA_CMD_DESC_UD(_cmd, _handler, _struct) \
+	[_cmd] = { .handler = _handler, .size = sizeof(_struct), \
+		   .min_size = sizeof(_struct), \
+		   .flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | \
+			    UBURMA_CMD_F_UDATA, \
+		   .udata_off = offsetof(_struct, in.udata) }
 
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
 			struct uburma_cmd_query_device),
-	UBURMA_CMD_DESC(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
-			struct uburma_cmd_get_eid_list),
-	UBURMA_CMD_DESC_F(UBURMA_CMD_CREATE_CTX, uburma_cmd_create_ctx,
-			  struct uburma_cmd_create_ctx, UBURMA_CMD_F_LOCK),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_ALLOC_TOKEN_ID, uburma_cmd_alloc_token_id,
-			    struct uburma_cmd_alloc_token_id),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
+			  struct uburma_cmd_get_eid_list, UBURMA_CMD_F_UNLOCKED),
+	[UBURMA_CMD_CREATE_CTX] = {
+		.handler = uburma_cmd_create_ctx,
+		.size = sizeof(struct uburma_cmd_create_ctx),
+		.min_size = sizeof(struct uburma_cmd_create_ctx),
+		.flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_UDATA,
+		.udata_off = offsetof(struct uburma_cmd_create_ctx, in.udata),
+	},
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_ALLOC_TOKEN_ID, uburma_cmd_alloc_token_id,
+			   struct uburma_cmd_alloc_token_id),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id,
 			    struct uburma_cmd_destroy),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_REGISTER_SEG, uburma_cmd_register_seg,
-			    struct uburma_cmd_register_seg),
+	[UBURMA_CMD_REGISTER_SEG] = {
+		.handler = uburma_cmd_register_seg,
+		.size = sizeof(struct uburma_cmd_register_seg),
+		.min_size = sizeof(struct uburma_cmd_register_seg),
+		.flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX |
+			 UBURMA_CMD_F_UDATA,
+		.udata_off = offsetof(struct uburma_cmd_register_seg, in.udata),
+		.prepare = uburma_cmd_register_seg_prepare,
+	},
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg,
 			    struct uburma_cmd_destroy),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_SEG, uburma_cmd_import_seg,
-			    struct uburma_cmd_import_seg),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_SEG, uburma_cmd_import_seg,
+			   struct uburma_cmd_import_seg),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg,
 			    struct uburma_cmd_destroy),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFCE, uburma_cmd_create_jfce,
 			    struct uburma_cmd_create_jfce),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFC, uburma_cmd_create_jfc,
-			    struct uburma_cmd_create_jfc),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFC, uburma_cmd_modify_jfc,
-			    struct uburma_cmd_modify_jfc),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JFC, uburma_cmd_create_jfc,
+			   struct uburma_cmd_create_jfc),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_MODIFY_JFC, uburma_cmd_modify_jfc,
+			   struct uburma_cmd_modify_jfc),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFC, uburma_cmd_delete_jfc,
 			    struct uburma_cmd_delete),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFS, uburma_cmd_create_jfs,
-			    struct uburma_cmd_create_jfs),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFS, uburma_cmd_modify_jfs,
-			    struct uburma_cmd_modify_jetty),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JFS, uburma_cmd_create_jfs,
+			   struct uburma_cmd_create_jfs),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_MODIFY_JFS, uburma_cmd_modify_jfs,
+			   struct uburma_cmd_modify_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JFS, uburma_cmd_query_jfs,
 			    struct uburma_cmd_query_jfs),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFS, uburma_cmd_delete_jfs,
 			    struct uburma_cmd_delete),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFR, uburma_cmd_create_jfr,
-			    struct uburma_cmd_create_jfr),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JFR, uburma_cmd_modify_jfr,
-			    struct uburma_cmd_modify_jfr),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JFR, uburma_cmd_create_jfr,
+			   struct uburma_cmd_create_jfr),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_MODIFY_JFR, uburma_cmd_modify_jfr,
+			   struct uburma_cmd_modify_jfr),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JFR, uburma_cmd_query_jfr,
 			    struct uburma_cmd_query_jfr),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFR, uburma_cmd_delete_jfr,
 			    struct uburma_cmd_delete),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JETTY, uburma_cmd_create_jetty,
-			    struct uburma_cmd_create_jetty),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_MODIFY_JETTY, uburma_cmd_modify_jetty,
-			    struct uburma_cmd_modify_jetty),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JETTY, uburma_cmd_create_jetty,
+			   struct uburma_cmd_create_jetty),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_MODIFY_JETTY, uburma_cmd_modify_jetty,
+			   struct uburma_cmd_modify_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JETTY, uburma_cmd_query_jetty,
 			    struct uburma_cmd_query_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JETTY, uburma_cmd_delete_jetty,
 			    struct uburma_cmd_delete),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JFR, uburma_cmd_import_jfr,
-			    struct uburma_cmd_import_jetty),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JFR, uburma_cmd_import_jfr,
+			   struct uburma_cmd_import_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr,
 			    struct uburma_cmd_destroy),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JETTY, uburma_cmd_import_jetty,
-			    struct uburma_cmd_import_jetty),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JETTY, uburma_cmd_import_jetty,
+			   struct uburma_cmd_import_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty,
 			    struct uburma_cmd_destroy),
 	/* The handle lookup of these two holds the object (uobj.c). */
@@ -124,7 +163,7 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 
 static int uburma_call_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_desc *desc, u32 command,
-			   void *args)
+			   void *args, struct uburma_call *call)
 {
 	int ret;
 
@@ -138,10 +177,53 @@ static int uburma_call_cmd(struct uburma_file *ufile,
 				    command);
 		ret = -EINVAL;
 	} else {
+		ufile->call = call;
 		ret = desc->handler(ufile, args);
+		ufile->call = NULL;
 	}
 	mutex_unlock(&ufile->mutex);
 	return ret;
+}
+
+/*
+ * Copy the provider data of a command in, before any lock is taken; its
+ * output goes to the same buffer, after the input.
+ */
+static int uburma_udata_stage_in(struct uburma_file *ufile,
+				 const struct uburma_udata *in,
+				 struct uburma_udata_stage *stage)
+{
+	if (in->in_len > UBURMA_MAX_UDATA_LEN ||
+	    in->out_len > UBURMA_MAX_UDATA_LEN) {
+		dev_dbg_ratelimited(&ufile->udev->dev,
+				    "provider data too long (in %u, out %u, max %u)\n",
+				    in->in_len, in->out_len,
+				    UBURMA_MAX_UDATA_LEN);
+		return -EINVAL;
+	}
+	stage->in_len = in->in_len;
+	stage->out_len = in->out_len;
+	stage->uout = u64_to_user_ptr(in->out_addr);
+	if (!in->in_len && !in->out_len)
+		return 0;
+	stage->buf = kzalloc(in->in_len + in->out_len, GFP_KERNEL_ACCOUNT);
+	if (!stage->buf)
+		return -ENOMEM;
+	if (copy_from_user(stage->buf, u64_to_user_ptr(in->in_addr),
+			   in->in_len))
+		return -EFAULT;
+	return 0;
+}
+
+/* After the locks are dropped: the provider's output, if it succeeded. */
+static int uburma_udata_stage_out(const struct uburma_udata_stage *stage)
+{
+	if (!stage->out_len)
+		return 0;
+	if (copy_to_user(stage->uout, (u8 *)stage->buf + stage->in_len,
+			 stage->out_len))
+		return -EFAULT;
+	return 0;
 }
 
 static long uburma_run_cmd(struct uburma_file *ufile,
@@ -151,6 +233,7 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	u64 stack_args[UBURMA_CMD_STACK_ARGS / sizeof(u64)];
 	const struct uburma_cmd_desc *desc;
 	struct uburma_device *udev = ufile->udev;
+	struct uburma_call call = {};
 	void *args;
 	long ret;
 
@@ -172,16 +255,36 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	ret = copy_struct_from_user(args, desc->size, uargs, hdr->args_len);
 	if (ret)
 		goto out;
+	if (desc->flags & UBURMA_CMD_F_UDATA) {
+		ret = uburma_udata_stage_in(ufile,
+					    (void *)((u8 *)args + desc->udata_off),
+					    &call.udata);
+		if (ret)
+			goto out;
+	}
+	if (desc->prepare) {
+		ret = desc->prepare(ufile, args, &call);
+		if (ret)
+			goto out;
+	}
 
-	down_read(&udev->lock);
-	ret = udev->ub_dev ? uburma_call_cmd(ufile, desc, hdr->command, args) :
-			     -EIO;
-	up_read(&udev->lock);
+	if (desc->flags & UBURMA_CMD_F_UNLOCKED) {
+		ret = desc->handler(ufile, args);
+	} else {
+		down_read(&udev->lock);
+		ret = udev->ub_dev ?
+		      uburma_call_cmd(ufile, desc, hdr->command, args, &call) :
+		      -EIO;
+		up_read(&udev->lock);
+	}
 
+	if (!ret)
+		ret = uburma_udata_stage_out(&call.udata);
 	if (!ret && !(desc->flags & UBURMA_CMD_F_NO_OUT) &&
 	    copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
 		ret = -EFAULT;
 out:
+	uburma_call_release(&call);
 	if (args != stack_args)
 		kfree(args);
 	return ret;

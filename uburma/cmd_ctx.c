@@ -14,28 +14,32 @@
 
 /**
  * uburma_get_udata() - provider data of a command, as ubcore takes it
- * @ufile: the file (its context, if any, goes into @udata)
+ * @ufile: the file (its context, if any, goes into @udata); its mutex is
+ *	held
  * @in: from the command
- * @udata: filled in
+ * @udata: filled in: the kernel copy of @in's data, staged by the
+ *	dispatcher before it took any lock (cmd.c), and room for the output,
+ *	copied to the caller after the locks are dropped
  *
- * Return: 0, or -EINVAL if a length is over UBURMA_MAX_UDATA_LEN.
+ * Return: 0 (the lengths were checked when the data was staged).
  */
 int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 		     struct ubcore_udata *udata)
 {
-	if (in->in_len > UBURMA_MAX_UDATA_LEN ||
-	    in->out_len > UBURMA_MAX_UDATA_LEN) {
-		dev_dbg_ratelimited(&ufile->udev->dev,
-				    "provider data too long (in %u, out %u, max %u)\n",
-				    in->in_len, in->out_len,
-				    UBURMA_MAX_UDATA_LEN);
+	const struct uburma_udata_stage *stage;
+
+	lockdep_assert_held(&ufile->mutex);
+	/* Only commands with UBURMA_CMD_F_UDATA get here. */
+	if (WARN_ON_ONCE(!ufile->call))
 		return -EINVAL;
-	}
+	stage = &ufile->call->udata;
+	WARN_ON_ONCE(in->in_len != stage->in_len ||
+		     in->out_len != stage->out_len);
 	udata->uctx = ufile->ucontext;
-	udata->in = u64_to_user_ptr(in->in_addr);
-	udata->in_len = in->in_len;
-	udata->out = u64_to_user_ptr(in->out_addr);
-	udata->out_len = in->out_len;
+	udata->in = stage->buf;
+	udata->in_len = stage->in_len;
+	udata->out = stage->buf ? (u8 *)stage->buf + stage->in_len : NULL;
+	udata->out_len = stage->out_len;
 	return 0;
 }
 

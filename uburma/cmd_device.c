@@ -41,11 +41,16 @@ int uburma_cmd_query_device(struct uburma_file *ufile, void *args)
 	return 0;
 }
 
+/*
+ * UBURMA_CMD_F_UNLOCKED: the list is read under udev->lock and copied out
+ * after it, which a stalled user page must not hold.
+ */
 int uburma_cmd_get_eid_list(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_get_eid_list *cmd = args;
-	struct ubcore_device *ub_dev = ufile->udev->ub_dev;
+	struct uburma_device *udev = ufile->udev;
 	struct uburma_eid_info *infos;
+	struct ubcore_device *ub_dev;
 	union ubcore_eid eid;
 	u32 idx, cnt = 0;
 	int ret = 0;
@@ -55,15 +60,21 @@ int uburma_cmd_get_eid_list(struct uburma_file *ufile, void *args)
 	infos = kcalloc(cmd->in.max_cnt, sizeof(*infos), GFP_KERNEL);
 	if (!infos && cmd->in.max_cnt)
 		return -ENOMEM;
-	for (idx = 0; idx < UBCORE_MAX_EID_CNT && cnt < cmd->in.max_cnt; idx++) {
+	down_read(&udev->lock);
+	ub_dev = udev->ub_dev;
+	for (idx = 0; ub_dev && idx < UBCORE_MAX_EID_CNT &&
+	     cnt < cmd->in.max_cnt; idx++) {
 		if (ubcore_get_eid(ub_dev, idx, &eid))
 			continue;
 		memcpy(infos[cnt].eid, eid.raw, sizeof(infos[cnt].eid));
 		infos[cnt].eid_index = idx;
 		cnt++;
 	}
-	if (copy_to_user(u64_to_user_ptr(cmd->in.eids_addr), infos,
-			 array_size(cnt, sizeof(*infos))))
+	up_read(&udev->lock);
+	if (!ub_dev)
+		ret = -EIO;
+	else if (copy_to_user(u64_to_user_ptr(cmd->in.eids_addr), infos,
+			      array_size(cnt, sizeof(*infos))))
 		ret = -EFAULT;
 	cmd->out.cnt = cnt;
 	kfree(infos);

@@ -4,8 +4,14 @@
  *
  * Token IDs and registered segments (ubcore pins the pages and charges
  * them to RLIMIT_MEMLOCK). Their destroy commands are in uobj.c.
+ *
+ * REGISTER_SEG pins the pages before the dispatcher takes udev->lock and
+ * the file's mutex (uburma_cmd_register_seg_prepare()): pinning faults
+ * the pages in, which a page that never arrives (FUSE, userfaultfd) can
+ * stall for ever, and device removal must not wait for that.
  */
 #include <linux/err.h>
+#include <linux/slab.h>
 
 #include "uburma.h"
 
@@ -33,6 +39,41 @@ int uburma_cmd_alloc_token_id(struct uburma_file *ufile, void *args)
 	return 0;
 }
 
+/**
+ * uburma_call_release() - drop what a command staged and did not hand over
+ * @call: the command's staged user memory
+ */
+void uburma_call_release(struct uburma_call *call)
+{
+	kfree(call->udata.buf);
+	call->udata.buf = NULL;
+	/* not adopted by a segment: no device counted it */
+	if (call->umem)
+		ubcore_umem_release(NULL, call->umem);
+	call->umem = NULL;
+}
+
+/*
+ * Before any lock: pin the range, unless the flags ask for no pinning or
+ * name rights that ubcore refuses anyway (it says why, under the locks).
+ */
+int uburma_cmd_register_seg_prepare(struct uburma_file *ufile, void *args,
+				    struct uburma_call *call)
+{
+	struct uburma_cmd_register_seg *cmd = args;
+	struct ubcore_umem *umem;
+
+	if ((cmd->in.flag & UBCORE_SEG_FLAG_NON_PIN) ||
+	    ubcore_check_seg_access(UBCORE_SEG_FLAG_ACCESS(cmd->in.flag)))
+		return 0;
+	umem = ubcore_umem_get(NULL, cmd->in.va, cmd->in.len);
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
+	call->umem = umem;
+	return 0;
+}
+
+/* With the pages pinned by uburma_cmd_register_seg_prepare(). */
 int uburma_cmd_register_seg(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_register_seg *cmd = args;
@@ -61,10 +102,15 @@ int uburma_cmd_register_seg(struct uburma_file *ufile, void *args)
 	cfg.token_value = cmd->in.token_value;
 	cfg.flag = cmd->in.flag;
 	cfg.iova = cmd->in.iova;
+	/* for its async event (UBCORE_EVENT_SEG_INVALID) */
+	cfg.user_ctx = (u64)(uintptr_t)uobj;
+	cfg.umem = ufile->call->umem;
 	tseg = ubcore_register_seg(ufile->udev->ub_dev, &cfg, &udata);
 	ret = uburma_uobj_commit(uobj, tseg);
 	if (ret)
 		return ret;
+	/* adopted by the segment */
+	ufile->call->umem = NULL;
 	cmd->out.token_id = tseg->seg.token_id;
 	cmd->out.handle = uobj->handle;
 	return 0;

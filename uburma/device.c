@@ -47,6 +47,7 @@ static int uburma_add_device(struct ubcore_device *ub_dev)
 		return minor;
 	}
 	init_rwsem(&udev->lock);
+	write_pnet(&udev->net, ubcore_dev_net(ub_dev));
 	udev->ub_dev = ub_dev;
 	spin_lock_init(&udev->files_lock);
 	INIT_LIST_HEAD(&udev->files);

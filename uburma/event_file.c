@@ -347,6 +347,28 @@ static void uburma_dev_event_fanout(struct uburma_device *udev, u64 data,
 	spin_unlock_irqrestore(&udev->files_lock, flags);
 }
 
+/*
+ * A segment's event goes to its owner's file only, with the segment's
+ * handle as event_data (REGISTER_SEG takes no urma value). The raiser
+ * holds a reference on the segment, which keeps its uobj (freed only after
+ * the segment); a segment of ours has a context and its uobj in user_ctx.
+ */
+static void uburma_seg_event(struct ubcore_target_seg *tseg, u32 event_type)
+{
+	struct uburma_event_file *ev;
+	struct uburma_uobj *uobj;
+
+	if (!tseg->uctx)
+		return;
+	uobj = uburma_user_ctx_uobj(tseg->user_ctx, UBURMA_OBJ_SEG);
+	if (!uobj || !READ_ONCE(uobj->handle) ||
+	    READ_ONCE(uobj->ufile->ucontext) != tseg->uctx)
+		return;
+	ev = READ_ONCE(uobj->ufile->async_file);
+	if (ev)
+		uburma_event_queue(ev, uobj, uobj->handle, event_type);
+}
+
 /**
  * uburma_dev_event_handler() - a UB device's async events
  * @handler: udev->event_handler
@@ -371,6 +393,9 @@ void uburma_dev_event_handler(struct ubcore_event_handler *handler,
 	case UBCORE_EVENT_EID_CHANGE:
 		uburma_dev_event_fanout(udev, event->element.eid_idx,
 					event->type);
+		break;
+	case UBCORE_EVENT_SEG_INVALID:
+		uburma_seg_event(event->element.seg, event->type);
 		break;
 	default:
 		break;

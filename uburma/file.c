@@ -8,6 +8,7 @@
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -40,6 +41,15 @@ static int uburma_open(struct inode *inode, struct file *filp)
 	struct uburma_file *ufile;
 	int ret = 0;
 
+	/*
+	 * The device node is in every namespace's /dev (devtmpfs); the UB
+	 * device belongs to one, as RDMA's char devices do.
+	 */
+	if (!net_eq(current->nsproxy->net_ns, read_pnet(&udev->net))) {
+		dev_dbg_ratelimited(&udev->dev,
+				    "open from another network namespace refused\n");
+		return -EPERM;
+	}
 	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
 	if (!ufile)
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 
 #include <uapi/ub/uburma_ioctl.h>
 
@@ -23,10 +24,18 @@ static char *uburma_devnode(struct device *dev, umode_t *mode)
 	return kasprintf(GFP_KERNEL, "uburma/%s", dev_name(dev));
 }
 
+/* sysfs shows a char device only in its UB device's network namespace. */
+static const void *uburma_namespace(struct device *dev)
+{
+	return read_pnet(&container_of(dev, struct uburma_device, dev)->net);
+}
+
 struct class uburma_class = {
 	.name = UBURMA_CLASS_NAME,
 	.owner = THIS_MODULE,
 	.devnode = uburma_devnode,
+	.ns_type = &net_ns_type_operations,
+	.namespace = uburma_namespace,
 };
 
 static int __init uburma_init(void)

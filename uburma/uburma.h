@@ -4,6 +4,8 @@
  *
  * uburma: the userspace ABI of ubcore. One char device per UB device.
  *
+ * No lock of uburma is held while user memory is touched (cmd.c).
+ *
  * Lock order (outer first):
  *   mmap_lock (mmap(2) only; takes no uburma lock but udev->mmap_srcu)
  *   udev->lock (rwsem: read by commands and file release, write by device
@@ -48,6 +50,8 @@
  * @cdev: /dev/uburma/<name>
  * @lock: held for read by every command and by file release, for write
  *	when the UB device goes away; protects @ub_dev
+ * @net: the UB device's network namespace (ubcore_dev_net()): the char
+ *	device is opened and its sysfs directory seen only from there
  * @ub_dev: the UB device, or NULL once it is gone: the file is dead and
  *	every command fails with -EIO (written with WRITE_ONCE, mmap reads it
  *	under @mmap_srcu only)
@@ -61,6 +65,7 @@ struct uburma_device {
 	struct device dev;
 	struct cdev cdev;
 	struct rw_semaphore lock;	/* see above */
+	possible_net_t net;
 	struct ubcore_device *ub_dev;
 	struct srcu_struct mmap_srcu;
 	spinlock_t files_lock;		/* see above */
@@ -69,6 +74,36 @@ struct uburma_device {
 };
 
 struct uburma_event_file;
+
+/**
+ * struct uburma_udata_stage - the provider data of a command, in kernel
+ *	memory
+ * @buf: @in_len bytes of input copied from the caller, then @out_len bytes
+ *	of output for it (NULL when both are 0)
+ * @in_len: bytes of input
+ * @out_len: bytes of output
+ * @uout: where the output goes once the locks are dropped
+ */
+struct uburma_udata_stage {
+	void *buf;
+	u32 in_len;
+	u32 out_len;
+	void __user *uout;
+};
+
+/**
+ * struct uburma_call - what a command took from user memory before it took
+ *	any lock (cmd.c)
+ * @udata: its provider data (UBURMA_CMD_F_UDATA)
+ * @umem: REGISTER_SEG: the pages of the segment, pinned; NULL once ubcore
+ *	adopted them
+ */
+struct uburma_call {
+	struct uburma_udata_stage udata;
+	struct ubcore_umem *umem;
+};
+
+void uburma_call_release(struct uburma_call *call);
 
 /**
  * struct uburma_file - one open file of a char device
@@ -86,6 +121,8 @@ struct uburma_event_file;
  *	path commands (RING_DOORBELL, REARM_JFC) look up without @mutex,
  *	under the xarray's lock (uburma_uobj_get())
  * @node: in udev->files while @ucontext is set
+ * @call: the staged user memory of the object command that runs; set and
+ *	cleared around the handler under @mutex
  */
 struct uburma_file {
 	struct uburma_device *udev;
@@ -95,6 +132,7 @@ struct uburma_file {
 	struct uburma_event_file *async_file;
 	struct xarray handles;
 	struct list_head node;
+	struct uburma_call *call;
 };
 
 /* Kinds of per-file objects; order of teardown is uburma_teardown_order. */
@@ -203,7 +241,8 @@ void *uburma_get_udata_object(struct uburma_file *ufile,
 			      struct ubcore_udata *udata);
 
 /*
- * Commands; each runs with udev->lock held for read and ub_dev alive.
+ * Commands; each runs with udev->lock held for read and ub_dev alive
+ * (GET_EID_LIST takes it itself).
  * Object commands (all but the device ones, CREATE_CTX, RING_DOORBELL and
  * REARM_JFC) also run with ufile->mutex held and ufile->ucontext set.
  */
@@ -212,6 +251,8 @@ int uburma_cmd_get_eid_list(struct uburma_file *ufile, void *args);
 int uburma_cmd_create_ctx(struct uburma_file *ufile, void *args);
 int uburma_cmd_alloc_token_id(struct uburma_file *ufile, void *args);
 int uburma_cmd_free_token_id(struct uburma_file *ufile, void *args);
+int uburma_cmd_register_seg_prepare(struct uburma_file *ufile, void *args,
+				    struct uburma_call *call);
 int uburma_cmd_register_seg(struct uburma_file *ufile, void *args);
 int uburma_cmd_unregister_seg(struct uburma_file *ufile, void *args);
 int uburma_cmd_import_seg(struct uburma_file *ufile, void *args);

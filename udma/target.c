@@ -47,6 +47,10 @@
  * A receive CQE that does not fit in the receiver's JFC (udma_cq_post()
  * fails, the JFC reports JFC_ERR) answers REM_OPERATION although the data
  * was placed: the receiver will never see the message.
+ *
+ * Every REM_ACCESS of 3, 4, 5 (the JFR's token) and 6 is reported to ubcore
+ * (udma_refused(), ubcore_report_access_fail()), which counts it per source
+ * EID and per segment and invalidates a segment refused too often.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -285,6 +289,20 @@ enum udma_txn_status udma_target_check_inv(const struct ubcore_target_seg *tseg,
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_target_check_inv);
 
+/*
+ * A refused remote access: ubcore counts it against @tseg (the segment it
+ * named, or NULL) and @txn's source. Returns @st.
+ */
+static enum udma_txn_status udma_refused(struct ubcore_device *dev,
+					 struct ubcore_target_seg *tseg,
+					 const struct udma_txn *txn,
+					 enum udma_txn_status st)
+{
+	if (st == UDMA_TXN_REM_ACCESS)
+		ubcore_report_access_fail(dev, tseg, &txn->src_eid);
+	return st;
+}
+
 static bool udma_is_message(u8 opcode)
 {
 	return opcode == UDMA_TA_SEND || opcode == UDMA_TA_SEND_IMM;
@@ -344,7 +362,7 @@ static enum udma_txn_status udma_receiver_get(struct ubcore_device *dev,
 		return UDMA_TXN_REM_OPERATION;
 	if (!udma_target_token_ok(rcv->jfr->cfg.flag, rcv->jfr->cfg.token_value,
 				  txn->jetty_token))
-		return UDMA_TXN_REM_ACCESS;
+		return udma_refused(dev, NULL, txn, UDMA_TXN_REM_ACCESS);
 	return UDMA_TXN_OK;
 }
 
@@ -482,12 +500,13 @@ static enum udma_txn_status udma_inv_seg_get(struct ubcore_device *dev,
 	tseg = ubcore_find_get_remote_seg(dev, txn->token_id, txn->dst_va,
 					  txn->inv_len);
 	if (!tseg)
-		return UDMA_TXN_REM_ACCESS;
+		return udma_refused(dev, NULL, txn, UDMA_TXN_REM_ACCESS);
 	st = udma_target_check_inv(tseg, txn);
 	/* A message ends the remote access of its receiver's memory only. */
 	if (st == UDMA_TXN_OK && tseg->uctx != rcv->uctx)
 		st = UDMA_TXN_REM_ACCESS;
 	if (st != UDMA_TXN_OK) {
+		udma_refused(dev, tseg, txn, st);
 		ubcore_obj_ref_put(&tseg->obj_ref);
 		return st;
 	}
@@ -632,9 +651,10 @@ static enum udma_txn_status udma_notify_seg_get(struct ubcore_device *dev,
 	nseg = ubcore_find_get_remote_seg(dev, txn->notify_token_id,
 					  txn->notify_va, sizeof(u64));
 	if (!nseg)
-		return UDMA_TXN_REM_ACCESS;
+		return udma_refused(dev, NULL, txn, UDMA_TXN_REM_ACCESS);
 	st = udma_target_check_notify(nseg, txn);
 	if (st != UDMA_TXN_OK) {
+		udma_refused(dev, nseg, txn, st);
 		ubcore_obj_ref_put(&nseg->obj_ref);
 		return st;
 	}
@@ -657,8 +677,10 @@ static enum udma_txn_status udma_target_mem(struct ubcore_device *dev,
 		tseg = ubcore_find_get_remote_seg(dev, txn->token_id,
 						  txn->dst_va, txn->len);
 		if (!tseg)
-			return UDMA_TXN_REM_ACCESS;
-		st = udma_target_check_seg(tseg, txn);
+			return udma_refused(dev, NULL, txn,
+					    UDMA_TXN_REM_ACCESS);
+		st = udma_refused(dev, tseg, txn,
+				  udma_target_check_seg(tseg, txn));
 		if (st != UDMA_TXN_OK)
 			goto out;
 	} else if (txn->opcode != UDMA_TA_WRITE_IMM &&

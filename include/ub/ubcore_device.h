@@ -311,6 +311,43 @@ struct ubcore_eid_entry {
 	bool is_static;
 };
 
+/* Source EIDs whose refused remote accesses a device counts. */
+#define UBCORE_ACCESS_FAIL_SOURCES	32
+/* Refused remote accesses that invalidate a segment, by default. */
+#define UBCORE_ACCESS_FAIL_THRESHOLD	256
+
+/**
+ * struct ubcore_access_fail_src - refused remote accesses from one EID
+ * @eid: the initiator's EID
+ * @count: accesses refused
+ */
+struct ubcore_access_fail_src {
+	union ubcore_eid eid;
+	u64 count;
+};
+
+/**
+ * struct ubcore_access_fail - remote accesses a device refused as a target
+ *	(ubcore/access_fail.c; sysfs access_fail/)
+ * @lock: protects the rest but @threshold; a spinlock, irqsave
+ * @threshold: refusals that invalidate a segment (0: never);
+ *	READ_ONCE/WRITE_ONCE
+ * @total: every refusal
+ * @segs_invalidated: segments invalidated for reaching @threshold
+ * @sources_dropped: sources forgotten to make room in @sources
+ * @nr_sources: entries of @sources in use
+ * @sources: refusals per source EID
+ */
+struct ubcore_access_fail {
+	spinlock_t lock;		/* see above */
+	u32 threshold;
+	u64 total;
+	u64 segs_invalidated;
+	u64 sources_dropped;
+	u32 nr_sources;
+	struct ubcore_access_fail_src sources[UBCORE_ACCESS_FAIL_SOURCES];
+};
+
 /**
  * struct ubcore_device - a UB device
  * @dev_name: name, unique among UB devices ("udma0")
@@ -319,6 +356,10 @@ struct ubcore_eid_entry {
  * @ops: the provider's operations
  * @cap: capabilities; set by the provider before registration, then fixed
  * @netdev: the bound netdev (UBoE), or NULL; held (dev_hold) while bound
+ * @net: the network namespace the device belongs to: its netdev's when it
+ *	is registered (the initial one without a netdev), then fixed (a
+ *	provider removes its device when the netdev leaves the namespace).
+ *	Its sysfs directories, netlink and char device are seen only there.
  * @eid_lock: protects @eid_mode and @eid_table
  * @eid_mode: how the EID table is filled
  * @eid_table: the EIDs of this device
@@ -349,6 +390,7 @@ struct ubcore_eid_entry {
  *	invalid flag; a spinlock, lookups run in any context
  * @obj_cnt: live objects per enum ubcore_obj_type
  * @pinned_pages: user pages pinned by the device's segments
+ * @access_fail: remote accesses refused by the device as a target
  */
 struct ubcore_device {
 	char dev_name[UBCORE_MAX_DEV_NAME];
@@ -356,6 +398,7 @@ struct ubcore_device {
 	const struct ubcore_ops *ops;
 	struct ubcore_device_cap cap;
 	struct net_device *netdev;
+	possible_net_t net;
 
 	struct mutex eid_lock;		/* see above */
 	enum ubcore_eid_mode eid_mode;
@@ -378,6 +421,7 @@ struct ubcore_device {
 	spinlock_t seg_lock;		/* see above */
 	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
 	atomic64_t pinned_pages;
+	struct ubcore_access_fail access_fail;
 };
 
 /*
@@ -392,6 +436,17 @@ struct ubcore_device {
 static inline struct ubcore_device *to_ubcore_device(struct device *dev)
 {
 	return container_of(dev, struct ubcore_device, dev);
+}
+
+/**
+ * ubcore_dev_net() - the network namespace of a device
+ * @dev: a device that was registered
+ *
+ * Return: the namespace (no reference is taken).
+ */
+static inline struct net *ubcore_dev_net(const struct ubcore_device *dev)
+{
+	return read_pnet(&dev->net);
 }
 
 struct ubcore_device *ubcore_alloc_device(size_t size);

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 struct ubcore_device;
+struct ubcore_target_seg;
 
 /* Values as urma_async_event_type_t. */
 enum ubcore_event_type {
@@ -27,14 +28,20 @@ enum ubcore_event_type {
 	UBCORE_EVENT_EID_CHANGE,
 	UBCORE_EVENT_ELR_ERR,
 	UBCORE_EVENT_ELR_DONE,
+	/*
+	 * Ours, not UMDK's: a registered segment was invalidated after too
+	 * many refused remote accesses (ubcore_report_access_fail()).
+	 */
+	UBCORE_EVENT_SEG_INVALID,
 };
 
 /**
  * struct ubcore_event - one asynchronous event
  * @dev: the device
  * @type: what happened
- * @element: what it happened to: a port number, an EID index, or (for
- *	object errors) the object's ID
+ * @element: what it happened to: a port number, an EID index, (for
+ *	object errors) the object's ID, or (UBCORE_EVENT_SEG_INVALID) the
+ *	segment, valid while the handlers run
  */
 struct ubcore_event {
 	struct ubcore_device *dev;
@@ -43,6 +50,7 @@ struct ubcore_event {
 		u32 port_id;
 		u32 eid_idx;
 		u32 obj_id;
+		struct ubcore_target_seg *seg;
 	} element;
 };
 

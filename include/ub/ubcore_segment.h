@@ -87,6 +87,10 @@ struct ubcore_seg {
  * @flag: UBCORE_SEG_FLAG_* bits (urma_reg_seg_flag_t)
  * @user_ctx: the creator's value
  * @iova: IO address when UBCORE_SEG_FLAG_USER_IOVA is set
+ * @umem: the pages of a user range [@va, @va + @len), pinned by the caller
+ *	with ubcore_umem_get(NULL, ...) before it took its locks; ubcore
+ *	adopts them when the registration succeeds (the caller releases them
+ *	otherwise). NULL: ubcore pins them itself.
  */
 struct ubcore_seg_cfg {
 	u64 va;
@@ -96,6 +100,7 @@ struct ubcore_seg_cfg {
 	u32 flag;
 	u64 user_ctx;
 	u64 iova;
+	struct ubcore_umem *umem;
 };
 
 /**
@@ -115,6 +120,10 @@ struct ubcore_umem {
 	struct page **pages;
 };
 
+struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va,
+				    u64 len);
+void ubcore_umem_release(struct ubcore_device *dev, struct ubcore_umem *umem);
+
 /**
  * struct ubcore_target_seg - a registered (local) or imported (remote)
  *	segment
@@ -129,6 +138,8 @@ struct ubcore_umem {
  * @user_ctx: the creator's value
  * @node: in its token ID's seg_list (registered segments only)
  * @obj_ref: lifetime against lookups for the data path
+ * @access_fail: remote accesses to it that its target refused
+ *	(ubcore_report_access_fail()); registered segments only
  * @invalid: remote access has ended (a SEND_WITH_INVALIDATE named the
  *	segment, ubcore_invalidate_seg()): remote lookups
  *	(ubcore_find_get_remote_seg()) skip it and targets refuse it; its
@@ -148,6 +159,7 @@ struct ubcore_target_seg {
 	u64 user_ctx;
 	struct list_head node;
 	struct ubcore_obj_ref obj_ref;
+	atomic_t access_fail;
 	bool invalid;
 };
 
@@ -199,5 +211,9 @@ struct ubcore_target_seg *ubcore_find_get_remote_seg(struct ubcore_device *dev,
 
 /* End remote access to a registered segment (see @invalid). Any context. */
 void ubcore_invalidate_seg(struct ubcore_target_seg *tseg);
+
+void ubcore_report_access_fail(struct ubcore_device *dev,
+			       struct ubcore_target_seg *tseg,
+			       const union ubcore_eid *src);
 
 #endif /* _UB_UBCORE_SEGMENT_H */

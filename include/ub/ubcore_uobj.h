@@ -13,6 +13,7 @@
 #include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 struct ubcore_device;
 
@@ -23,6 +24,10 @@ struct ubcore_device;
  * @uasid: the process's UB address space ID
  * @pid: the process (thread group) that created the context, referenced;
  *	set by ubcore, for administrators (netlink RES_GET)
+ * @uid: the effective user ID of that process then; set by ubcore. RES_GET
+ *	shows the addresses, token IDs and owner of the context's objects
+ *	to this user and to network administrators of the device's namespace
+ *	only
  *
  * Created by the provider's alloc_ucontext (it may embed this structure),
  * freed by its free_ucontext once every object of the context is gone.
@@ -33,6 +38,7 @@ struct ubcore_ucontext {
 	u32 eid_index;
 	u32 uasid;
 	struct pid *pid;
+	kuid_t uid;
 };
 
 /**
@@ -43,15 +49,18 @@ struct ubcore_ucontext {
  * @out: provider output
  * @out_len: bytes at @out
  *
- * NULL for kernel callers. Providers copy with copy_struct_from_user() /
- * copy_to_user() of at most @out_len bytes.
+ * NULL for kernel callers. @in and @out are kernel memory: uburma copies
+ * the caller's input in before it takes any lock and the output out after
+ * it dropped them, so that a stalled user page never holds up the device
+ * (its removal, other users). Providers read at most @in_len bytes and
+ * write at most @out_len bytes (memcpy).
  */
 struct ubcore_udata {
 	struct ubcore_ucontext *uctx;
-	void __user *in;
+	const void *in;
 	u32 in_len;
 	u32 out_len;
-	void __user *out;
+	void *out;
 };
 
 /**

@@ -203,7 +203,11 @@ typedef enum urma_async_event_type {
     URMA_EVENT_DEV_FATAL,
     URMA_EVENT_EID_CHANGE, /* device EID table was changed by management */
     URMA_EVENT_ELR_ERR,    /* entity-level error */
-    URMA_EVENT_ELR_DONE    /* entity-level flush finished */
+    URMA_EVENT_ELR_DONE,   /* entity-level flush finished */
+    /* Not UMDK's: remote access to a registered segment ended (the device
+       refused too many remote accesses to it: sysfs access_fail/threshold);
+       element.tseg names it, NULL if it was unregistered meanwhile. */
+    URMA_EVENT_SEG_INVALID
 } urma_async_event_type_t;
 
 typedef enum urma_jfc_state {

@@ -1151,6 +1151,7 @@ typedef struct urma_async_event {
         urma_jetty_grp_t *jetty_grp;
         uint32_t port_id;
         uint32_t eid_idx;
+        urma_target_seg_t *tseg; /* URMA_EVENT_SEG_INVALID (ours) */
     } element;
     urma_async_event_type_t event_type;
     void *priv;

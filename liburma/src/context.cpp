@@ -149,7 +149,10 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     }
     urma::Fd async_fd(create.out.async_fd);
     auto *impl = new (std::nothrow) urma::ContextImpl();
-    if (impl == nullptr) {
+    if (impl != nullptr)
+        impl->segs = new (std::nothrow) urma::SegRegistry();
+    if (impl == nullptr || impl->segs == nullptr) {
+        delete impl;
         errno = ENOMEM;
         return nullptr;
     }
@@ -184,7 +187,9 @@ urma_status_t urma_delete_context(urma_context_t *ctx)
     if (ctx->async_fd >= 0)
         close(ctx->async_fd);
     pthread_mutex_destroy(&ctx->mutex);
-    delete urma::from_pub<urma::ContextImpl>(ctx);
+    auto *impl = urma::from_pub<urma::ContextImpl>(ctx);
+    delete impl->segs;
+    delete impl;
     return URMA_SUCCESS;
 }
 

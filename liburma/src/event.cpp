@@ -111,6 +111,10 @@ urma_status_t urma_get_async_event(urma_context_t *ctx, urma_async_event_t *even
         break;
     case URMA_EVENT_DEV_FATAL:
         break;
+    case URMA_EVENT_SEG_INVALID:
+        // The kernel names the segment by its handle.
+        event->element.tseg = urma::seg_registry_find(ctx, rec.event_data);
+        break;
     default:
         URMA_LOG_ERR("unknown async event type %u\n", rec.event_type);
         return URMA_FAIL;

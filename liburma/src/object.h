@@ -15,17 +15,27 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
+#include <unordered_map>
 
 #include "urma_types.h"
 
 namespace urma {
+
+// The registered segments of a context by kernel handle: the kernel names
+// a segment in its async event (URMA_EVENT_SEG_INVALID) by handle.
+struct SegRegistry {
+    std::mutex mu;
+    std::unordered_map<uint64_t, urma_target_seg_t *> by_handle;
+};
 
 struct ContextImpl {
     urma_context_t pub;
     // The device's limits, read once at create (UMDK caches them too):
     // every create is checked against them before the kernel is asked.
     urma_device_cap_t cap;
+    SegRegistry *segs = nullptr;  // owned; NULL in a context made by hand (unit tests)
 };
 
 template <typename Impl, typename Pub> Impl *from_pub(Pub *pub)
@@ -50,6 +60,11 @@ inline void ctx_put(urma_context_t *ctx)
 {
     ctx->ref.atomic_cnt.fetch_sub(1);
 }
+
+// The segment registry of a context (segment.cpp).
+void seg_registry_add(urma_context_t *ctx, urma_target_seg_t *tseg);
+void seg_registry_remove(urma_context_t *ctx, uint64_t handle);
+urma_target_seg_t *seg_registry_find(const urma_context_t *ctx, uint64_t handle);
 
 // errno value of a failed command (kernel gives -errno) as urma_status_t:
 // URMA's codes are errno values, so the kernel's reason reaches the caller.

@@ -18,6 +18,34 @@
 
 namespace urma {
 
+void seg_registry_add(urma_context_t *ctx, urma_target_seg_t *tseg)
+{
+    SegRegistry *r = from_pub<ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return;
+    std::lock_guard<std::mutex> lock(r->mu);
+    r->by_handle[tseg->handle] = tseg;
+}
+
+void seg_registry_remove(urma_context_t *ctx, uint64_t handle)
+{
+    SegRegistry *r = from_pub<ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return;
+    std::lock_guard<std::mutex> lock(r->mu);
+    r->by_handle.erase(handle);
+}
+
+urma_target_seg_t *seg_registry_find(const urma_context_t *ctx, uint64_t handle)
+{
+    SegRegistry *r = from_pub<const ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return nullptr;
+    std::lock_guard<std::mutex> lock(r->mu);
+    auto it = r->by_handle.find(handle);
+    return it == r->by_handle.end() ? nullptr : it->second;
+}
+
 bool seg_access_valid(uint32_t access)
 {
     const uint32_t remote = URMA_ACCESS_READ | URMA_ACCESS_WRITE | URMA_ACCESS_ATOMIC;
@@ -212,6 +240,7 @@ urma_target_seg_t *urma_register_seg(urma_context_t *ctx, urma_seg_cfg_t *seg_cf
     tseg->handle = cmd.out.handle;
     tid->ref.atomic_cnt.fetch_add(1);
     urma::ctx_get(ctx);
+    urma::seg_registry_add(ctx, tseg);
     return tseg;
 }
 
@@ -230,6 +259,7 @@ urma_status_t urma_unregister_seg(urma_target_seg_t *target_seg)
         URMA_LOG_ERR("unregister seg failed: %s\n", std::strerror(-ret));
         return urma::status_of(ret);
     }
+    urma::seg_registry_remove(ctx, target_seg->handle);
     const bool own_tid = target_seg->seg.attr.bs.user_token_id == URMA_TOKEN_ID_INVALID;
     tid->ref.atomic_cnt.fetch_sub(1);
     delete urma::from_pub<urma::TargetSegImpl>(target_seg);

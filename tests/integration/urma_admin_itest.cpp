@@ -386,7 +386,7 @@ TEST_F(UrmaAdmin, DevAddAndDelOnVethAndSystemShow)
     EXPECT_EQ(v[2], "uaveth0");
     r = admin({"system", "show"});
     EXPECT_EQ(r.code, 0) << describe(r);
-    EXPECT_EQ(r.out, "dev_count: 2\nns_mode: shared\ndev_sharing: on\neid_sharing: on\n"
+    EXPECT_EQ(r.out, "dev_count: 2\nns_mode: exclusive\ndev_sharing: off\neid_sharing: off\n"
                      "netlink_version: 1\nabi_version: 1\n");
 
     r = admin({"dev", "add", "uat1", "netdev", "nosuchif0"});

@@ -455,12 +455,18 @@ TEST(UrmaAdminFormat, ResourceDetail)
     seg.eid = *parse_eid("::1");
     EXPECT_EQ(format_resource_detail(seg),
               "seg:\n  token_id: 3\n  eid: ::1\n  access: 0x1 [LOCAL_ONLY(1)]\n  owner: kernel\n");
+    // Another user's segment, to a reader without CAP_NET_ADMIN.
+    Resource hidden = res(ResType::Seg, {{UBCORE_NL_RES_ACCESS, 2}, {UBCORE_NL_RES_HIDDEN, 1}});
+    EXPECT_EQ(format_resource_detail(hidden), "seg:\n  access: 0x2 [READ(2)]\n  owner: hidden\n");
 }
 
 TEST(UrmaAdminFormat, System)
 {
     SystemInfo s{3, UBCORE_NL_NS_SHARED, 1, 2};
     EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: shared\ndev_sharing: on\neid_sharing: on\n"
+                                "netlink_version: 1\nabi_version: 2\n");
+    s.ns_mode = UBCORE_NL_NS_EXCLUSIVE;
+    EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: exclusive\ndev_sharing: off\neid_sharing: off\n"
                                 "netlink_version: 1\nabi_version: 2\n");
 }
 

@@ -151,7 +151,8 @@ std::optional<Resource> decode_resource(const RawAttrs &raw)
     inner.erase(UBCORE_NL_RES_EID);
     inner.erase(UBCORE_NL_RES_PAD);
     r.attrs = decode_nums(inner);
-    if (!r.has(UBCORE_NL_RES_ID))
+    // A hidden segment (another user's) comes without its token ID.
+    if (!r.has(UBCORE_NL_RES_ID) && !r.has(UBCORE_NL_RES_HIDDEN))
         return std::nullopt;
     return r;
 }

@@ -34,9 +34,12 @@ std::string name_of(uint8_t v, const std::vector<const char *> &names)
 }
 
 // Who owns an object: "kernel" or "user", and the user context's UASID and
-// creator PID when the kernel gave them.
+// creator PID when the kernel gave them; "hidden" when it is another user's
+// and the reader is no network administrator.
 std::vector<std::string> owner_cells(const Resource &r)
 {
+    if (r.has(UBCORE_NL_RES_HIDDEN))
+        return {"hidden", "-", "-"};
     if (r.has(UBCORE_NL_RES_KERNEL))
         return {"kernel", "-", "-"};
     return {"user", r.has(UBCORE_NL_RES_UASID) ? num(r.get(UBCORE_NL_RES_UASID)) : "-",
@@ -325,11 +328,16 @@ std::string format_system(const SystemInfo &s)
 {
     std::string out;
     out += "dev_count: " + num(s.dev_count) + "\n";
-    out += "ns_mode: " + std::string(s.ns_mode == UBCORE_NL_NS_SHARED ? "shared" : "unknown(" + num(s.ns_mode) + ")") +
+    const bool known = s.ns_mode == UBCORE_NL_NS_SHARED || s.ns_mode == UBCORE_NL_NS_EXCLUSIVE;
+    const std::string sharing = !known ? "-" : s.ns_mode == UBCORE_NL_NS_SHARED ? "on" : "off";
+    out += "ns_mode: " +
+           std::string(s.ns_mode == UBCORE_NL_NS_SHARED      ? "shared"
+                       : s.ns_mode == UBCORE_NL_NS_EXCLUSIVE ? "exclusive"
+                                                             : "unknown(" + num(s.ns_mode) + ")") +
            "\n";
-    // The guide's two switches, as the one mode ubcore has implies them.
-    out += "dev_sharing: " + std::string(s.ns_mode == UBCORE_NL_NS_SHARED ? "on" : "-") + "\n";
-    out += "eid_sharing: " + std::string(s.ns_mode == UBCORE_NL_NS_SHARED ? "on" : "-") + "\n";
+    // The guide's two switches, as the mode implies them.
+    out += "dev_sharing: " + sharing + "\n";
+    out += "eid_sharing: " + sharing + "\n";
     out += "netlink_version: " + num(s.nl_version) + "\n";
     out += "abi_version: " + num(s.abi_version) + "\n";
     return out;

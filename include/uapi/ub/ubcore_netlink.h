@@ -348,6 +348,16 @@ enum ubcore_nl_res_type {
  *	0x2 READ, 0x4 WRITE, 0x8 ATOMIC [seg]
  * @UBCORE_NL_RES_PINNED_PAGES: u64, user pages the segment keeps pinned (0
  *	for a kernel segment) [seg]
+ * @UBCORE_NL_RES_HIDDEN: flag, the object is another user's (or the
+ *	kernel's) and the reader has no CAP_NET_ADMIN in the device's network
+ *	namespace: its owner (%UBCORE_NL_RES_UASID, %UBCORE_NL_RES_PID) and,
+ *	for a segment, its token ID (%UBCORE_NL_RES_ID) and
+ *	%UBCORE_NL_RES_VA are left out; a dump by token ID finds only the
+ *	reader's own segments [all]
+ * @UBCORE_NL_RES_ACCESS_FAIL: u32, remote accesses to the segment that
+ *	its target refused (wrong token, right or range); the segment is
+ *	invalidated when they reach the device's access_fail/threshold
+ *	in sysfs [seg]
  * @__UBCORE_NL_RES_MAX: one past the last attribute
  * @UBCORE_NL_RES_MAX: the last attribute
  */
@@ -379,6 +389,8 @@ enum ubcore_nl_res_attr {
 	UBCORE_NL_RES_LEN,
 	UBCORE_NL_RES_ACCESS,
 	UBCORE_NL_RES_PINNED_PAGES,
+	UBCORE_NL_RES_HIDDEN,
+	UBCORE_NL_RES_ACCESS_FAIL,
 
 	__UBCORE_NL_RES_MAX,
 	UBCORE_NL_RES_MAX = __UBCORE_NL_RES_MAX - 1
@@ -387,11 +399,15 @@ enum ubcore_nl_res_attr {
 /**
  * enum ubcore_nl_ns_mode - values of %UBCORE_NL_ATTR_SYS_NS_MODE
  * @UBCORE_NL_NS_SHARED: every UB device and its EIDs are seen from every
- *	network namespace (the user guide's dev_sharing and eid_sharing on);
- *	the only mode ubcore implements
+ *	network namespace (the user guide's dev_sharing and eid_sharing on)
+ * @UBCORE_NL_NS_EXCLUSIVE: a UB device belongs to its netdev's network
+ *	namespace (the initial one without a netdev) and it, its EIDs and its
+ *	objects are seen only from there: netlink, sysfs mounted there,
+ *	/dev/uburma (open elsewhere: -EPERM); the mode ubcore implements
  */
 enum ubcore_nl_ns_mode {
 	UBCORE_NL_NS_SHARED = 0,
+	UBCORE_NL_NS_EXCLUSIVE = 1,
 };
 
 #endif /* _UAPI_UB_UBCORE_NETLINK_H */
