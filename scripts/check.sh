@@ -23,6 +23,20 @@ step() {
 	failures+=("$what (log: $log)")
 	return 1
 }
+# host_script NAME COMMAND...: a host test written as a script; its result
+# goes to $res/host/NAME.json in GoogleTest's shape, for summarize.py.
+host_script() {
+	local name=$1 rc=0 fails=
+	shift
+	ub_log "host test $name"
+	"$@" > "$res/host/$name.log" 2>&1 || rc=$?
+	if [ $rc -ne 0 ]; then
+		tail -5 "$res/host/$name.log"
+		fails=", \"failures\": [{\"failure\": \"exit $rc (log: host/$name.log)\"}]"
+	fi
+	printf '{"testsuites": [{"name": "%s", "testsuite": [{"name": "%s"%s}]}]}\n' \
+		script "$name" "$fails" > "$res/host/$name.json"
+}
 finish() {
 	python3 "$UB_TOP/scripts/summarize.py" "$@" \
 		"${failures[@]/#/--extra-failure=}"
@@ -60,9 +74,12 @@ step "build modules for the test kernel" "$res/kmod.log" \
 if grep -E 'warning:|error:' "$res/kmod.log"; then
 	failures+=("modules build without warnings (W=1)")
 fi
+host_script install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmod/test"
 
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
 	"$UB_TOP/tests/guest/check-guest.sh" ||
 	ub_log "guest run incomplete; console: $res/guest/console.log"
+host_script guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
+	"$res/tmp-checkout" test
 finish --host "$res/host" --guest "$res/guest"
