@@ -219,68 +219,137 @@ urma_status_t get_opt(const OptEntry *e, uint64_t opt, bool active, const void *
     return URMA_SUCCESS;
 }
 
+// What the two-phase calls need of each kind of object.
+template <typename Pub> struct Kind;
+
+template <> struct Kind<urma_jfc_t> {
+    using Impl = JfcImpl;
+    using Cfg = urma_jfc_cfg_t;
+    static constexpr const char *name = "jfc";
+    static constexpr const auto &opts = kJfcOpts;
+    static constexpr auto activate = jfc_activate;
+    static constexpr auto deactivate = jfc_deactivate;
+    static bool &active(urma_jfc_t *o) { return o->urma_jfc_opt.is_actived; }
+    static Cfg &cfg(urma_jfc_t *o) { return o->jfc_cfg; }
+    static void *jfs_cfg(urma_jfc_t *) { return nullptr; }
+    static RingView ring(urma_jfc_t *o) { return {&from_pub<Impl>(o)->cq.ring(), o->jfc_id.id}; }
+};
+
+template <> struct Kind<urma_jfs_t> {
+    using Impl = JfsImpl;
+    using Cfg = urma_jfs_cfg_t;
+    static constexpr const char *name = "jfs";
+    static constexpr const auto &opts = kJfsOpts;
+    static constexpr auto activate = jfs_activate;
+    static constexpr auto deactivate = jfs_deactivate;
+    static bool &active(urma_jfs_t *o) { return o->urma_jfs_opt.is_actived; }
+    static Cfg &cfg(urma_jfs_t *o) { return o->jfs_cfg; }
+    static void *jfs_cfg(urma_jfs_t *) { return nullptr; }
+    static RingView ring(urma_jfs_t *o) { return {&from_pub<Impl>(o)->sq.ring(), o->jfs_id.id}; }
+};
+
+template <> struct Kind<urma_jfr_t> {
+    using Impl = JfrImpl;
+    using Cfg = urma_jfr_cfg_t;
+    static constexpr const char *name = "jfr";
+    static constexpr const auto &opts = kJfrOpts;
+    static constexpr auto activate = jfr_activate;
+    static constexpr auto deactivate = jfr_deactivate;
+    static bool &active(urma_jfr_t *o) { return o->urma_jfr_opt.is_actived; }
+    static Cfg &cfg(urma_jfr_t *o) { return o->jfr_cfg; }
+    static void *jfs_cfg(urma_jfr_t *) { return nullptr; }
+    static RingView ring(urma_jfr_t *o) { return {&from_pub<Impl>(o)->rq.ring(), o->jfr_id.id}; }
+};
+
+template <> struct Kind<urma_jetty_t> {
+    using Impl = JettyImpl;
+    using Cfg = urma_jetty_cfg_t;
+    static constexpr const char *name = "jetty";
+    static constexpr const auto &opts = kJettyOpts;
+    static constexpr auto activate = jetty_activate;
+    static constexpr auto deactivate = jetty_deactivate;
+    static bool &active(urma_jetty_t *o) { return o->urma_jetty_opt.is_actived; }
+    static Cfg &cfg(urma_jetty_t *o) { return o->jetty_cfg; }
+    static void *jfs_cfg(urma_jetty_t *o) { return &o->jetty_cfg.jfs_cfg; }
+    static RingView ring(urma_jetty_t *o) { return {&from_pub<Impl>(o)->sq.ring(), o->jetty_id.id}; }
+};
+
 // alloc: an inactive object with a copy of cfg; holds a context reference
 // until free, as UMDK's does.
-template <typename Impl, typename Pub, typename Cfg>
-urma_status_t alloc_obj(urma_context_t *ctx, const Cfg *cfg, Pub **out, Cfg Pub::*cfg_field, const char *what)
+template <typename Pub> urma_status_t alloc_obj(urma_context_t *ctx, const typename Kind<Pub>::Cfg *cfg, Pub **out)
 {
+    using K = Kind<Pub>;
     if (ctx == nullptr || cfg == nullptr || out == nullptr) {
-        URMA_LOG_ERR("alloc %s: invalid argument\n", what);
+        URMA_LOG_ERR("alloc %s: invalid argument\n", K::name);
         return URMA_EINVAL;
     }
-    auto *impl = new (std::nothrow) Impl();
+    auto *impl = new (std::nothrow) typename K::Impl();
     if (impl == nullptr)
         return URMA_ENOMEM;
     impl->pub.urma_ctx = ctx;
-    impl->pub.*cfg_field = *cfg;
+    K::cfg(&impl->pub) = *cfg;
     ctx_get(ctx);
     *out = &impl->pub;
     return URMA_SUCCESS;
 }
 
-template <typename Impl, typename Pub, typename Cfg>
-urma_status_t active_obj(Pub *obj, bool active, Cfg Pub::*cfg_field, int (*activate)(Impl *, urma_context_t *, const Cfg &),
-                         const char *what)
+template <typename Pub> urma_status_t set_obj_opt(Pub *obj, uint64_t opt, void *buf, uint32_t len)
 {
+    using K = Kind<Pub>;
+    if (obj == nullptr) {
+        URMA_LOG_ERR("set %s opt: the %s is NULL\n", K::name, K::name);
+        return URMA_EINVAL;
+    }
+    return set_opt(find_opt(K::opts, opt), opt, K::active(obj), &K::cfg(obj), K::jfs_cfg(obj), buf, len, K::name);
+}
+
+template <typename Pub> urma_status_t get_obj_opt(Pub *obj, uint64_t opt, void *buf, uint32_t len)
+{
+    using K = Kind<Pub>;
+    if (obj == nullptr) {
+        URMA_LOG_ERR("get %s opt: the %s is NULL\n", K::name, K::name);
+        return URMA_EINVAL;
+    }
+    return get_opt(find_opt(K::opts, opt), opt, K::active(obj), &K::cfg(obj), K::jfs_cfg(obj), K::ring(obj), buf,
+                   len, K::name);
+}
+
+template <typename Pub> urma_status_t active_obj(Pub *obj)
+{
+    using K = Kind<Pub>;
     if (obj == nullptr || obj->urma_ctx == nullptr) {
-        URMA_LOG_ERR("active %s: invalid argument\n", what);
+        URMA_LOG_ERR("active %s: invalid argument\n", K::name);
         return URMA_EINVAL;
     }
-    if (active) {
-        URMA_LOG_ERR("active %s: active already\n", what);
+    if (K::active(obj)) {
+        URMA_LOG_ERR("active %s: active already\n", K::name);
         return URMA_EINVAL;
     }
-    int ret = activate(from_pub<Impl>(obj), obj->urma_ctx, obj->*cfg_field);
+    int ret = K::activate(from_pub<typename K::Impl>(obj), obj->urma_ctx, K::cfg(obj));
     return ret == 0 ? URMA_SUCCESS : status_of(ret);
 }
 
-template <typename Impl, typename Pub>
-urma_status_t deactive_obj(Pub *obj, bool active, int (*deactivate)(Impl *), const char *what)
+template <typename Pub> urma_status_t deactive_obj(Pub *obj)
 {
-    if (obj == nullptr) {
-        URMA_LOG_ERR("deactive %s: invalid argument\n", what);
+    using K = Kind<Pub>;
+    if (obj == nullptr || !K::active(obj)) {
+        URMA_LOG_ERR("deactive %s: %s\n", K::name, obj == nullptr ? "invalid argument" : "not active");
         return URMA_EINVAL;
     }
-    if (!active) {
-        URMA_LOG_ERR("deactive %s: not active\n", what);
-        return URMA_EINVAL;
-    }
-    int ret = deactivate(from_pub<Impl>(obj));
+    int ret = K::deactivate(from_pub<typename K::Impl>(obj));
     return ret == 0 ? URMA_SUCCESS : status_of(ret);
 }
 
-template <typename Impl, typename Pub> urma_status_t free_obj(Pub *obj, bool active, const char *what)
+template <typename Pub> urma_status_t free_obj(Pub *obj)
 {
-    if (obj == nullptr) {
-        URMA_LOG_ERR("free %s: invalid argument\n", what);
-        return URMA_EINVAL;
-    }
-    if (active) {
-        URMA_LOG_ERR("free %s: still active, urma_deactive_%s first\n", what, what);
+    using K = Kind<Pub>;
+    if (obj == nullptr || K::active(obj)) {
+        URMA_LOG_ERR("free %s: %s\n", K::name,
+                     obj == nullptr ? "invalid argument" : "still active, deactivate it first");
         return URMA_EINVAL;
     }
     urma_context_t *ctx = obj->urma_ctx;
-    delete from_pub<Impl>(obj);
+    delete from_pub<typename K::Impl>(obj);
     ctx_put(ctx);
     return URMA_SUCCESS;
 }
@@ -291,8 +360,9 @@ template <typename Impl, typename Pub> urma_status_t free_obj(Pub *obj, bool act
 // *bad at the object that failed: those before it are gone, it and those
 // after it are not.
 template <typename Pub>
-urma_status_t delete_batch(Pub **arr, int num, Pub **bad, urma_status_t (*del)(Pub *), const char *what)
+urma_status_t delete_batch(Pub **arr, int num, Pub **bad, urma_status_t (*del)(Pub *))
 {
+    const char *what = Kind<Pub>::name;
     if (arr == nullptr || num <= 0 || bad == nullptr) {
         URMA_LOG_ERR("delete %s batch: invalid argument (array %p, count %d)\n", what, static_cast<void *>(arr),
                      num);
@@ -319,209 +389,42 @@ urma_status_t delete_batch(Pub **arr, int num, Pub **bad, urma_status_t (*del)(P
 }  // namespace
 }  // namespace urma
 
-using urma::JettyImpl;
-using urma::JfcImpl;
-using urma::JfrImpl;
-using urma::JfsImpl;
-using urma::RingView;
+// The seven calls of each kind, the same over Kind<urma_K_t>.
+#define URMA_TWO_PHASE_API(K)                                                                                \
+    urma_status_t urma_alloc_##K(urma_context_t *urma_ctx, urma_##K##_cfg_t *cfg, urma_##K##_t **K)          \
+    {                                                                                                         \
+        return urma::alloc_obj(urma_ctx, cfg, K);                                                             \
+    }                                                                                                         \
+    urma_status_t urma_set_##K##_opt(urma_##K##_t *K, uint64_t opt, void *buf, uint32_t len)                  \
+    {                                                                                                         \
+        return urma::set_obj_opt(K, opt, buf, len);                                                           \
+    }                                                                                                         \
+    urma_status_t urma_get_##K##_opt(urma_##K##_t *K, uint64_t opt, void *buf, uint32_t len)                  \
+    {                                                                                                         \
+        return urma::get_obj_opt(K, opt, buf, len);                                                           \
+    }                                                                                                         \
+    urma_status_t urma_active_##K(urma_##K##_t *K)                                                            \
+    {                                                                                                         \
+        return urma::active_obj(K);                                                                           \
+    }                                                                                                         \
+    urma_status_t urma_deactive_##K(urma_##K##_t *K)                                                          \
+    {                                                                                                         \
+        return urma::deactive_obj(K);                                                                         \
+    }                                                                                                         \
+    urma_status_t urma_free_##K(urma_##K##_t *K)                                                              \
+    {                                                                                                         \
+        return urma::free_obj(K);                                                                             \
+    }                                                                                                         \
+    urma_status_t urma_delete_##K##_batch(urma_##K##_t **arr, int num, urma_##K##_t **bad)                    \
+    {                                                                                                         \
+        return urma::delete_batch(arr, num, bad, urma_delete_##K);                                            \
+    }
 
 extern "C" {
 
-/* ---------------------------------------------------------------- JFC */
-
-urma_status_t urma_alloc_jfc(urma_context_t *urma_ctx, urma_jfc_cfg_t *cfg, urma_jfc_t **jfc)
-{
-    return urma::alloc_obj<JfcImpl>(urma_ctx, cfg, jfc, &urma_jfc_t::jfc_cfg, "jfc");
-}
-
-urma_status_t urma_set_jfc_opt(urma_jfc_t *jfc, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfc == nullptr) {
-        URMA_LOG_ERR("set jfc opt: jfc is NULL\n");
-        return URMA_EINVAL;
-    }
-    return urma::set_opt(urma::find_opt(urma::kJfcOpts, opt), opt, jfc->urma_jfc_opt.is_actived, &jfc->jfc_cfg,
-                         nullptr, buf, len, "jfc");
-}
-
-urma_status_t urma_get_jfc_opt(urma_jfc_t *jfc, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfc == nullptr) {
-        URMA_LOG_ERR("get jfc opt: jfc is NULL\n");
-        return URMA_EINVAL;
-    }
-    RingView rv = {&urma::from_pub<JfcImpl>(jfc)->cq.ring(), jfc->jfc_id.id};
-    return urma::get_opt(urma::find_opt(urma::kJfcOpts, opt), opt, jfc->urma_jfc_opt.is_actived, &jfc->jfc_cfg,
-                         nullptr, rv, buf, len, "jfc");
-}
-
-urma_status_t urma_active_jfc(urma_jfc_t *jfc)
-{
-    return urma::active_obj(jfc, jfc != nullptr && jfc->urma_jfc_opt.is_actived, &urma_jfc_t::jfc_cfg,
-                            urma::jfc_activate, "jfc");
-}
-
-urma_status_t urma_deactive_jfc(urma_jfc_t *jfc)
-{
-    return urma::deactive_obj(jfc, jfc != nullptr && jfc->urma_jfc_opt.is_actived, urma::jfc_deactivate, "jfc");
-}
-
-urma_status_t urma_free_jfc(urma_jfc_t *jfc)
-{
-    return urma::free_obj<JfcImpl>(jfc, jfc != nullptr && jfc->urma_jfc_opt.is_actived, "jfc");
-}
-
-urma_status_t urma_delete_jfc_batch(urma_jfc_t **jfc_arr, int jfc_num, urma_jfc_t **bad_jfc)
-{
-    return urma::delete_batch(jfc_arr, jfc_num, bad_jfc, urma_delete_jfc, "jfc");
-}
-
-/* ---------------------------------------------------------------- JFS */
-
-urma_status_t urma_alloc_jfs(urma_context_t *urma_ctx, urma_jfs_cfg_t *cfg, urma_jfs_t **jfs)
-{
-    return urma::alloc_obj<JfsImpl>(urma_ctx, cfg, jfs, &urma_jfs_t::jfs_cfg, "jfs");
-}
-
-urma_status_t urma_set_jfs_opt(urma_jfs_t *jfs, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfs == nullptr) {
-        URMA_LOG_ERR("set jfs opt: jfs is NULL\n");
-        return URMA_EINVAL;
-    }
-    return urma::set_opt(urma::find_opt(urma::kJfsOpts, opt), opt, jfs->urma_jfs_opt.is_actived, &jfs->jfs_cfg,
-                         nullptr, buf, len, "jfs");
-}
-
-urma_status_t urma_get_jfs_opt(urma_jfs_t *jfs, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfs == nullptr) {
-        URMA_LOG_ERR("get jfs opt: jfs is NULL\n");
-        return URMA_EINVAL;
-    }
-    RingView rv = {&urma::from_pub<JfsImpl>(jfs)->sq.ring(), jfs->jfs_id.id};
-    return urma::get_opt(urma::find_opt(urma::kJfsOpts, opt), opt, jfs->urma_jfs_opt.is_actived, &jfs->jfs_cfg,
-                         nullptr, rv, buf, len, "jfs");
-}
-
-urma_status_t urma_active_jfs(urma_jfs_t *jfs)
-{
-    return urma::active_obj(jfs, jfs != nullptr && jfs->urma_jfs_opt.is_actived, &urma_jfs_t::jfs_cfg,
-                            urma::jfs_activate, "jfs");
-}
-
-urma_status_t urma_deactive_jfs(urma_jfs_t *jfs)
-{
-    return urma::deactive_obj(jfs, jfs != nullptr && jfs->urma_jfs_opt.is_actived, urma::jfs_deactivate, "jfs");
-}
-
-urma_status_t urma_free_jfs(urma_jfs_t *jfs)
-{
-    return urma::free_obj<JfsImpl>(jfs, jfs != nullptr && jfs->urma_jfs_opt.is_actived, "jfs");
-}
-
-urma_status_t urma_delete_jfs_batch(urma_jfs_t **jfs_arr, int jfs_num, urma_jfs_t **bad_jfs)
-{
-    return urma::delete_batch(jfs_arr, jfs_num, bad_jfs, urma_delete_jfs, "jfs");
-}
-
-/* ---------------------------------------------------------------- JFR */
-
-urma_status_t urma_alloc_jfr(urma_context_t *urma_ctx, urma_jfr_cfg_t *cfg, urma_jfr_t **jfr)
-{
-    return urma::alloc_obj<JfrImpl>(urma_ctx, cfg, jfr, &urma_jfr_t::jfr_cfg, "jfr");
-}
-
-urma_status_t urma_set_jfr_opt(urma_jfr_t *jfr, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfr == nullptr) {
-        URMA_LOG_ERR("set jfr opt: jfr is NULL\n");
-        return URMA_EINVAL;
-    }
-    return urma::set_opt(urma::find_opt(urma::kJfrOpts, opt), opt, jfr->urma_jfr_opt.is_actived, &jfr->jfr_cfg,
-                         nullptr, buf, len, "jfr");
-}
-
-urma_status_t urma_get_jfr_opt(urma_jfr_t *jfr, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jfr == nullptr) {
-        URMA_LOG_ERR("get jfr opt: jfr is NULL\n");
-        return URMA_EINVAL;
-    }
-    RingView rv = {&urma::from_pub<JfrImpl>(jfr)->rq.ring(), jfr->jfr_id.id};
-    return urma::get_opt(urma::find_opt(urma::kJfrOpts, opt), opt, jfr->urma_jfr_opt.is_actived, &jfr->jfr_cfg,
-                         nullptr, rv, buf, len, "jfr");
-}
-
-urma_status_t urma_active_jfr(urma_jfr_t *jfr)
-{
-    return urma::active_obj(jfr, jfr != nullptr && jfr->urma_jfr_opt.is_actived, &urma_jfr_t::jfr_cfg,
-                            urma::jfr_activate, "jfr");
-}
-
-urma_status_t urma_deactive_jfr(urma_jfr_t *jfr)
-{
-    return urma::deactive_obj(jfr, jfr != nullptr && jfr->urma_jfr_opt.is_actived, urma::jfr_deactivate, "jfr");
-}
-
-urma_status_t urma_free_jfr(urma_jfr_t *jfr)
-{
-    return urma::free_obj<JfrImpl>(jfr, jfr != nullptr && jfr->urma_jfr_opt.is_actived, "jfr");
-}
-
-urma_status_t urma_delete_jfr_batch(urma_jfr_t **jfr_arr, int jfr_num, urma_jfr_t **bad_jfr)
-{
-    return urma::delete_batch(jfr_arr, jfr_num, bad_jfr, urma_delete_jfr, "jfr");
-}
-
-/* -------------------------------------------------------------- jetty */
-
-urma_status_t urma_alloc_jetty(urma_context_t *urma_ctx, urma_jetty_cfg_t *cfg, urma_jetty_t **jetty)
-{
-    return urma::alloc_obj<JettyImpl>(urma_ctx, cfg, jetty, &urma_jetty_t::jetty_cfg, "jetty");
-}
-
-urma_status_t urma_set_jetty_opt(urma_jetty_t *jetty, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jetty == nullptr) {
-        URMA_LOG_ERR("set jetty opt: jetty is NULL\n");
-        return URMA_EINVAL;
-    }
-    return urma::set_opt(urma::find_opt(urma::kJettyOpts, opt), opt, jetty->urma_jetty_opt.is_actived,
-                         &jetty->jetty_cfg, &jetty->jetty_cfg.jfs_cfg, buf, len, "jetty");
-}
-
-urma_status_t urma_get_jetty_opt(urma_jetty_t *jetty, uint64_t opt, void *buf, uint32_t len)
-{
-    if (jetty == nullptr) {
-        URMA_LOG_ERR("get jetty opt: jetty is NULL\n");
-        return URMA_EINVAL;
-    }
-    RingView rv = {&urma::from_pub<JettyImpl>(jetty)->sq.ring(), jetty->jetty_id.id};
-    return urma::get_opt(urma::find_opt(urma::kJettyOpts, opt), opt, jetty->urma_jetty_opt.is_actived,
-                         &jetty->jetty_cfg, &jetty->jetty_cfg.jfs_cfg, rv, buf, len, "jetty");
-}
-
-urma_status_t urma_active_jetty(urma_jetty_t *jetty)
-{
-    return urma::active_obj(jetty, jetty != nullptr && jetty->urma_jetty_opt.is_actived, &urma_jetty_t::jetty_cfg,
-                            urma::jetty_activate, "jetty");
-}
-
-urma_status_t urma_deactive_jetty(urma_jetty_t *jetty)
-{
-    return urma::deactive_obj(jetty, jetty != nullptr && jetty->urma_jetty_opt.is_actived, urma::jetty_deactivate,
-                              "jetty");
-}
-
-urma_status_t urma_free_jetty(urma_jetty_t *jetty)
-{
-    return urma::free_obj<JettyImpl>(jetty, jetty != nullptr && jetty->urma_jetty_opt.is_actived, "jetty");
-}
-
-urma_status_t urma_delete_jetty_batch(urma_jetty_t **jetty_arr, int jetty_num, urma_jetty_t **bad_jetty)
-{
-    return urma::delete_batch(jetty_arr, jetty_num, bad_jetty, urma_delete_jetty, "jetty");
-}
+URMA_TWO_PHASE_API(jfc)
+URMA_TWO_PHASE_API(jfs)
+URMA_TWO_PHASE_API(jfr)
+URMA_TWO_PHASE_API(jetty)
 
 }  // extern "C"

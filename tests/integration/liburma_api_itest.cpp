@@ -45,35 +45,18 @@ bool logged(const std::string &what)
     return false;
 }
 
-class ApiTest : public ::testing::Test {
+class ApiTest : public ub_itest::CtxTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
     void SetUp() override
     {
-        ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
+        ub_itest::CtxTest::SetUp();
         ASSERT_EQ(urma_register_log_func(capture), URMA_SUCCESS);
         g_log.clear();
-        ctx_ = ub_itest::open_ctx();
-        ASSERT_NE(ctx_, nullptr) << std::strerror(errno);
-        urma_device_attr_t attr;
-        ASSERT_EQ(urma_query_device(ctx_->dev, &attr), URMA_SUCCESS);
-        cap_ = attr.dev_cap;
     }
     void TearDown() override
     {
-        if (ctx_ != nullptr) {
-            EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);  // no reference left
-        }
         urma_unregister_log_func();
-        EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
-        EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::all_counts_zero(); }, 3000))
-            << ub_itest::counts();
+        ub_itest::CtxTest::TearDown();
     }
 
     urma_jfc_t *make_jfc()
@@ -82,8 +65,11 @@ protected:
         return urma_create_jfc(ctx_, &c);
     }
 
-    urma_context_t *ctx_ = nullptr;
-    urma_device_cap_t cap_ = {};
+    urma_jfr_t *make_jfr(urma_jfc_t *jfc)
+    {
+        urma_jfr_cfg_t c = ub_itest::jfr_cfg(jfc);
+        return urma_create_jfr(ctx_, &c);
+    }
 };
 
 template <typename T> urma_status_t get32(T *obj, urma_status_t (*get)(T *, uint64_t, void *, uint32_t), uint64_t opt,
@@ -220,12 +206,7 @@ TEST_F(ApiTest, TwoPhaseJfsJfrJettyCarryData)
     urma_seg_cfg_t segcfg = ub_itest::seg_cfg(buf, 8192);
     urma_target_seg_t *seg = urma_register_seg(ctx_, &segcfg);
     ASSERT_NE(seg, nullptr) << std::strerror(errno);
-    urma_rjfr_t rjfr = {};
-    rjfr.jfr_id = jfr->jfr_id;
-    rjfr.trans_mode = URMA_TM_RM;
-    rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-    urma_token_t jtoken = {0x1234};
-    urma_target_jetty_t *tjfr = urma_import_jfr(ctx_, &rjfr, &jtoken);
+    urma_target_jetty_t *tjfr = import_jfr(jfr, 0x1234);
     ASSERT_NE(tjfr, nullptr) << std::strerror(errno);
     const uintptr_t base = reinterpret_cast<uintptr_t>(buf);
     ASSERT_EQ(urma_recv(jfr, seg, base + 4096, 64, 0x11), URMA_SUCCESS);
@@ -355,18 +336,13 @@ TEST_F(ApiTest, AdviseRecordsPairs)
 {
     urma_jfc_t *jfc = make_jfc();
     ASSERT_NE(jfc, nullptr);
-    urma_jfr_cfg_t rcfg = ub_itest::jfr_cfg(jfc);
-    urma_jfr_t *jfr = urma_create_jfr(ctx_, &rcfg);
+    urma_jfr_t *jfr = make_jfr(jfc);
     ASSERT_NE(jfr, nullptr);
     urma_jfs_cfg_t scfg = ub_itest::jfs_cfg(jfc);
     urma_jfs_t *jfs = urma_create_jfs(ctx_, &scfg);
     ASSERT_NE(jfs, nullptr);
-    urma_rjfr_t rjfr = {};
-    rjfr.jfr_id = jfr->jfr_id;
-    rjfr.trans_mode = URMA_TM_RM;
-    rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
     urma_token_t token = {0xabcd};
-    urma_target_jetty_t *tjfr = urma_import_jfr(ctx_, &rjfr, &token);
+    urma_target_jetty_t *tjfr = import_jfr(jfr, token.token);
     ASSERT_NE(tjfr, nullptr);
 
     EXPECT_EQ(urma_unadvise_jfr(jfs, tjfr), URMA_EINVAL);
@@ -387,7 +363,7 @@ TEST_F(ApiTest, AdviseRecordsPairs)
 
     // Unimport forgets the pair: a new import is advised afresh.
     EXPECT_EQ(urma_unimport_jfr(tjfr), URMA_SUCCESS);
-    tjfr = urma_import_jfr(ctx_, &rjfr, &token);
+    tjfr = import_jfr(jfr, token.token);
     ASSERT_NE(tjfr, nullptr);
     EXPECT_EQ(urma_advise_jfr(jfs, tjfr), URMA_SUCCESS);
 
@@ -612,8 +588,7 @@ TEST_F(ApiTest, NotSupportedYetSaySo)
 {
     urma_jfc_t *jfc = make_jfc();
     ASSERT_NE(jfc, nullptr);
-    urma_jfr_cfg_t rcfg = ub_itest::jfr_cfg(jfc);
-    urma_jfr_t *jfr = urma_create_jfr(ctx_, &rcfg);
+    urma_jfr_t *jfr = make_jfr(jfc);
     ASSERT_NE(jfr, nullptr);
     urma_jetty_cfg_t jcfg = ub_itest::jetty_cfg_shared(jfc, jfr);
     urma_jetty_t *jetty = urma_create_jetty(ctx_, &jcfg);
