@@ -4,7 +4,9 @@
 #   2. the test kernel (built once, cached), the modules against it;
 #   3. a QEMU guest with that kernel runs the KUnit suites, the in-guest cases
 #      and the GoogleTest integration binaries;
-#   4. scripts/summarize.py judges it all: per-suite lines, then
+#   4. host tests as scripts (tests/host): make install into a DESTDIR, a
+#      checkout under /tmp in the guest, DKMS against the stock kernel;
+#   5. scripts/summarize.py judges it all: per-suite lines, then
 #      "N passed, N failed". Exits non-zero on any failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -82,4 +84,5 @@ ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 	ub_log "guest run incomplete; console: $res/guest/console.log"
 host_script guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
 	"$res/tmp-checkout" test
+host_script dkms "$UB_TOP/tests/host/dkms.sh" "$res/dkms"
 finish --host "$res/host" --guest "$res/guest"

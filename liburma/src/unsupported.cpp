@@ -8,9 +8,7 @@
 //  - TP-aware calls (user and control-plane TPs): they name transport
 //    channels (TPs) of udma's transport layer, which does not exist yet;
 //    every message goes through the one-host path.
-//  - Asynchronous import and bind with notifiers.
 //  - Jetty groups.
-// urma_ack_notify is UMDK's legacy no-op and is complete here.
 #include <cerrno>
 
 #include "log.h"
@@ -121,89 +119,6 @@ urma_status_t urma_bind_jetty_ex(urma_jetty_t *jetty, urma_target_jetty_t *tjett
         return URMA_EINVAL;
     }
     URMA_LOG_ERR("bind_jetty_ex: %s\n", kNoTp);
-    return URMA_ENOPERM;
-}
-
-/* ------------------------------------------- notifiers, async import/bind */
-
-urma_notifier_t *urma_create_notifier(urma_context_t *ctx)
-{
-    if (ctx == nullptr) {
-        URMA_LOG_ERR("ctx is NULL\n");
-        errno = EINVAL;
-        return nullptr;
-    }
-    URMA_LOG_ERR("notifiers (asynchronous import and bind) are not supported yet\n");
-    errno = EPERM;
-    return nullptr;
-}
-
-// No notifier can exist (urma_create_notifier refuses every one).
-urma_status_t urma_delete_notifier(urma_notifier_t *notifier)
-{
-    URMA_LOG_ERR("notifier %p: notifiers are not supported yet\n", static_cast<void *>(notifier));
-    return URMA_EINVAL;
-}
-
-int urma_wait_notify(urma_notifier_t *notifier, uint32_t cnt, urma_notify_t *notify, int timeout)
-{
-    (void)cnt;
-    (void)timeout;
-    URMA_LOG_ERR("notifier %p (notify %p): notifiers are not supported yet\n", static_cast<void *>(notifier),
-                 static_cast<void *>(notify));
-    errno = EINVAL;
-    return -1;
-}
-
-urma_status_t urma_ack_notify(urma_context_t *ctx, uint32_t cnt, urma_notify_t *notify)
-{
-    (void)cnt;
-    if (ctx == nullptr || notify == nullptr) {
-        URMA_LOG_ERR("invalid argument: ctx %p notify %p\n", static_cast<void *>(ctx), static_cast<void *>(notify));
-        return URMA_EINVAL;
-    }
-    return URMA_SUCCESS;
-}
-
-urma_target_jetty_t *urma_import_jetty_async(urma_notifier_t *notifier, const urma_rjetty_t *rjetty,
-                                             const urma_token_t *token_value, uint64_t user_ctx, int timeout)
-{
-    (void)token_value;
-    (void)user_ctx;
-    (void)timeout;
-    URMA_LOG_ERR("import_jetty_async (notifier %p, rjetty %p): notifiers are not supported yet\n",
-                 static_cast<void *>(notifier), static_cast<const void *>(rjetty));
-    errno = notifier == nullptr || rjetty == nullptr ? EINVAL : EPERM;
-    return nullptr;
-}
-
-// No target comes from urma_import_jetty_async.
-urma_status_t urma_unimport_jetty_async(urma_target_jetty_t *tjetty)
-{
-    URMA_LOG_ERR("tjetty %p was not imported asynchronously (not supported yet)\n", static_cast<void *>(tjetty));
-    return URMA_EINVAL;
-}
-
-urma_status_t urma_bind_jetty_async(urma_notifier_t *notifier, urma_jetty_t *jetty, urma_target_jetty_t *tjetty,
-                                    uint64_t user_ctx, int timeout)
-{
-    (void)user_ctx;
-    (void)timeout;
-    if (notifier == nullptr || jetty == nullptr || tjetty == nullptr) {
-        URMA_LOG_ERR("invalid argument\n");
-        return URMA_EINVAL;
-    }
-    URMA_LOG_ERR("bind_jetty_async: notifiers are not supported yet\n");
-    return URMA_ENOPERM;
-}
-
-urma_status_t urma_unbind_jetty_async(urma_jetty_t *jetty)
-{
-    if (jetty == nullptr) {
-        URMA_LOG_ERR("jetty is NULL\n");
-        return URMA_EINVAL;
-    }
-    URMA_LOG_ERR("jetty %u was not bound asynchronously (not supported yet)\n", jetty->jetty_id.id);
     return URMA_ENOPERM;
 }
 

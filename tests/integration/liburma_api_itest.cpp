@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -623,12 +624,6 @@ TEST_F(ApiTest, NotSupportedYetSaySo)
     EXPECT_EQ(errno, EPERM);
     EXPECT_EQ(urma_bind_jetty_ex(jetty, reinterpret_cast<urma_target_jetty_t *>(&rjetty), &acfg), URMA_ENOPERM);
 
-    errno = 0;
-    EXPECT_EQ(urma_create_notifier(ctx_), nullptr);
-    EXPECT_EQ(errno, EPERM);
-    EXPECT_EQ(urma_unbind_jetty_async(jetty), URMA_ENOPERM);
-    urma_notify_t note = {};
-    EXPECT_EQ(urma_ack_notify(ctx_, 1, &note), URMA_SUCCESS);  // UMDK's legacy no-op
     urma_jetty_grp_cfg_t gcfg = {};
     errno = 0;
     EXPECT_EQ(urma_create_jetty_grp(ctx_, &gcfg), nullptr);
@@ -637,6 +632,98 @@ TEST_F(ApiTest, NotSupportedYetSaySo)
 
     EXPECT_EQ(urma_delete_jetty(jetty), URMA_SUCCESS);
     EXPECT_EQ(urma_delete_jfr(jfr), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
+}
+
+bool readable(int fd)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+
+// Notifiers: an asynchronous import or bind is done before the call
+// returns on udma, and its result waits on the notifier, whose fd is
+// readable while one does.
+TEST_F(ApiTest, NotifierAsyncImportAndBind)
+{
+    urma_jfc_t *jfc = make_jfc();
+    ASSERT_NE(jfc, nullptr);
+    urma_jfr_cfg_t rcfg = ub_itest::jfr_cfg(jfc);
+    rcfg.trans_mode = URMA_TM_RC;
+    urma_jetty_cfg_t jcfg = {};
+    jcfg.jfs_cfg = ub_itest::jfs_cfg(jfc);
+    jcfg.jfs_cfg.trans_mode = URMA_TM_RC;
+    jcfg.jfr_cfg = &rcfg;
+    urma_jetty_t *a = urma_create_jetty(ctx_, &jcfg);
+    urma_jetty_t *b = urma_create_jetty(ctx_, &jcfg);
+    ASSERT_NE(a, nullptr) << std::strerror(errno);
+    ASSERT_NE(b, nullptr) << std::strerror(errno);
+
+    urma_notifier_t *notifier = urma_create_notifier(ctx_);
+    ASSERT_NE(notifier, nullptr) << std::strerror(errno);
+    EXPECT_GE(notifier->fd, 0);
+    EXPECT_EQ(notifier->urma_ctx, ctx_);
+    EXPECT_FALSE(readable(notifier->fd));
+    urma_notify_t got[4] = {};
+    EXPECT_EQ(urma_wait_notify(notifier, 4, got, 0), 0);
+    EXPECT_EQ(urma_wait_notify(notifier, 4, got, 100), 0);  // times out
+    EXPECT_EQ(urma_delete_context(ctx_), URMA_EAGAIN);      // held by the notifier
+
+    urma_rjetty_t *rjetty = nullptr;
+    uint32_t len = 0;
+    ASSERT_EQ(urma_get_rjetty(b, &rjetty, &len), URMA_SUCCESS);
+    urma_token_t token = {0xabcd};
+    urma_target_jetty_t *tb = urma_import_jetty_async(notifier, rjetty, &token, 0x77, 1000);
+    ASSERT_NE(tb, nullptr) << std::strerror(errno);
+    EXPECT_EQ(obj_count("tjetty"), 1);
+    EXPECT_TRUE(readable(notifier->fd));
+    ASSERT_EQ(urma_wait_notify(notifier, 4, got, 0), 1);
+    EXPECT_EQ(got[0].type, URMA_IMPORT_JETTY_NOTIFY);
+    EXPECT_EQ(got[0].status, URMA_SUCCESS);
+    EXPECT_EQ(got[0].user_ctx, 0x77u);
+    EXPECT_EQ(got[0].tjetty, tb);
+    EXPECT_FALSE(readable(notifier->fd));
+    // An import the library refuses (a jetty group) fails at once.
+    urma_rjetty_t group = *rjetty;
+    group.type = URMA_JETTY_GROUP;
+    errno = 0;
+    EXPECT_EQ(urma_import_jetty_async(notifier, &group, &token, 1, 1000), nullptr);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_FALSE(readable(notifier->fd));
+    EXPECT_EQ(urma_import_jetty_async(notifier, rjetty, nullptr, 1, 1000), nullptr);
+    urma_put_rjetty(rjetty);
+
+    ASSERT_EQ(urma_bind_jetty_async(notifier, a, tb, 0x88, 1000), URMA_SUCCESS);
+    ASSERT_EQ(urma_wait_notify(notifier, 4, got, 1000), 1);
+    EXPECT_EQ(got[0].type, URMA_BIND_JETTY_NOTIFY);
+    EXPECT_EQ(got[0].status, URMA_SUCCESS);
+    EXPECT_EQ(got[0].user_ctx, 0x88u);
+    EXPECT_EQ(got[0].jetty, a);
+    EXPECT_EQ(a->remote_jetty, tb);
+    ASSERT_EQ(urma_bind_jetty_async(notifier, a, tb, 0x89, 1000), URMA_SUCCESS);
+    ASSERT_EQ(urma_wait_notify(notifier, 4, got, 0), 1);
+    EXPECT_EQ(got[0].status, URMA_EEXIST);  // bound already
+    EXPECT_EQ(urma_unbind_jetty_async(a), URMA_SUCCESS);
+    EXPECT_EQ(urma_unbind_jetty_async(a), URMA_EINVAL);  // not bound
+
+    // An RM jetty is not bound (UMDK: URMA_ENOPERM).
+    urma_jfr_t *jfr = make_jfr(jfc);
+    ASSERT_NE(jfr, nullptr);
+    urma_jetty_cfg_t rm = ub_itest::jetty_cfg_shared(jfc, jfr);
+    urma_jetty_t *c = urma_create_jetty(ctx_, &rm);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(urma_bind_jetty_async(notifier, c, tb, 1, 1000), URMA_ENOPERM);
+    EXPECT_EQ(urma_wait_notify(notifier, 4, got, 0), 0);
+
+    EXPECT_EQ(urma_unimport_jetty_async(tb), URMA_SUCCESS);
+    EXPECT_EQ(obj_count("tjetty"), 0);
+    urma_notify_t note = {};
+    EXPECT_EQ(urma_ack_notify(ctx_, 1, &note), URMA_SUCCESS);  // UMDK's legacy no-op
+    EXPECT_EQ(urma_delete_notifier(notifier), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jetty(c), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jfr(jfr), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jetty(a), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jetty(b), URMA_SUCCESS);
     EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
 }
 
