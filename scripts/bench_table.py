@@ -190,9 +190,12 @@ def print_table(rows, res, guest):
     print(f"make bench: {guest}")
     print("1 MB = 2^20 bytes; latencies in microseconds (write/send: half the")
     print("round trip, read/atomic: post to completion), as perftest reports them.")
+    print("Not the same work yet: URMA's rows are udma's in-kernel LOCAL path (no")
+    print("packets; UBoE does not exist yet), rxe's are RoCE packets over a veth and")
+    print("TCP's go over the same veth. The ratios compare those, nothing more.")
     print()
-    hdr = ("test", "bytes", "metric", "URMA", "rxe", "TCP", "URMA/rxe")
-    w = (11, 6, 9, 9, 9, 9, 9)
+    hdr = ("test", "bytes", "metric", "URMA-local", "rxe-veth", "TCP-veth", "URMA/rxe")
+    w = (11, 6, 9, 10, 9, 9, 9)
     print("  ".join(h.ljust(n) if i < 3 else h.rjust(n) for i, (h, n) in enumerate(zip(hdr, w))))
     for t, size, metric, u, x, tcp in rows:
         cells = (t, str(size), metric, fmt(u), fmt(x), fmt(tcp), fmt(ratio(u, x)))
@@ -202,7 +205,7 @@ def print_table(rows, res, guest):
     for size, (wr, mc) in sorted(res["local"]["rows"].items()):
         print(f"  {size:>8}  {wr:9.1f}  {mc:9.1f}")
     print()
-    print("goals (same guest, same run):")
+    print("goals (same guest, same run; URMA is the local path, see above):")
     for what, r, ok in goals(res):
         print(f"  {what:<40} {fmt(r):>7}  {'met' if ok else 'NOT met'}")
     for t, prof in res["profile"].items():

@@ -6,13 +6,17 @@
 #      and the GoogleTest integration binaries;
 #   4. host tests as scripts (tests/host): make install into a DESTDIR, a
 #      checkout under /tmp in the guest, DKMS against the stock kernel;
-#   5. scripts/summarize.py judges it all: per-suite lines, then
-#      "N passed, N failed". Exits non-zero on any failure.
+#   5. scripts/summarize.py judges it all against the manifest of what must
+#      report (scripts/suites.py, from the build: $res/manifest.json; the
+#      host scripts add themselves to it as they start):
+#      per-suite lines, then "N passed, N failed". Exits non-zero on any
+#      failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 build=$UB_TOP/build
 res=$build/results
+manifest=$res/manifest.json
 failures=()
 # step WHAT LOG COMMAND...: run a set-up step, its output to LOG; on failure
 # show the end of LOG and count the step as failed.
@@ -25,22 +29,36 @@ step() {
 	failures+=("$what (log: $log)")
 	return 1
 }
-# host_script NAME COMMAND...: a host test written as a script; its result
-# goes to $res/host/NAME.json in GoogleTest's shape, for summarize.py.
+# host_script NAME COMMAND...: a host test written as a script. It joins
+# the manifest's host suites (test script.NAME) before it runs, so that it
+# must report; its report ($res/host/NAME.json, GoogleTest's shape), log and
+# exit status (.rc) are those of a host suite.
 host_script() {
 	local name=$1 rc=0 fails=
 	shift
 	ub_log "host test $name"
+	[ ! -e "$manifest" ] || python3 - "$manifest" "$name" "$*" <<'PY'
+import json, sys
+path, name, cmd = sys.argv[1:4]
+with open(path) as f:
+    m = json.load(f)
+m.setdefault("host", []).append({"name": name, "cmd": cmd.split(), "tests": ["script." + name]})
+with open(path, "w") as f:
+    json.dump(m, f, indent=1)
+PY
 	"$@" > "$res/host/$name.log" 2>&1 || rc=$?
+	echo "$rc" > "$res/host/$name.rc"
 	if [ $rc -ne 0 ]; then
 		tail -5 "$res/host/$name.log"
 		fails=", \"failures\": [{\"failure\": \"exit $rc (log: host/$name.log)\"}]"
 	fi
-	printf '{"testsuites": [{"name": "%s", "testsuite": [{"name": "%s"%s}]}]}\n' \
-		script "$name" "$fails" > "$res/host/$name.json"
+	printf '{"testsuites": [{"name": "script", "testsuite": [{"name": "%s", "status": "RUN", "result": "COMPLETED"%s}]}]}\n' \
+		"$name" "$fails" > "$res/host/$name.json"
 }
 finish() {
-	python3 "$UB_TOP/scripts/summarize.py" "$@" \
+	local m=()
+	[ ! -e "$manifest" ] || m=(--manifest "$manifest")
+	python3 "$UB_TOP/scripts/summarize.py" "${m[@]}" "$@" \
 		"${failures[@]/#/--extra-failure=}"
 	exit $?
 }
@@ -58,12 +76,11 @@ step "configure userspace" "$res/cmake.log" \
 step "build userspace" "$res/build.log" \
 	cmake --build "$build" -j"$(nproc)" || finish
 
-for t in "$build"/tests/unit/*_test; do
-	[ -x "$t" ] || continue
-	n=$(basename "$t")
-	"$t" --gtest_output="json:$res/host/$n.json" > "$res/host/$n.log" 2>&1 ||
-		ub_log "host suite $n failed (log: $res/host/$n.log)"
-done
+step "list the suites (manifest)" "$res/manifest.log" \
+	python3 "$UB_TOP/scripts/suites.py" host "$UB_TOP" "$build" "$manifest" ||
+	finish
+ub_log "host suites"
+python3 "$UB_TOP/scripts/suites.py" run-host "$manifest" "$res/host"
 
 ub_log "build or reuse the test kernel"
 kdir=$("$UB_TOP/scripts/test-kernel.sh") || {
@@ -76,6 +93,8 @@ step "build modules for the test kernel" "$res/kmod.log" \
 if grep -E 'warning:|error:' "$res/kmod.log"; then
 	failures+=("modules build without warnings (W=1)")
 fi
+step "list the KUnit suites (manifest)" "$res/manifest-kunit.log" \
+	python3 "$UB_TOP/scripts/suites.py" kunit "$UB_TOP" "$build/kmod/test" "$manifest"
 host_script install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmod/test"
 
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"

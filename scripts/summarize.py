@@ -2,11 +2,25 @@
 # SPDX-License-Identifier: MIT
 """Judge a "make check" run and print its per-suite summary.
 
-Reads GoogleTest JSON reports of the host suites, and the results directory
+Reads the manifest of what must report (scripts/suites.py), the host
+suites' GoogleTest JSON reports and exit statuses, and the results directory
 of the guest run (results.txt, dmesg.txt with KUnit's KTAP, GoogleTest JSON,
-kmemleak.txt, lockdep.txt, console.log, timeout). Prints one line per suite
-and a last line "N passed, N failed"; exits 1 when anything failed or when
-nothing ran at all.
+kmemleak.txt, lockdep.txt, console.log, timeout, ub-only). Prints one line
+per suite and a last line "N passed, N failed"; exits 1 when anything failed
+or when nothing ran at all.
+
+Counting rules (README.md, "How the test harness works"):
+- every manifest entry must report: a host or integration binary that writes
+  no readable report, exits non-zero or leaves a listed test unreported, a
+  KUnit suite that never appears in the kernel log, a guest case with no
+  line in results.txt: each is a failure;
+- a KUnit suite passes only with a plan line, every planned case reported in
+  order (parameterised cases with their nested results) and its own result
+  line before the next suite starts;
+- a skipped test (GTEST_SKIP, DISABLED_, KUnit SKIP) fails unless
+  tests/expected-skips.txt declares it with a reason ("suite.case reason",
+  suite as printed in the summary); declared skips are reported;
+- a run filtered with UB_ONLY fails.
 """
 import argparse
 import glob
@@ -28,139 +42,523 @@ KERNEL_PROBLEMS = [
 ]
 PROBLEM_RE = re.compile("|".join(KERNEL_PROBLEMS))
 TIMESTAMP_RE = re.compile(r"^\[\s*\d+\.\d+\] ?")
-KTAP_RESULT_RE = re.compile(r"^(\s*)(ok|not ok) (\d+) ([^#]*?)\s*(#\s*(\S+).*)?$")
-KTAP_SUBTEST_RE = re.compile(r"^(\s*)# Subtest: (\S+)")
-KTAP_PLAN_RE = re.compile(r"^(\s*)1\.\.(\d+)")
+# KTAP as lib/kunit/test.c of Linux 6.1 prints it (KUNIT_SUBTEST_INDENT is
+# four spaces): a suite is "    KTAP version 1", "    # Subtest: NAME",
+# "    1..N", its cases "    ok|not ok I CASE[ # SKIP REASON]" and last
+# "ok|not ok J NAME[ # SKIP REASON]" unindented. A parameterised case nests
+# "        KTAP version 1", "        # Subtest: CASE" and one
+# "        ok|not ok K PARAM" a parameter (no plan) before its own line.
+KTAP_RESULT_RE = re.compile(r"^(ok|not ok) (\d+) (.*?)(?: # (SKIP)\b ?(.*))?$")
+KTAP_SUBTEST_RE = re.compile(r"^# Subtest: (\S+)")
+KTAP_PLAN_RE = re.compile(r"^1\.\.(\d+)")
+KTAP_DIAG_RE = re.compile(r"(EXPECTATION|ASSERTION) FAILED at \S+")
+GTEST_SKIP_END_RE = re.compile(r"^\[  SKIPPED \] (\S+)")
+GTEST_RUN_RE = re.compile(r"^\[ RUN      \] (\S+)")
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_SKIPS = os.path.join(TOP, "tests", "expected-skips.txt")
 
 
 class Suite:
     def __init__(self, kind, name):
         self.kind, self.name = kind, name
         self.passed = self.failed = self.skipped = 0
-        self.failures = []
+        self.failures, self.skips = [], []
 
-    def add(self, ok, case, why="", skipped=False):
-        if skipped:
-            self.skipped += 1
-        elif ok:
+    def add(self, ok, case, why=""):
+        if ok:
             self.passed += 1
         else:
             self.failed += 1
             self.failures.append(f"{case}: {why}" if why else case)
 
+    def fail_many(self, cases, why):
+        """Each of CASES failed for the same reason: one line for them all."""
+        if not cases:
+            return
+        self.failed += len(cases)
+        shown = ", ".join(cases[:4]) + (", ..." if len(cases) > 4 else "")
+        self.failures.append(f"{why}: {len(cases)} ({shown})")
 
-def gtest_suites(kind, path, suites):
-    name = os.path.basename(path)[: -len(".json")]
+
+class Skips:
+    """tests/expected-skips.txt: "suite.case reason" lines, '#' comments."""
+
+    def __init__(self, path):
+        self.path, self.entries, self.errors, self.seen = path, {}, [], set()
+        try:
+            lines = open(path).read().splitlines()
+        except FileNotFoundError:
+            lines = []
+        except OSError as e:
+            self.errors.append(f"unreadable: {e}")
+            lines = []
+        for n, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            ident, _, reason = line.partition(" ")
+            if not reason.strip():
+                self.errors.append(f"line {n}: {ident} has no reason")
+            elif ident in self.entries:
+                self.errors.append(f"line {n}: {ident} declared twice")
+            else:
+                self.entries[ident] = reason.strip()
+
+    def ran(self, suite, case):
+        self.seen.add(f"{suite.name}.{case}")
+
+    def skipped(self, suite, case, reason):
+        ident = f"{suite.name}.{case}"
+        self.seen.add(ident)
+        reason = reason or "no reason given"
+        if ident in self.entries:
+            suite.skipped += 1
+            suite.skips.append(f"{case}: {reason} (expected: {self.entries[ident]})")
+        else:
+            suite.add(False, case, f"skipped ({reason}) and not declared in "
+                      f"{os.path.basename(self.path)} as \"{ident} REASON\"")
+
+    def check(self, suites, known):
+        """Malformed lines, and entries naming no test of this run or of
+        the manifest (KNOWN: ids and suite names), fail."""
+        s = Suite("setup", "expected-skips")
+        for e in self.errors:
+            s.add(False, os.path.basename(self.path), e)
+        for ident in sorted(self.entries):
+            if ident not in self.seen and ident not in known \
+                    and ident.rpartition(".")[0] not in known:
+                s.add(False, ident, "declared an expected skip but names no test")
+        if s.failed:
+            suites.append(s)
+
+
+def read_text(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def gtest_skip_reasons(log):
+    """GTEST_SKIP() messages from a GoogleTest log: {Suite.Test: reason}."""
+    reasons, current, text = {}, None, []
+    for line in (log or "").splitlines():
+        m = GTEST_RUN_RE.match(line)
+        if m:
+            current, text = m.group(1), []
+            continue
+        m = GTEST_SKIP_END_RE.match(line)
+        if m and m.group(1) == current:
+            msg = [t for t in text if t.strip()]
+            reasons[current] = " ".join(msg).strip()
+            current = None
+            continue
+        if current is not None:
+            if line.endswith(": Skipped"):
+                text = []
+            else:
+                text.append(line.strip())
+    return reasons
+
+
+def exit_text(rc):
+    if rc == "timeout":
+        return "killed after its time-out"
+    try:
+        rc = int(rc)
+    except ValueError:
+        return f"unknown exit status {rc!r}"
+    if rc < 0:
+        return f"killed by signal {-rc}"
+    if rc > 128:
+        return f"exited with status {rc} (signal {rc - 128}?)"
+    return f"exited with status {rc}"
+
+
+def gtest_report(kind, name, path, suites, skips, listed=None, rc=None, log=None):
+    """Judge the GoogleTest JSON report PATH of binary NAME. LISTED: the
+    tests the manifest expects (Suite.Test), RC: its exit status when known
+    (None: judged elsewhere), LOG: its output (skip reasons)."""
+    binary = Suite(kind, name)
+    reported, skipped_all = set(), []
     try:
         with open(path) as f:
             report = json.load(f)
-    except (OSError, ValueError) as e:
-        s = Suite(kind, name)
-        s.add(False, name, f"no readable report ({e})")
+        if not isinstance(report.get("testsuites"), list):
+            raise ValueError("no testsuites")
+    except FileNotFoundError:
+        report = None
+        binary.add(False, "(report)", f"wrote no report ({os.path.basename(path)})")
+    except (OSError, ValueError, AttributeError) as e:
+        report = None
+        binary.add(False, "(report)", f"unreadable report ({e})")
+    reasons = gtest_skip_reasons(log)
+    for ts in (report or {}).get("testsuites", []):
+        s = Suite(kind, f"{name}/{ts.get('name')}")
+        failing = 0
+        cases = ts.get("testsuite", [])
+        for tc in cases:
+            full = f"{ts.get('name')}.{tc.get('name')}"
+            reported.add(full)
+            fails = tc.get("failures") or []
+            if fails:
+                failing += 1
+                first = (fails[0].get("failure") or "failed").splitlines()
+                s.add(False, tc.get("name"), first[0] if first else "failed")
+            elif tc.get("status") == "NOTRUN":
+                skips.skipped(s, tc.get("name"), "DISABLED_")
+            elif tc.get("result") == "SKIPPED":
+                msgs = [m.get("message", "") for m in tc.get("skipped") or []]
+                skips.skipped(s, tc.get("name"),
+                              " ".join(msgs).strip() or reasons.get(full, ""))
+            elif tc.get("result") == "COMPLETED" and tc.get("status") == "RUN":
+                skips.ran(s, tc.get("name"))
+                s.add(True, tc.get("name"))
+            else:
+                s.add(False, tc.get("name"),
+                      f"status {tc.get('status')}, result {tc.get('result')}")
+        if cases and all(tc.get("result") == "SKIPPED" for tc in cases):
+            skipped_all.append(str(ts.get("name")))
+        # A failure outside any test (SetUpTestSuite, TearDownTestSuite):
+        # a list of failures on the test suite object, or a count larger
+        # than that of its failing tests.
+        ts_fails = ts.get("failures")
+        if isinstance(ts_fails, list):
+            for f in ts_fails:
+                why = (f.get("failure") or "failed").splitlines() if isinstance(f, dict) else [str(f)]
+                s.add(False, "(suite)", "outside any test: " + (why[0] if why else ""))
+        elif isinstance(ts_fails, int) and ts_fails > failing:
+            s.add(False, "(suite)", f"{ts_fails - failing} failure(s) outside any test "
+                  "(SetUpTestSuite or TearDownTestSuite)")
+        suites.append(s)
+    if rc is not None and str(rc) != "0":
+        why = exit_text(rc)
+        if skipped_all:
+            why += "; every test of " + ", ".join(skipped_all) + \
+                " SKIPPED (SetUpTestSuite failed?)"
+        binary.add(False, "(exit)", why)
+    if listed is not None:
+        binary.fail_many([t for t in listed if t not in reported],
+                         "not reported" if report else "not run")
+        binary.fail_many(sorted(reported - set(listed)),
+                         "reported but not listed by --gtest_list_tests")
+    if binary.failed:
+        suites.append(binary)
+
+
+# ---- KUnit ------------------------------------------------------------------
+
+class KunitRun:
+    """One run of a KUnit suite as the kernel log shows it."""
+
+    def __init__(self, name=None):
+        self.name, self.plan, self.result = name, None, None
+        self.cases = []     # [number, name, ok, skip reason or None, why, params]
+        self.problems = []
+        self.param = None   # open parameterised case: {"name", "results"}
+        self.diag = []      # failure messages since the last case result
+
+
+def parse_ktap(lines):
+    """KunitRuns of the KTAP in kernel log LINES (timestamps allowed)."""
+    runs, cur = [], None
+
+    def close(why):
+        nonlocal cur
+        if cur is not None and cur.result is None:
+            cur.problems.append(why)
+        cur = None
+
+    for raw in lines:
+        line = TIMESTAMP_RE.sub("", raw.rstrip())
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        if indent == 4:
+            if text.startswith("KTAP version"):
+                close("cut off: the next suite started before its result line")
+                cur = KunitRun()
+                runs.append(cur)
+                continue
+            m = KTAP_SUBTEST_RE.match(text)
+            if m:
+                if cur is None or cur.name is not None:
+                    close("cut off: the next suite started before its result line")
+                    cur = KunitRun()
+                    runs.append(cur)
+                cur.name = m.group(1)
+                continue
+            if cur is None:
+                continue
+            m = KTAP_PLAN_RE.match(text)
+            if m and cur.plan is None and not cur.cases:
+                cur.plan = int(m.group(1))
+                continue
+            m = KTAP_RESULT_RE.match(text)
+            if m:
+                status, num, desc, skip, reason = m.groups()
+                params = []
+                if cur.param is not None:
+                    if cur.param["name"] != desc:
+                        cur.problems.append(f"parameterised case {cur.param['name']} "
+                                            f"ended by the result of {desc}")
+                    params = cur.param["results"]
+                    cur.param = None
+                if int(num) != len(cur.cases) + 1:
+                    cur.problems.append(f"case {desc} numbered {num}, "
+                                        f"expected {len(cur.cases) + 1}")
+                why = cur.diag[0] if cur.diag else ""
+                cur.cases.append([int(num), desc, status == "ok",
+                                  (reason or "") if skip else None, why, params])
+                cur.diag = []
+                continue
+            if text.startswith("#"):
+                m = KTAP_DIAG_RE.search(text)
+                if m:
+                    cur.diag.append(m.group(0))
+            continue
+        if indent == 8 and cur is not None:
+            if text.startswith("KTAP version"):
+                if cur.param is not None:
+                    cur.problems.append(f"parameterised case {cur.param['name']} "
+                                        "has no result line")
+                cur.param = {"name": None, "results": []}
+                continue
+            m = KTAP_SUBTEST_RE.match(text)
+            if m and cur.param is not None and cur.param["name"] is None:
+                cur.param["name"] = m.group(1)
+                continue
+            m = KTAP_RESULT_RE.match(text)
+            if m and cur.param is not None:
+                status, num, desc, _, _ = m.groups()
+                res = cur.param["results"]
+                if int(num) != len(res) + 1:
+                    cur.problems.append(f"parameter {desc} of {cur.param['name']} "
+                                        f"numbered {num}, expected {len(res) + 1}")
+                res.append((desc, status == "ok"))
+            continue
+        if indent == 0:
+            m = KTAP_RESULT_RE.match(text)
+            if not m:
+                continue
+            status, num, desc, skip, reason = m.groups()
+            if cur is None or cur.name != desc:
+                close(f"cut off: the result of suite {desc} came before its own")
+                # A suite whose suite_init failed prints only this line.
+                cur = KunitRun(desc)
+                runs.append(cur)
+                if status != "ok":
+                    cur.problems.append("failed before its first case (suite_init?)")
+            if cur.param is not None:
+                cur.problems.append(f"parameterised case {cur.param['name']} "
+                                    "has no result line")
+            cur.result = (status == "ok", (reason or "") if skip else None)
+            cur = None
+    close("never finished (crash or hang?)")
+    return runs
+
+
+def judge_kunit(run, suites, skips):
+    s = Suite("kunit", run.name or "(unnamed)")
+    for num, case, ok, skip, why, params in run.cases:
+        bad = [p for p, pok in params if not pok]
+        if skip is not None and ok:
+            skips.skipped(s, case, skip)
+        elif not ok:
+            why = why or "KUnit case failed"
+            if bad:
+                why += "; failed parameters: " + ", ".join(bad)
+            s.add(False, case, why)
+        elif bad:
+            s.add(False, case, "ok, but its parameters failed: " + ", ".join(bad))
+        else:
+            skips.ran(s, case)
+            s.add(True, case)
+    for p in run.problems:
+        s.add(False, "(suite)", p)
+    if run.plan is None:
+        if not run.problems:
+            s.add(False, "(suite)", "no plan line")
+    elif len(run.cases) != run.plan:
+        s.add(False, "(suite)", f"{len(run.cases)} of {run.plan} planned cases reported")
+    if run.result is not None and not run.result[0] and s.failed == 0:
+        s.add(False, "(suite)", "the suite reported failure")
+    suites.append(s)
+
+
+def kunit_checks(lines, manifest, guest_ran, suites, skips):
+    runs = parse_ktap(lines)
+    for run in runs:
+        judge_kunit(run, suites, skips)
+    if manifest is None:
+        return
+    if "kunit" not in manifest:
+        s = Suite("kunit", "manifest")
+        s.add(False, "(kunit)", "no KUnit part in the manifest (module build failed?)")
         suites.append(s)
         return
-    for ts in report.get("testsuites", []):
-        s = Suite(kind, f"{name}/{ts['name']}")
-        for tc in ts.get("testsuite", []):
-            skipped = tc.get("result") == "SKIPPED" or tc.get("status") == "NOTRUN"
-            fails = tc.get("failures", [])
-            why = fails[0].get("failure", "").splitlines()[0] if fails else ""
-            s.add(not fails, tc["name"], why, skipped)
-        suites.append(s)
+    seen = {r.name for r in runs}
+    for mod in manifest["kunit"]:
+        s = Suite("kunit", mod["module"])
+        if mod.get("error"):
+            s.add(False, "(module)", mod["error"])
+        s.fail_many([n for n in mod["suites"] if n not in seen],
+                    "suites never in the kernel log" if guest_ran else
+                    "suites not run: no guest run")
+        if s.failed:
+            suites.append(s)
 
 
-def kunit_suites(lines, suites):
-    """Parse KTAP from dmesg: suites are the indented subtests."""
-    current, plan = None, 0
-    for raw in lines:
-        line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
-        m = KTAP_SUBTEST_RE.match(line)
-        if m and m.group(1):
-            current, plan = Suite("kunit", m.group(2)), 0
-            suites.append(current)
-            continue
-        if current is None:
-            continue
-        m = KTAP_PLAN_RE.match(line)
-        if m and m.group(1):
-            plan = int(m.group(2))
-            continue
-        m = KTAP_RESULT_RE.match(line)
-        if not m:
-            continue
-        indent, status, _, case, _, directive = m.groups()
-        if indent:
-            current.add(status == "ok", case.strip(), "KUnit case failed",
-                        directive == "SKIP")
-        else:
-            ran = current.passed + current.failed + current.skipped
-            if ran < plan:
-                current.add(False, "(suite)", f"only {ran} of {plan} cases reported")
-            if status != "ok" and current.failed == 0:
-                current.add(False, "(suite)", "suite reported failure")
-            current = None
-    if current is not None:
-        current.add(False, "(suite)", "suite never finished (crash or hang?)")
+# ---- the guest run ----------------------------------------------------------
 
-
-def guest_checks(out, suites):
+def guest_health(out, lines, suites):
     health = Suite("guest", "health")
     suites.append(health)
     if os.path.exists(os.path.join(out, "timeout")):
         health.add(False, "finished in time", "guest timed out and was killed")
     else:
         health.add(True, "finished in time")
-    rc_path = os.path.join(out, "script.rc")
-    finished = os.path.exists(rc_path)
+    finished = os.path.exists(os.path.join(out, "script.rc"))
     if not finished:
         health.add(False, "script ran to the end",
                    "no script.rc (see console.log); kmemleak and lockdep not judged")
-    dmesg_path = os.path.join(out, "dmesg.txt")
-    src = dmesg_path if os.path.exists(dmesg_path) else os.path.join(out, "console.log")
-    try:
-        with open(src, errors="replace") as f:
-            lines = f.readlines()
-    except OSError:
-        lines = []
     problems = [l.rstrip() for l in lines if PROBLEM_RE.search(l)]
     health.add(not problems, "kernel log clean",
                "; ".join(problems[:5]) + (" ..." if len(problems) > 5 else ""))
-    leak = os.path.join(out, "kmemleak.txt")
-    if not finished:
-        pass
-    elif os.path.exists(leak):
-        with open(leak, errors="replace") as f:
-            text = f.read()
-        n = text.count("unreferenced object")
-        health.add(n == 0, "kmemleak clean", f"{n} unreferenced objects (kmemleak.txt)")
-    else:
-        health.add(False, "kmemleak clean", "no kmemleak report (kmemleak off?)")
-    lockdep = os.path.join(out, "lockdep.txt")
     if finished:
-        active = os.path.exists(lockdep) and re.search(r"debug_locks:\s+1",
-                                                       open(lockdep).read())
-        health.add(bool(active), "lockdep still active",
+        text = read_text(os.path.join(out, "kmemleak.txt"))
+        if text is None:
+            health.add(False, "kmemleak clean", "no kmemleak report (kmemleak off?)")
+        else:
+            n = text.count("unreferenced object")
+            health.add(n == 0, "kmemleak clean", f"{n} unreferenced objects (kmemleak.txt)")
+        text = read_text(os.path.join(out, "lockdep.txt"))
+        health.add(bool(text and re.search(r"debug_locks:\s+1", text)),
+                   "lockdep still active",
                    "lockdep turned itself off (an earlier report?)")
-    kunit_suites(lines, suites)
+    only = read_text(os.path.join(out, "ub-only"))
+    if only is not None:
+        health.add(False, "full run", f"filtered with UB_ONLY={only.strip()}: "
+                   "a development run, never a passing one")
 
+
+def guest_cases(out, manifest, suites):
+    """results.txt: one "PASS name" or "FAIL name (why)" a case; returns
+    {name: passed}."""
     cases = Suite("guest", "cases")
-    results = os.path.join(out, "results.txt")
-    if os.path.exists(results):
-        for line in open(results):
-            status, _, rest = line.strip().partition(" ")
-            name, _, why = rest.partition(" ")
-            cases.add(status == "PASS", name, why)
+    suites.append(cases)
+    status = {}
+    text = read_text(os.path.join(out, "results.txt"))
+    for line in (text or "").splitlines():
+        word, _, rest = line.strip().partition(" ")
+        name, _, why = rest.partition(" ")
+        if not name:
+            continue
+        if name in status:
+            cases.add(False, name, "recorded twice")
+            continue
+        status[name] = word == "PASS"
+        cases.add(word == "PASS", name, why)
+        if manifest is not None and name not in manifest.get("guest_cases", []):
+            cases.add(False, name, "not in the manifest (check-guest.sh --list)")
+    if manifest is not None:
+        cases.fail_many([c for c in manifest.get("guest_cases", []) if c not in status],
+                        "never recorded in results.txt")
     if cases.passed + cases.failed == 0:
         cases.add(False, "results.txt", "the guest recorded no case")
-    suites.append(cases)
-    for path in sorted(glob.glob(os.path.join(out, "gtest", "*.json"))):
-        gtest_suites("guest", path, suites)
+    return status
+
+
+def guest_checks(out, manifest, suites, skips):
+    dmesg = os.path.join(out, "dmesg.txt")
+    src = dmesg if os.path.exists(dmesg) else os.path.join(out, "console.log")
+    text = read_text(src)
+    lines = text.splitlines() if text is not None else []
+    # The kernel log right after the KUnit case (check-guest.sh), in case
+    # the ring buffer dropped its start by the end of the run.
+    text = read_text(os.path.join(out, "kunit-dmesg.txt"))
+    kunit_lines = text.splitlines() if text is not None else lines
+    seen = set(lines)
+    guest_health(out, [l for l in kunit_lines if l not in seen] + lines, suites)
+    kunit_checks(kunit_lines, manifest, True, suites, skips)
+    guest_cases(out, manifest, suites)
+    gtest_binaries("guest", os.path.join(out, "gtest"), manifest and manifest.get("itest", []),
+                   suites, skips, log_dir=os.path.join(out, "cases"))
+
+
+def host_rc(hdir, name):
+    rc = read_text(os.path.join(hdir, name + ".rc"))
+    return rc.strip() if rc is not None else "none (never ran)"
+
+
+def gtest_binaries(kind, rdir, entries, suites, skips, rc=None, log_dir=None):
+    """The reports in RDIR of the binaries of manifest ENTRIES (None: of
+    every report there); RC(name): a binary's exit status, when known; its
+    log in LOG_DIR (default RDIR)."""
+    if entries is None:
+        for path in sorted(glob.glob(os.path.join(rdir, "*.json"))):
+            gtest_report(kind, os.path.basename(path)[: -len(".json")], path,
+                         suites, skips)
+        return
+    for b in entries:
+        name = b["name"]
+        if b.get("error"):
+            s = Suite(kind, name)
+            s.add(False, "(list)", b["error"])
+            suites.append(s)
+        gtest_report(kind, name, os.path.join(rdir, name + ".json"), suites, skips,
+                     listed=b["tests"], rc=rc(name) if rc else None,
+                     log=read_text(os.path.join(log_dir or rdir, name + ".log")))
+
+
+def not_run(manifest, suites):
+    """The guest part of MANIFEST when no guest ran."""
+    s = Suite("guest", "not run")
+    s.fail_many(manifest.get("guest_cases", []), "guest cases not run")
+    for it in manifest.get("itest", []):
+        s.fail_many(it["tests"], f"{it['name']} not run")
+    suites.append(s)
+    kunit_checks([], manifest, False, suites, Skips(os.devnull))
+
+
+def load_manifest(path, suites):
+    s = Suite("setup", "manifest")
+    man = None
+    if not path:
+        s.add(False, "manifest", "none: what must report is unknown")
+    else:
+        try:
+            with open(path) as f:
+                man = json.load(f)
+        except (OSError, ValueError) as e:
+            s.add(False, "manifest", f"unreadable ({e})")
+    for e in (man or {}).get("errors", []):
+        s.add(False, "manifest", e)
+    if s.failed:
+        suites.append(s)
+    return man
+
+
+def known_ids(man):
+    known = set()
+    for part in ("host", "itest"):
+        for b in (man or {}).get(part, []):
+            for t in b.get("tests", []):
+                suite, _, case = t.partition(".")
+                known.add(f"{b['name']}/{suite}.{case}")
+    for mod in (man or {}).get("kunit", []):
+        known.update(mod.get("suites", []))
+    return known
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--host", help="directory of host GoogleTest JSON reports")
+    ap.add_argument("--manifest", help="what must report (scripts/suites.py)")
+    ap.add_argument("--host", help="directory of the host suites' reports")
     ap.add_argument("--guest", help="results directory of the guest run")
+    ap.add_argument("--expected-skips", default=DEFAULT_SKIPS,
+                    help="declared skips (default: tests/expected-skips.txt)")
     ap.add_argument("--extra-failure", action="append", default=[],
                     help="a failure found before judging (e.g. a build step)")
     args = ap.parse_args()
@@ -171,12 +569,19 @@ def main():
         for why in args.extra_failure:
             s.add(False, why)
         suites.append(s)
-    if args.host:
-        reports = sorted(glob.glob(os.path.join(args.host, "*.json")))
-        for path in reports:
-            gtest_suites("host", path, suites)
+    skips = Skips(args.expected_skips)
+    man = None
+    if args.manifest or args.host or args.guest:
+        man = load_manifest(args.manifest, suites)
+    if args.host or (man and man.get("host")):
+        hdir = args.host or "/nonexistent"
+        gtest_binaries("host", hdir, man and man.get("host", []), suites, skips,
+                       rc=lambda name: host_rc(hdir, name))
     if args.guest:
-        guest_checks(args.guest, suites)
+        guest_checks(args.guest, man, suites, skips)
+    elif man is not None:
+        not_run(man, suites)
+    skips.check(suites, known_ids(man))
 
     passed = sum(s.passed for s in suites)
     failed = sum(s.failed for s in suites)
@@ -189,11 +594,14 @@ def main():
         print(line)
         for why in s.failures:
             print(f"         FAIL {why}")
+        for why in s.skips:
+            print(f"         SKIP {why}")
     if passed + failed == 0:
         print("nothing ran")
         failed = 1
-    tail = f", {skipped} skipped" if skipped else ""
-    print(f"{passed} passed, {failed} failed{tail}")
+    if skipped:
+        print(f"{skipped} skipped, each declared in {args.expected_skips}")
+    print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -3,13 +3,19 @@
 # integration binaries against the freshly built modules. Writes one line per
 # case to $OUT/results.txt ("PASS name" / "FAIL name"); KUnit's KTAP goes to
 # dmesg, GoogleTest's JSON to $OUT/gtest/. The host judges all of it.
+# "check-guest.sh --list" prints the names of the cases it would run, one a
+# line, and runs nothing (scripts/suites.py: the manifest of make check).
 set -u
 OUT=$1
 export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
-results=$OUT/results.txt
-mkdir -p "$OUT/cases" "$OUT/gtest"
-: > "$results"
+if [[ $OUT != --list ]]; then
+	results=$OUT/results.txt
+	mkdir -p "$OUT/cases" "$OUT/gtest"
+	: > "$results"
+	# A filtered run is never a passing run: summarize.py fails it.
+	[[ -z ${UB_ONLY:-} ]] || echo "$UB_ONLY" > "$OUT/ub-only"
+fi
 
 record() {
 	local name=$1 rc=$2
@@ -25,6 +31,10 @@ record() {
 run_case() {
 	local name=$1 rc=0
 	shift
+	if [[ $OUT == --list ]]; then
+		echo "$name"
+		return
+	fi
 	# UB_ONLY (development): a pattern of the cases to run; the others are
 	# recorded as not run, which fails the run.
 	# shellcheck disable=SC2053 # a pattern on purpose
@@ -44,10 +54,15 @@ run_case() {
 
 # KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded.
 kunit_run() {
-	local ko m rc=0
+	local ko m kos rc=0
 	ub_load_stack || return 1
 	shopt -s globstar nullglob
-	for ko in "$UB_KMOD"/**/*_kunit.ko; do
+	kos=("$UB_KMOD"/**/*_kunit.ko)
+	if ((${#kos[@]} == 0)); then
+		echo "no *_kunit.ko in $UB_KMOD"
+		rc=1
+	fi
+	for ko in "${kos[@]}"; do
 		echo "loading $ko"
 		ub_insmod "$ko" || { rc=1; continue; }
 		m=${ko##*/}
@@ -57,6 +72,9 @@ kunit_run() {
 	return $rc
 }
 run_case kunit-modules kunit_run
+# KUnit's KTAP, before the later cases' messages can push it out of the
+# kernel's ring buffer (summarize.py reads it from here).
+[[ $OUT == --list ]] || "$UB_BUSYBOX" dmesg > "$OUT/kunit-dmesg.txt"
 
 for c in "$UB_TOP"/tests/guest/cases/*.sh; do
 	[ -e "$c" ] || continue
