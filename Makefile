@@ -2,7 +2,10 @@
 # UB/URMA stack: kernel modules (through Kbuild) and userspace (through CMake).
 #
 #   make                 modules against KDIR, and liburma/tools/tests in build/
-#   make install         modules, library, headers and tools (DESTDIR, PREFIX)
+#   make install         modules (depmod), liburma, liburma.pc, headers, tools,
+#                        udev rules, modprobe.d sample (DESTDIR, PREFIX)
+#   make uninstall       removes what make install installed
+#   make dkms            module sources to /usr/src, then dkms add/build/install
 #   make check           every test, in a QEMU guest with a debug test kernel
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
 #   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
@@ -14,9 +17,18 @@
 KDIR ?= $(shell scripts/kdir.sh)
 PREFIX ?= /usr/local
 BUILD ?= build
+VERSION := $(shell sed -n 's/^project.* VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+# Where the modules are built (make modules: here; a test installs from a
+# build of scripts/build-modules.sh) and under which directory of
+# /lib/modules/<release> they are installed.
+KMOD_BUILD ?= $(CURDIR)
+INSTALL_MOD_DIR ?= extra/ub-urma
+KRELEASE = $(shell scripts/kernel-release.sh $(KDIR))
+DKMS_SRC = $(DESTDIR)/usr/src/ub-urma-$(VERSION)
 CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 .PHONY: all modules userspace install modules_install userspace_install \
+	uninstall modules_uninstall userspace_uninstall dkms dkms_remove \
 	check demo bench bench-local checkpatch sparse clean deps help
 
 all: modules userspace
@@ -39,12 +51,47 @@ userspace: $(BUILD)/CMakeCache.txt
 
 install: modules_install userspace_install
 
-modules_install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
-	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $$(scripts/kernel-release.sh $(KDIR))
+modules_install: $(if $(filter $(CURDIR),$(KMOD_BUILD)),modules)
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD)) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(KRELEASE)
 
 userspace_install: userspace
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)
+	$(if $(DESTDIR),,ldconfig)
+
+uninstall: modules_uninstall userspace_uninstall
+
+modules_uninstall:
+	rm -rf $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(KRELEASE)
+
+# cmake --install lists what it installed (without DESTDIR) in the manifest.
+userspace_uninstall:
+	@[ -f $(BUILD)/install_manifest.txt ] || \
+		{ echo "nothing installed from $(BUILD)"; exit 1; }
+	sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt | xargs -rd '\n' rm -fv
+	-inc=$(DESTDIR)$$(sed -n 's|/ub/umdk/urma/urma_api.h$$||p' $(BUILD)/install_manifest.txt); \
+		rmdir --ignore-fail-on-non-empty $$inc/ub/umdk/urma $$inc/ub/umdk $$inc/ub
+	rm -f $(BUILD)/install_manifest.txt
+	$(if $(DESTDIR),,ldconfig)
+
+# DKMS: the module sources and dkms.conf under /usr/src/ub-urma-<version>;
+# dkms builds and installs them for the running kernel (or KERNELRELEASE)
+# and again for every kernel installed later.
+dkms:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	rsync -a --include='*/' --include='*.[ch]' --include=Kbuild --exclude='*' \
+		Kbuild include ubcore udma uburma $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' dist/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+	$(if $(DESTDIR),,dkms add ub-urma/$(VERSION) && \
+		dkms build ub-urma/$(VERSION) $(if $(KERNELRELEASE),-k $(KERNELRELEASE)) && \
+		dkms install ub-urma/$(VERSION) $(if $(KERNELRELEASE),-k $(KERNELRELEASE)))
+
+dkms_remove:
+	dkms remove ub-urma/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 check:
 	@scripts/check.sh
@@ -67,4 +114,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,14s/^# \{0,1\}//p' Makefile
+	@sed -n '2,17s/^# \{0,1\}//p' Makefile

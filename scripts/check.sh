@@ -4,8 +4,11 @@
 #   2. the test kernel (built once, cached), the modules against it;
 #   3. a QEMU guest with that kernel runs the KUnit suites, the in-guest cases
 #      and the GoogleTest integration binaries;
-#   4. scripts/summarize.py judges it all against the manifest of what must
-#      report (scripts/suites.py, from the build: $res/manifest.json):
+#   4. host tests as scripts (tests/host): make install into a DESTDIR, a
+#      checkout under /tmp in the guest, DKMS against the stock kernel;
+#   5. scripts/summarize.py judges it all against the manifest of what must
+#      report (scripts/suites.py, from the build: $res/manifest.json; the
+#      host scripts add themselves to it as they start):
 #      per-suite lines, then "N passed, N failed". Exits non-zero on any
 #      failure.
 set -uo pipefail
@@ -25,6 +28,32 @@ step() {
 	tail -30 "$log"
 	failures+=("$what (log: $log)")
 	return 1
+}
+# host_script NAME COMMAND...: a host test written as a script. It joins
+# the manifest's host suites (test script.NAME) before it runs, so that it
+# must report; its report ($res/host/NAME.json, GoogleTest's shape), log and
+# exit status (.rc) are those of a host suite.
+host_script() {
+	local name=$1 rc=0 fails=
+	shift
+	ub_log "host test $name"
+	[ ! -e "$manifest" ] || python3 - "$manifest" "$name" "$*" <<'PY'
+import json, sys
+path, name, cmd = sys.argv[1:4]
+with open(path) as f:
+    m = json.load(f)
+m.setdefault("host", []).append({"name": name, "cmd": cmd.split(), "tests": ["script." + name]})
+with open(path, "w") as f:
+    json.dump(m, f, indent=1)
+PY
+	"$@" > "$res/host/$name.log" 2>&1 || rc=$?
+	echo "$rc" > "$res/host/$name.rc"
+	if [ $rc -ne 0 ]; then
+		tail -5 "$res/host/$name.log"
+		fails=", \"failures\": [{\"failure\": \"exit $rc (log: host/$name.log)\"}]"
+	fi
+	printf '{"testsuites": [{"name": "script", "testsuite": [{"name": "%s", "status": "RUN", "result": "COMPLETED"%s}]}]}\n' \
+		"$name" "$fails" > "$res/host/$name.json"
 }
 finish() {
 	local m=()
@@ -66,9 +95,13 @@ if grep -E 'warning:|error:' "$res/kmod.log"; then
 fi
 step "list the KUnit suites (manifest)" "$res/manifest-kunit.log" \
 	python3 "$UB_TOP/scripts/suites.py" kunit "$UB_TOP" "$build/kmod/test" "$manifest"
+host_script install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmod/test"
 
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
 	"$UB_TOP/tests/guest/check-guest.sh" ||
 	ub_log "guest run incomplete; console: $res/guest/console.log"
+host_script guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
+	"$res/tmp-checkout" test
+host_script dkms "$UB_TOP/tests/host/dkms.sh" "$res/dkms"
 finish --host "$res/host" --guest "$res/guest"

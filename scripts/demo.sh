@@ -8,7 +8,7 @@ set -euo pipefail
 ub_log "building the modules for the stock kernel and liburma"
 ub_build_stock_modules
 cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
-cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_devices > /dev/null
+cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_devices urma_perftest > /dev/null
 out=$UB_TOP/build/demo
 ub_log "booting the stock kernel in QEMU (TCG, takes about a minute)"
 rc=0

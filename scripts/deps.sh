@@ -11,7 +11,7 @@ PKGS=(
 	qemu-system-x86 busybox-static
 	cmake g++ pkg-config libgtest-dev googletest libgmock-dev
 	libnl-3-dev libnl-genl-3-dev
-	iproute2 ethtool
+	iproute2 ethtool dkms
 	perftest rdma-core ibverbs-providers iperf3 sockperf linux-perf
 )
 

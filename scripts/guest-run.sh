@@ -6,7 +6,8 @@
 #   usage: guest-run.sh [--kernel test|stock] [--timeout SECONDS] OUTDIR SCRIPT
 # SCRIPT runs in the guest as "bash SCRIPT /run/out" from the repo top, with
 # UB_KMOD (the module build for that kernel) in its environment. The guest's
-# /tmp is its own: SCRIPT must live elsewhere (the repo, the build dir).
+# /tmp is its own tmpfs, with the host paths under /tmp it needs (UB_TOP,
+# SCRIPT, UB_KMOD, the modules) bound back (a checkout in /tmp works).
 # Environment: UB_GUEST_TIMEOUT (s), UB_GUEST_MEM (MiB), UB_QEMU_CPU,
 # UB_KERNEL_EXTRA (more kernel command line), UB_ONLY (a shell pattern: the
 # in-guest test runner runs only the cases whose names match; for development,
@@ -17,7 +18,7 @@ set -euo pipefail
 kernel=test
 timeout=${UB_GUEST_TIMEOUT:-1800}
 usage() {
-	sed -n '2,12s/^# \{0,1\}//p' "$0"
+	sed -n '2,14s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do

@@ -8,6 +8,7 @@
 
 #include <ub/udma_abi.h>
 
+#include "advise.h"
 #include "log.h"
 #include "object.h"
 #include "jetty.h"
@@ -198,6 +199,7 @@ urma_status_t urma_unimport_jfr(urma_target_jetty_t *target_jfr)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JFR, target_jfr->handle, "jfr");
     if (st != URMA_SUCCESS)
         return st;
+    urma::advise_forget(target_jfr);
     delete urma::from_pub<urma::TargetJettyImpl>(target_jfr);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
@@ -231,6 +233,7 @@ urma_status_t urma_unimport_jetty(urma_target_jetty_t *tjetty)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JETTY, tjetty->handle, "jetty");
     if (st != URMA_SUCCESS)
         return st;
+    urma::advise_forget(tjetty);
     delete urma::from_pub<urma::TargetJettyImpl>(tjetty);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;

@@ -10,6 +10,8 @@
 
 #include <ub/udma_abi.h>
 
+#include "advise.h"
+#include "lifecycle.h"
 #include "log.h"
 #include "object.h"
 #include "queue.h"
@@ -130,6 +132,177 @@ constexpr RingObjectKind kJfs = {"jfs", "SQ", UBURMA_CMD_CREATE_JFS, UBURMA_CMD_
 constexpr RingObjectKind kJfr = {"jfr", "RQ", UBURMA_CMD_CREATE_JFR, UBURMA_CMD_DELETE_JFR};
 constexpr RingObjectKind kJetty = {"jetty", "SQ", UBURMA_CMD_CREATE_JETTY, UBURMA_CMD_DELETE_JETTY};
 
+int jfs_activate(JfsImpl *impl, urma_context_t *ctx, const urma_jfs_cfg_t &cfg)
+{
+    if (!jfs_cfg_valid(cfg, ctx_cap(ctx)))
+        return -EINVAL;
+    if (cfg.jfc->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfc of the jfs belongs to another context\n");
+        return -EINVAL;
+    }
+    urma_jfs_t *jfs = &impl->pub;
+    struct udma_create_jfs_resp resp = {};
+    struct uburma_cmd_create_jfs cmd = {};
+    jfs_cfg_to_abi(cfg, &cmd.in.cfg);
+    cmd.in.jfc_handle = cfg.jfc->handle;
+    cmd.in.urma_jfs = reinterpret_cast<uintptr_t>(jfs);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = create_and_map(ctx, kJfs, &cmd, &cmd.out.id, impl->sq, resp.sq);
+    if (ret != 0)
+        return ret;
+    jfs->urma_ctx = ctx;
+    jfs->jfs_id.eid = ctx->eid;
+    jfs->jfs_id.uasid = ctx->uasid;
+    jfs->jfs_id.id = cmd.out.id;
+    jfs->jfs_cfg = cfg;
+    jfs_cfg_from_abi(cmd.out.cfg, &jfs->jfs_cfg);
+    jfs->handle = cmd.out.handle;
+    event_init(&jfs->event_mutex, &jfs->event_cond, &jfs->async_events_acked);
+    jfs->urma_jfs_opt.is_actived = true;
+    return 0;
+}
+
+int jfs_deactivate(JfsImpl *impl)
+{
+    urma_jfs_t *jfs = &impl->pub;
+    int ret = delete_and_wait(jfs->urma_ctx, kJfs, jfs->handle, jfs->jfs_id.id, &jfs->event_mutex,
+                              &jfs->event_cond, &jfs->async_events_acked);
+    if (ret != 0)
+        return ret;
+    advise_forget(jfs);
+    event_destroy(&jfs->event_mutex, &jfs->event_cond);
+    reset_queue(impl->sq);
+    jfs->urma_jfs_opt.is_actived = false;
+    return 0;
+}
+
+int jfr_activate(JfrImpl *impl, urma_context_t *ctx, const urma_jfr_cfg_t &cfg)
+{
+    if (!jfr_cfg_valid(cfg, ctx_cap(ctx)))
+        return -EINVAL;
+    if (cfg.jfc->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfc of the jfr belongs to another context\n");
+        return -EINVAL;
+    }
+    urma_jfr_t *jfr = &impl->pub;
+    struct udma_create_jfr_resp resp = {};
+    struct uburma_cmd_create_jfr cmd = {};
+    jfr_cfg_to_abi(cfg, &cmd.in.cfg);
+    cmd.in.jfc_handle = cfg.jfc->handle;
+    cmd.in.urma_jfr = reinterpret_cast<uintptr_t>(jfr);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = create_and_map(ctx, kJfr, &cmd, &cmd.out.cfg.id, impl->rq, resp.rq);
+    if (ret != 0)
+        return ret;
+    jfr->urma_ctx = ctx;
+    jfr->jfr_id.eid = ctx->eid;
+    jfr->jfr_id.uasid = ctx->uasid;
+    jfr->jfr_id.id = cmd.out.cfg.id;
+    jfr->jfr_cfg = cfg;
+    jfr_cfg_from_abi(cmd.out.cfg, &jfr->jfr_cfg);
+    jfr->handle = cmd.out.handle;
+    event_init(&jfr->event_mutex, &jfr->event_cond, &jfr->async_events_acked);
+    jfr->urma_jfr_opt.is_actived = true;
+    return 0;
+}
+
+int jfr_deactivate(JfrImpl *impl)
+{
+    urma_jfr_t *jfr = &impl->pub;
+    int ret = delete_and_wait(jfr->urma_ctx, kJfr, jfr->handle, jfr->jfr_id.id, &jfr->event_mutex,
+                              &jfr->event_cond, &jfr->async_events_acked);
+    if (ret != 0)
+        return ret;
+    event_destroy(&jfr->event_mutex, &jfr->event_cond);
+    reset_queue(impl->rq);
+    jfr->urma_jfr_opt.is_actived = false;
+    return 0;
+}
+
+int jetty_activate(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t &cfg)
+{
+    if (cfg.jetty_grp != nullptr) {
+        URMA_LOG_ERR("jetty groups are not supported\n");
+        return -EINVAL;
+    }
+    const bool shared = cfg.flag.bs.share_jfr == URMA_SHARE_JFR;
+    if (shared ? cfg.shared.jfr == nullptr : cfg.jfr_cfg == nullptr) {
+        URMA_LOG_ERR("jetty cfg has no %s\n", shared ? "shared jfr" : "jfr_cfg");
+        return -EINVAL;
+    }
+    if (!jfs_cfg_valid(cfg.jfs_cfg, ctx_cap(ctx)))
+        return -EINVAL;
+    if (cfg.jfs_cfg.jfc->urma_ctx != ctx || (shared && cfg.shared.jfr->urma_ctx != ctx) ||
+        (shared && cfg.shared.jfc != nullptr && cfg.shared.jfc->urma_ctx != ctx)) {
+        URMA_LOG_ERR("jetty cfg names objects of another context\n");
+        return -EINVAL;
+    }
+    urma_jfr_t *jfr = shared ? cfg.shared.jfr : nullptr;
+    if (!shared) {
+        // The kernel's jetty receives on a JFR: make the jetty's own.
+        impl->own_jfr = urma_create_jfr(ctx, cfg.jfr_cfg);
+        if (impl->own_jfr == nullptr)
+            return -errno;
+        jfr = impl->own_jfr;
+    }
+    urma_jetty_t *jetty = &impl->pub;
+    struct udma_create_jfs_resp resp = {};
+    struct uburma_cmd_create_jetty cmd = {};
+    cmd.in.id = cfg.id;
+    // The kernel's jetty always receives on a JFR it shares: the caller's
+    // own one, or the one made for it above.
+    cmd.in.flag = cfg.flag.value | URMA_SHARE_JFR;
+    jfs_cfg_to_abi(cfg.jfs_cfg, &cmd.in.jfs_cfg);
+    cmd.in.send_jfc_handle = cfg.jfs_cfg.jfc->handle;
+    cmd.in.jfr_handle = jfr->handle;
+    cmd.in.recv_jfc_handle = shared && cfg.shared.jfc != nullptr ? cfg.shared.jfc->handle : 0;
+    cmd.in.urma_jetty = reinterpret_cast<uintptr_t>(jetty);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = create_and_map(ctx, kJetty, &cmd, &cmd.out.id, impl->sq, resp.sq);
+    if (ret != 0) {
+        if (impl->own_jfr != nullptr)
+            urma_delete_jfr(impl->own_jfr);
+        impl->own_jfr = nullptr;
+        return ret;
+    }
+    jetty->urma_ctx = ctx;
+    jetty->jetty_id.eid = ctx->eid;
+    jetty->jetty_id.uasid = ctx->uasid;
+    jetty->jetty_id.id = cmd.out.id;
+    jetty->remote_jetty = nullptr;
+    jetty->jetty_cfg = cfg;
+    jetty->jetty_cfg.id = cmd.out.id;
+    jfs_cfg_from_abi(cmd.out.jfs_cfg, &jetty->jetty_cfg.jfs_cfg);
+    jetty->handle = cmd.out.handle;
+    event_init(&jetty->event_mutex, &jetty->event_cond, &jetty->async_events_acked);
+    jetty->urma_jetty_opt.is_actived = true;
+    return 0;
+}
+
+int jetty_deactivate(JettyImpl *impl)
+{
+    urma_jetty_t *jetty = &impl->pub;
+    int ret = delete_and_wait(jetty->urma_ctx, kJetty, jetty->handle, jetty->jetty_id.id, &jetty->event_mutex,
+                              &jetty->event_cond, &jetty->async_events_acked);
+    if (ret != 0)
+        return ret;
+    advise_forget(jetty);
+    if (impl->own_jfr != nullptr) {
+        urma_status_t st = urma_delete_jfr(impl->own_jfr);
+        if (st != URMA_SUCCESS)
+            URMA_LOG_ERR("jetty %u: its own jfr was not deleted: %d\n", jetty->jetty_id.id, st);
+        impl->own_jfr = nullptr;
+    }
+    event_destroy(&jetty->event_mutex, &jetty->event_cond);
+    reset_queue(impl->sq);
+    jetty->remote_jetty = nullptr;
+    jetty->urma_jetty_opt.is_actived = false;
+    return 0;
+}
+
 }  // namespace urma
 
 using urma::JettyImpl;
@@ -148,45 +321,19 @@ urma_jfs_t *urma_create_jfs(urma_context_t *ctx, urma_jfs_cfg_t *jfs_cfg)
         errno = EINVAL;
         return nullptr;
     }
-    if (!urma::jfs_cfg_valid(*jfs_cfg, urma::ctx_cap(ctx))) {
-        errno = EINVAL;
-        return nullptr;
-    }
-    if (jfs_cfg->jfc->urma_ctx != ctx) {
-        URMA_LOG_ERR("jfc of the jfs belongs to another context\n");
-        errno = EINVAL;
-        return nullptr;
-    }
     auto *impl = new (std::nothrow) JfsImpl();
     if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
-    urma_jfs_t *jfs = &impl->pub;
-    struct udma_create_jfs_resp resp = {};
-    struct uburma_cmd_create_jfs cmd = {};
-    urma::jfs_cfg_to_abi(*jfs_cfg, &cmd.in.cfg);
-    cmd.in.jfc_handle = jfs_cfg->jfc->handle;
-    cmd.in.urma_jfs = reinterpret_cast<uintptr_t>(jfs);
-    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::create_and_map(ctx, urma::kJfs, &cmd, &cmd.out.id, impl->sq, resp.sq);
+    int ret = urma::jfs_activate(impl, ctx, *jfs_cfg);
     if (ret != 0) {
         delete impl;
         errno = -ret;
         return nullptr;
     }
-    jfs->urma_ctx = ctx;
-    jfs->jfs_id.eid = ctx->eid;
-    jfs->jfs_id.uasid = ctx->uasid;
-    jfs->jfs_id.id = cmd.out.id;
-    jfs->jfs_cfg = *jfs_cfg;
-    urma::jfs_cfg_from_abi(cmd.out.cfg, &jfs->jfs_cfg);
-    jfs->handle = cmd.out.handle;
-    urma::event_init(&jfs->event_mutex, &jfs->event_cond, &jfs->async_events_acked);
-    jfs->urma_jfs_opt.is_actived = true;
     urma::ctx_get(ctx);
-    return jfs;
+    return &impl->pub;
 }
 
 urma_status_t urma_modify_jfs(urma_jfs_t *jfs, urma_jfs_attr_t *attr)
@@ -233,12 +380,14 @@ urma_status_t urma_delete_jfs(urma_jfs_t *jfs)
         URMA_LOG_ERR("jfs is NULL\n");
         return URMA_EINVAL;
     }
+    if (!jfs->urma_jfs_opt.is_actived) {
+        URMA_LOG_ERR("jfs is not active (urma_free_jfs frees an allocated one)\n");
+        return URMA_EINVAL;
+    }
     urma_context_t *ctx = jfs->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, urma::kJfs, jfs->handle, jfs->jfs_id.id, &jfs->event_mutex,
-                                    &jfs->event_cond, &jfs->async_events_acked);
+    int ret = urma::jfs_deactivate(urma::from_pub<JfsImpl>(jfs));
     if (ret != 0)
         return urma::status_of(ret);
-    urma::event_destroy(&jfs->event_mutex, &jfs->event_cond);
     delete urma::from_pub<JfsImpl>(jfs);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
@@ -254,45 +403,19 @@ urma_jfr_t *urma_create_jfr(urma_context_t *ctx, urma_jfr_cfg_t *jfr_cfg)
         errno = EINVAL;
         return nullptr;
     }
-    if (!urma::jfr_cfg_valid(*jfr_cfg, urma::ctx_cap(ctx))) {
-        errno = EINVAL;
-        return nullptr;
-    }
-    if (jfr_cfg->jfc->urma_ctx != ctx) {
-        URMA_LOG_ERR("jfc of the jfr belongs to another context\n");
-        errno = EINVAL;
-        return nullptr;
-    }
     auto *impl = new (std::nothrow) JfrImpl();
     if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
-    urma_jfr_t *jfr = &impl->pub;
-    struct udma_create_jfr_resp resp = {};
-    struct uburma_cmd_create_jfr cmd = {};
-    urma::jfr_cfg_to_abi(*jfr_cfg, &cmd.in.cfg);
-    cmd.in.jfc_handle = jfr_cfg->jfc->handle;
-    cmd.in.urma_jfr = reinterpret_cast<uintptr_t>(jfr);
-    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::create_and_map(ctx, urma::kJfr, &cmd, &cmd.out.cfg.id, impl->rq, resp.rq);
+    int ret = urma::jfr_activate(impl, ctx, *jfr_cfg);
     if (ret != 0) {
         delete impl;
         errno = -ret;
         return nullptr;
     }
-    jfr->urma_ctx = ctx;
-    jfr->jfr_id.eid = ctx->eid;
-    jfr->jfr_id.uasid = ctx->uasid;
-    jfr->jfr_id.id = cmd.out.cfg.id;
-    jfr->jfr_cfg = *jfr_cfg;
-    urma::jfr_cfg_from_abi(cmd.out.cfg, &jfr->jfr_cfg);
-    jfr->handle = cmd.out.handle;
-    urma::event_init(&jfr->event_mutex, &jfr->event_cond, &jfr->async_events_acked);
-    jfr->urma_jfr_opt.is_actived = true;
     urma::ctx_get(ctx);
-    return jfr;
+    return &impl->pub;
 }
 
 urma_status_t urma_modify_jfr(urma_jfr_t *jfr, urma_jfr_attr_t *attr)
@@ -342,12 +465,14 @@ urma_status_t urma_delete_jfr(urma_jfr_t *jfr)
         URMA_LOG_ERR("jfr is NULL\n");
         return URMA_EINVAL;
     }
+    if (!jfr->urma_jfr_opt.is_actived) {
+        URMA_LOG_ERR("jfr is not active (urma_free_jfr frees an allocated one)\n");
+        return URMA_EINVAL;
+    }
     urma_context_t *ctx = jfr->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, urma::kJfr, jfr->handle, jfr->jfr_id.id, &jfr->event_mutex,
-                                    &jfr->event_cond, &jfr->async_events_acked);
+    int ret = urma::jfr_deactivate(urma::from_pub<JfrImpl>(jfr));
     if (ret != 0)
         return urma::status_of(ret);
-    urma::event_destroy(&jfr->event_mutex, &jfr->event_cond);
     delete urma::from_pub<JfrImpl>(jfr);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
@@ -363,79 +488,19 @@ urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg
         errno = EINVAL;
         return nullptr;
     }
-    if (jetty_cfg->jetty_grp != nullptr) {
-        URMA_LOG_ERR("jetty groups are not supported\n");
-        errno = EINVAL;
-        return nullptr;
-    }
-    const bool shared = jetty_cfg->flag.bs.share_jfr == URMA_SHARE_JFR;
-    if (shared ? jetty_cfg->shared.jfr == nullptr : jetty_cfg->jfr_cfg == nullptr) {
-        URMA_LOG_ERR("jetty cfg has no %s\n", shared ? "shared jfr" : "jfr_cfg");
-        errno = EINVAL;
-        return nullptr;
-    }
-    if (!urma::jfs_cfg_valid(jetty_cfg->jfs_cfg, urma::ctx_cap(ctx))) {
-        errno = EINVAL;
-        return nullptr;
-    }
-    if (jetty_cfg->jfs_cfg.jfc->urma_ctx != ctx || (shared && jetty_cfg->shared.jfr->urma_ctx != ctx) ||
-        (shared && jetty_cfg->shared.jfc != nullptr && jetty_cfg->shared.jfc->urma_ctx != ctx)) {
-        URMA_LOG_ERR("jetty cfg names objects of another context\n");
-        errno = EINVAL;
-        return nullptr;
-    }
     auto *impl = new (std::nothrow) JettyImpl();
     if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
-    urma_jfr_t *jfr = shared ? jetty_cfg->shared.jfr : nullptr;
-    if (!shared) {
-        // The kernel's jetty receives on a JFR: make the jetty's own.
-        impl->own_jfr = urma_create_jfr(ctx, jetty_cfg->jfr_cfg);
-        if (impl->own_jfr == nullptr) {
-            int err = errno;
-            delete impl;
-            errno = err;
-            return nullptr;
-        }
-        jfr = impl->own_jfr;
-    }
-    urma_jetty_t *jetty = &impl->pub;
-    struct udma_create_jfs_resp resp = {};
-    struct uburma_cmd_create_jetty cmd = {};
-    cmd.in.id = jetty_cfg->id;
-    // The kernel's jetty always receives on a JFR it shares: the caller's
-    // own one, or the one made for it above.
-    cmd.in.flag = jetty_cfg->flag.value | URMA_SHARE_JFR;
-    urma::jfs_cfg_to_abi(jetty_cfg->jfs_cfg, &cmd.in.jfs_cfg);
-    cmd.in.send_jfc_handle = jetty_cfg->jfs_cfg.jfc->handle;
-    cmd.in.jfr_handle = jfr->handle;
-    cmd.in.recv_jfc_handle = shared && jetty_cfg->shared.jfc != nullptr ? jetty_cfg->shared.jfc->handle : 0;
-    cmd.in.urma_jetty = reinterpret_cast<uintptr_t>(jetty);
-    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::create_and_map(ctx, urma::kJetty, &cmd, &cmd.out.id, impl->sq, resp.sq);
+    int ret = urma::jetty_activate(impl, ctx, *jetty_cfg);
     if (ret != 0) {
-        if (impl->own_jfr != nullptr)
-            urma_delete_jfr(impl->own_jfr);
         delete impl;
         errno = -ret;
         return nullptr;
     }
-    jetty->urma_ctx = ctx;
-    jetty->jetty_id.eid = ctx->eid;
-    jetty->jetty_id.uasid = ctx->uasid;
-    jetty->jetty_id.id = cmd.out.id;
-    jetty->remote_jetty = nullptr;
-    jetty->jetty_cfg = *jetty_cfg;
-    jetty->jetty_cfg.id = cmd.out.id;
-    urma::jfs_cfg_from_abi(cmd.out.jfs_cfg, &jetty->jetty_cfg.jfs_cfg);
-    jetty->handle = cmd.out.handle;
-    urma::event_init(&jetty->event_mutex, &jetty->event_cond, &jetty->async_events_acked);
-    jetty->urma_jetty_opt.is_actived = true;
     urma::ctx_get(ctx);
-    return jetty;
+    return &impl->pub;
 }
 
 urma_status_t urma_modify_jetty(urma_jetty_t *jetty, urma_jetty_attr_t *attr)
@@ -491,19 +556,17 @@ urma_status_t urma_delete_jetty(urma_jetty_t *jetty)
         URMA_LOG_ERR("jetty is NULL\n");
         return URMA_EINVAL;
     }
+    if (!jetty->urma_jetty_opt.is_actived) {
+        URMA_LOG_ERR("jetty is not active (urma_free_jetty frees an allocated one)\n");
+        return URMA_EINVAL;
+    }
     urma_context_t *ctx = jetty->urma_ctx;
-    int ret = urma::delete_and_wait(ctx, urma::kJetty, jetty->handle, jetty->jetty_id.id, &jetty->event_mutex,
-                                    &jetty->event_cond, &jetty->async_events_acked);
+    int ret = urma::jetty_deactivate(urma::from_pub<JettyImpl>(jetty));
     if (ret != 0)
         return urma::status_of(ret);
-    JettyImpl *impl = urma::from_pub<JettyImpl>(jetty);
-    urma_status_t st = URMA_SUCCESS;
-    if (impl->own_jfr != nullptr)
-        st = urma_delete_jfr(impl->own_jfr);
-    urma::event_destroy(&jetty->event_mutex, &jetty->event_cond);
-    delete impl;
+    delete urma::from_pub<JettyImpl>(jetty);
     urma::ctx_put(ctx);
-    return st;
+    return URMA_SUCCESS;
 }
 
 }  // extern "C"

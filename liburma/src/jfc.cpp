@@ -7,6 +7,7 @@
 
 #include <ub/udma_abi.h>
 
+#include "lifecycle.h"
 #include "log.h"
 #include "object.h"
 #include "queue.h"
@@ -22,6 +23,66 @@ constexpr urma::RingObjectKind kJfc = {"jfc", "CQ", UBURMA_CMD_CREATE_JFC, UBURM
 
 }  // namespace
 
+namespace urma {
+
+int jfc_activate(JfcImpl *impl, urma_context_t *ctx, const urma_jfc_cfg_t &cfg)
+{
+    const urma_device_cap_t &cap = ctx_cap(ctx);
+    if (cfg.depth == 0 || cfg.depth > cap.max_jfc_depth) {
+        URMA_LOG_ERR("jfc depth %u out of range 1..%u\n", cfg.depth, cap.max_jfc_depth);
+        return -EINVAL;
+    }
+    if (cfg.jfce != nullptr && cfg.jfce->urma_ctx != ctx) {
+        URMA_LOG_ERR("jfce belongs to another context\n");
+        return -EINVAL;
+    }
+    urma_jfc_t *jfc = &impl->pub;
+    struct udma_create_jfc_resp resp = {};
+    struct uburma_cmd_create_jfc cmd = {};
+    cmd.in.depth = cfg.depth;
+    cmd.in.flag = cfg.flag.value;
+    cmd.in.ceqn = cfg.ceqn;
+    cmd.in.jfce_fd = cfg.jfce != nullptr ? cfg.jfce->fd : -1;
+    cmd.in.urma_jfc = reinterpret_cast<uintptr_t>(jfc);
+    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
+    cmd.in.udata.out_len = sizeof(resp);
+    int ret = create_and_map(ctx, kJfc, &cmd, &cmd.out.id, impl->cq, resp.cq);
+    if (ret != 0)
+        return ret;
+    jfc->urma_ctx = ctx;
+    jfc->jfc_id.eid = ctx->eid;
+    jfc->jfc_id.uasid = ctx->uasid;
+    jfc->jfc_id.id = cmd.out.id;
+    jfc->jfc_cfg = cfg;
+    jfc->jfc_cfg.depth = cmd.out.depth;  // rounded up by the kernel
+    jfc->handle = cmd.out.handle;
+    jfc->comp_events_acked = 0;
+    event_init(&jfc->event_mutex, &jfc->event_cond, &jfc->async_events_acked);
+    jfc->urma_jfc_opt.is_actived = true;
+    if (cfg.jfce != nullptr)
+        cfg.jfce->ref.atomic_cnt.fetch_add(1);
+    return 0;
+}
+
+int jfc_deactivate(JfcImpl *impl)
+{
+    urma_jfc_t *jfc = &impl->pub;
+    // EBUSY: a JFS, JFR or jetty still completes to it. If the device was
+    // removed, the kernel already destroyed it: free our side.
+    int ret = delete_and_wait(jfc->urma_ctx, kJfc, jfc->handle, jfc->jfc_id.id, &jfc->event_mutex,
+                              &jfc->event_cond, &jfc->async_events_acked, &jfc->comp_events_acked);
+    if (ret != 0)
+        return ret;
+    if (jfc->jfc_cfg.jfce != nullptr)
+        jfc->jfc_cfg.jfce->ref.atomic_cnt.fetch_sub(1);
+    event_destroy(&jfc->event_mutex, &jfc->event_cond);
+    reset_queue(impl->cq);  // unmaps the CQ
+    jfc->urma_jfc_opt.is_actived = false;
+    return 0;
+}
+
+}  // namespace urma
+
 extern "C" {
 
 urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
@@ -32,52 +93,19 @@ urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
         errno = EINVAL;
         return nullptr;
     }
-    const urma_device_cap_t &cap = urma::ctx_cap(ctx);
-    if (jfc_cfg->depth == 0 || jfc_cfg->depth > cap.max_jfc_depth) {
-        URMA_LOG_ERR("jfc depth %u out of range 1..%u\n", jfc_cfg->depth, cap.max_jfc_depth);
-        errno = EINVAL;
-        return nullptr;
-    }
-    if (jfc_cfg->jfce != nullptr && jfc_cfg->jfce->urma_ctx != ctx) {
-        URMA_LOG_ERR("jfce belongs to another context\n");
-        errno = EINVAL;
-        return nullptr;
-    }
     auto *impl = new (std::nothrow) JfcImpl();
     if (impl == nullptr) {
         errno = ENOMEM;
         return nullptr;
     }
-    urma_jfc_t *jfc = &impl->pub;
-    struct udma_create_jfc_resp resp = {};
-    struct uburma_cmd_create_jfc cmd = {};
-    cmd.in.depth = jfc_cfg->depth;
-    cmd.in.flag = jfc_cfg->flag.value;
-    cmd.in.ceqn = jfc_cfg->ceqn;
-    cmd.in.jfce_fd = jfc_cfg->jfce != nullptr ? jfc_cfg->jfce->fd : -1;
-    cmd.in.urma_jfc = reinterpret_cast<uintptr_t>(jfc);
-    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    cmd.in.udata.out_len = sizeof(resp);
-    int ret = urma::create_and_map(ctx, kJfc, &cmd, &cmd.out.id, impl->cq, resp.cq);
+    int ret = urma::jfc_activate(impl, ctx, *jfc_cfg);
     if (ret != 0) {
         delete impl;
         errno = -ret;
         return nullptr;
     }
-    jfc->urma_ctx = ctx;
-    jfc->jfc_id.eid = ctx->eid;
-    jfc->jfc_id.uasid = ctx->uasid;
-    jfc->jfc_id.id = cmd.out.id;
-    jfc->jfc_cfg = *jfc_cfg;
-    jfc->jfc_cfg.depth = cmd.out.depth;  // rounded up by the kernel
-    jfc->handle = cmd.out.handle;
-    jfc->comp_events_acked = 0;
-    urma::event_init(&jfc->event_mutex, &jfc->event_cond, &jfc->async_events_acked);
-    jfc->urma_jfc_opt.is_actived = true;
-    if (jfc_cfg->jfce != nullptr)
-        jfc_cfg->jfce->ref.atomic_cnt.fetch_add(1);
     urma::ctx_get(ctx);
-    return jfc;
+    return &impl->pub;
 }
 
 urma_status_t urma_modify_jfc(urma_jfc_t *jfc, urma_jfc_attr_t *attr)
@@ -106,17 +134,15 @@ urma_status_t urma_delete_jfc(urma_jfc_t *jfc)
         URMA_LOG_ERR("jfc is NULL\n");
         return URMA_EINVAL;
     }
+    if (!jfc->urma_jfc_opt.is_actived) {
+        URMA_LOG_ERR("jfc is not active (urma_free_jfc frees an allocated one)\n");
+        return URMA_EINVAL;
+    }
     urma_context_t *ctx = jfc->urma_ctx;
-    // EBUSY: a JFS, JFR or jetty still completes to it. If the device was
-    // removed, the kernel already destroyed it: free our side.
-    int ret = urma::delete_and_wait(ctx, kJfc, jfc->handle, jfc->jfc_id.id, &jfc->event_mutex, &jfc->event_cond,
-                                    &jfc->async_events_acked, &jfc->comp_events_acked);
+    int ret = urma::jfc_deactivate(urma::from_pub<JfcImpl>(jfc));
     if (ret != 0)
         return urma::status_of(ret);
-    if (jfc->jfc_cfg.jfce != nullptr)
-        jfc->jfc_cfg.jfce->ref.atomic_cnt.fetch_sub(1);
-    urma::event_destroy(&jfc->event_mutex, &jfc->event_cond);
-    delete urma::from_pub<JfcImpl>(jfc);  // unmaps the CQ
+    delete urma::from_pub<JfcImpl>(jfc);
     urma::ctx_put(ctx);
     return URMA_SUCCESS;
 }

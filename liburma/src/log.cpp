@@ -53,6 +53,10 @@ std::recursive_mutex g_sink_lock;
 urma_log_cb_t g_sink = syslog_sink;
 urma_loc_log_cb g_loc_sink = nullptr;
 
+// The calling thread's tag (urma_log_set_thread_tag), in each of its
+// messages after the thread ID, as UMDK prints it; "-" until set.
+thread_local char t_thread_tag[URMA_MAX_NAME] = "-";
+
 }  // namespace
 
 bool log_enabled(urma_vlog_level_t level) noexcept
@@ -68,8 +72,8 @@ void log(urma_vlog_level_t level, const char *file, const char *func, int line,
     va_list ap;
     int n;
 
-    n = std::snprintf(msg, sizeof(msg), "liburma|%ld|%s[%d]|", static_cast<long>(syscall(SYS_gettid)),
-                      func, line);
+    n = std::snprintf(msg, sizeof(msg), "liburma|%ld|%s|%s[%d]|", static_cast<long>(syscall(SYS_gettid)),
+                      t_thread_tag, func, line);
     if (n < 0 || static_cast<size_t>(n) >= sizeof(msg))
         n = 0;
     va_start(ap, fmt);
@@ -131,6 +135,22 @@ void urma_log_set_level(urma_vlog_level_t level)
         return;
     }
     urma::g_level.store(level, std::memory_order_relaxed);
+}
+
+const char *urma_log_get_thread_tag(void)
+{
+    return urma::t_thread_tag;
+}
+
+// A tag of URMA_MAX_NAME or more characters (or none) is refused with a log
+// line and the old tag kept, as UMDK does.
+void urma_log_set_thread_tag(const char *tag)
+{
+    if (tag == nullptr || strnlen(tag, URMA_MAX_NAME) >= URMA_MAX_NAME) {
+        URMA_LOG_ERR("thread tag %s\n", tag == nullptr ? "is NULL" : "is too long");
+        return;
+    }
+    std::memcpy(urma::t_thread_tag, tag, std::strlen(tag) + 1);
 }
 
 }  // extern "C"

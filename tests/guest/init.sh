@@ -19,8 +19,28 @@ $bb mkdir -p /dev/pts /dev/shm
 $bb ln -sfn /proc/self/fd /dev/fd
 $bb mount -t devpts devpts /dev/pts
 $bb mount -t tmpfs shm /dev/shm
-$bb mount -t tmpfs tmp /tmp
 $bb mount -t tmpfs run /run
+# The guest's /tmp is its own tmpfs, which would hide the host's /tmp: a
+# checkout, a cache or a script under it (a fresh clone in /tmp) is bound
+# back at its own path from the host's /tmp, kept at /run/host-tmp.
+$bb mkdir -p /run/host-tmp
+$bb mount -o bind /tmp /run/host-tmp
+$bb mount -t tmpfs tmp /tmp
+bound=()
+# Shortest first: a path inside one bound already needs nothing more.
+while read -r _ p; do
+	for b in "${bound[@]}"; do
+		[[ $p == "$b" || $p == "$b"/* ]] && continue 2
+	done
+	$bb mkdir -p "$p"
+	if $bb mount -o bind "/run/host-tmp/${p#/tmp/}" "$p"; then
+		bound+=("$p")
+	else
+		echo "ub-guest: cannot bind the host's $p" > /dev/kmsg
+	fi
+done < <(for p in "$ub_top" "$ub_modroot" "${ub_script%/*}" "${UB_KMOD:-}"; do
+	[[ $p == /tmp/* ]] && echo "${#p} $p"
+done | $bb sort -n)
 $bb mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 $bb mkdir -p /run/out
 $bb mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/out

@@ -47,23 +47,13 @@ struct Region {
     uint64_t va(size_t off = 0) const { return reinterpret_cast<uintptr_t>(buf) + off; }
 };
 
-class DpTest : public ::testing::Test {
+class DpTest : public CtxTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(load_stack("lo"));
-        ASSERT_TRUE(wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(unload_stack()); }
-
     void SetUp() override
     {
-        ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
-        ctx_ = open_ctx();
-        ASSERT_NE(ctx_, nullptr) << std::strerror(errno);
-        urma_device_attr_t attr;
-        ASSERT_EQ(urma_query_device(ctx_->dev, &attr), URMA_SUCCESS);
-        cap_ = attr.dev_cap;
+        CtxTest::SetUp();
+        if (HasFatalFailure())
+            return;
         urma_jfc_cfg_t c = jfc_cfg(1024);
         scq_ = urma_create_jfc(ctx_, &c);
         ASSERT_NE(scq_, nullptr);
@@ -100,13 +90,7 @@ protected:
         if (rcq_ != nullptr) {
             EXPECT_EQ(urma_delete_jfc(rcq_), URMA_SUCCESS);
         }
-        // Every object is deleted on its own: only the context is left.
-        if (ctx_ != nullptr) {
-            EXPECT_TRUE(wait_for([] { return only_contexts_left(1); }, 3000)) << counts();
-            EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
-        }
-        EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
-        EXPECT_TRUE(wait_for([] { return all_counts_zero(); }, 3000)) << counts();
+        CtxTest::TearDown();
     }
 
     // A JFS with every SGE and the inline data the device allows; deleted
@@ -129,16 +113,6 @@ protected:
         for (int i = 0; i < njfs_; i++)
             if (extra_jfs_[i] == jfs)
                 extra_jfs_[i] = nullptr;
-    }
-
-    urma_target_jetty_t *import_jfr(urma_jfr_t *jfr, uint32_t token)
-    {
-        urma_rjfr_t rjfr = {};
-        rjfr.jfr_id = jfr->jfr_id;
-        rjfr.trans_mode = URMA_TM_RM;
-        rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-        urma_token_t t = {token};
-        return urma_import_jfr(ctx_, &rjfr, &t);
     }
 
     // len bytes (at least one page mapped), registered with reg_access
@@ -243,8 +217,6 @@ protected:
 
     static constexpr int kMaxRegions = 16;
     static constexpr int kMaxJfs = 64;
-    urma_context_t *ctx_ = nullptr;
-    urma_device_cap_t cap_ = {};
     urma_jfc_t *scq_ = nullptr;
     urma_jfc_t *rcq_ = nullptr;
     urma_jfs_t *jfs_ = nullptr;

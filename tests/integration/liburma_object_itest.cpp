@@ -23,41 +23,7 @@ namespace {
 
 using ub_itest::obj_count;
 
-class ObjectTest : public ::testing::Test {
-protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
-    void SetUp() override
-    {
-        ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
-        ctx_ = ub_itest::open_ctx();
-        ASSERT_NE(ctx_, nullptr) << std::strerror(errno);
-        urma_device_attr_t attr;
-        ASSERT_EQ(urma_query_device(ctx_->dev, &attr), URMA_SUCCESS);
-        cap_ = attr.dev_cap;
-    }
-    void TearDown() override
-    {
-        // Each test deleted what it created: only the context is left.
-        if (ctx_ != nullptr) {
-            EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::only_contexts_left(1); }, 3000))
-                << ub_itest::counts();
-            EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
-        }
-        EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
-        // The kernel freed everything: every count is back to 0.
-        EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::all_counts_zero(); }, 3000))
-            << ub_itest::counts();
-    }
-
-    urma_context_t *ctx_ = nullptr;
-    urma_device_cap_t cap_ = {};
-};
+using ObjectTest = ub_itest::CtxTest;
 
 TEST_F(ObjectTest, ContextHasAsyncFdAndKernelContext)
 {

@@ -4,7 +4,11 @@
 // ready-made configurations.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <string>
@@ -161,5 +165,53 @@ inline urma_seg_cfg_t seg_cfg(void *buf, uint64_t len, uint32_t access = URMA_AC
     c.flag.bs.access = access;
     return c;
 }
+
+// A suite over the stack loaded with udma on lo, and a test over a context
+// on udma0 (cap_: its limits); after each test every kernel count is 0.
+class CtxTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        ASSERT_TRUE(load_stack("lo"));
+        ASSERT_TRUE(wait_udma_ready());
+    }
+    static void TearDownTestSuite() { EXPECT_TRUE(unload_stack()); }
+
+    void SetUp() override
+    {
+        ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
+        ctx_ = open_ctx();
+        ASSERT_NE(ctx_, nullptr) << std::strerror(errno);
+        urma_device_attr_t attr;
+        ASSERT_EQ(urma_query_device(ctx_->dev, &attr), URMA_SUCCESS);
+        cap_ = attr.dev_cap;
+    }
+    void TearDown() override
+    {
+        // Each test deleted what it created: only the context is left, so a
+        // missed per-object delete shows before the context frees it all.
+        if (ctx_ != nullptr) {
+            EXPECT_TRUE(wait_for([] { return only_contexts_left(1); }, 3000)) << counts();
+            EXPECT_EQ(urma_delete_context(ctx_), URMA_SUCCESS);
+        }
+        EXPECT_EQ(urma_uninit(), URMA_SUCCESS);
+        // The kernel freed everything: every count is back to 0.
+        EXPECT_TRUE(wait_for([] { return all_counts_zero(); }, 3000)) << counts();
+    }
+
+    // jfr imported into this context (RM, plain-text token).
+    urma_target_jetty_t *import_jfr(const urma_jfr_t *jfr, uint32_t token)
+    {
+        urma_rjfr_t rjfr = {};
+        rjfr.jfr_id = jfr->jfr_id;
+        rjfr.trans_mode = URMA_TM_RM;
+        rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+        urma_token_t t = {token};
+        return urma_import_jfr(ctx_, &rjfr, &t);
+    }
+
+    urma_context_t *ctx_ = nullptr;
+    urma_device_cap_t cap_ = {};
+};
 
 }  // namespace ub_itest

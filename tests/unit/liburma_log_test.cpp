@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "urma_api.h"
@@ -99,6 +100,40 @@ TEST_F(LogTest, UnregisterStopsDelivery)
     urma_log_set_level(URMA_VLOG_LEVEL_ERR);
     provoke_error();
     EXPECT_TRUE(g_records.empty());
+}
+
+// urma_log_set_thread_tag (UMDK): "-" until set, per thread, in each of the
+// thread's messages between the thread ID and the function; a tag of
+// URMA_MAX_NAME (64) characters or more, or NULL, is refused and the old
+// one kept.
+TEST_F(LogTest, ThreadTagIsPerThreadAndInEachMessage)
+{
+    std::string other;
+    std::thread([&other] { other = urma_log_get_thread_tag(); }).join();
+    EXPECT_EQ(other, "-");
+
+    urma_log_set_thread_tag("worker-7");
+    EXPECT_STREQ(urma_log_get_thread_tag(), "worker-7");
+    std::thread([&other] { other = urma_log_get_thread_tag(); }).join();
+    EXPECT_EQ(other, "-");
+
+    ASSERT_EQ(urma_register_log_func(capture), URMA_SUCCESS);
+    urma_log_set_level(URMA_VLOG_LEVEL_INFO);
+    provoke_error();
+    ASSERT_EQ(g_records.size(), 1u);
+    EXPECT_NE(g_records[0].message.find("|worker-7|"), std::string::npos) << g_records[0].message;
+
+    g_records.clear();
+    urma_log_set_thread_tag(std::string(64, 'x').c_str());
+    EXPECT_STREQ(urma_log_get_thread_tag(), "worker-7");
+    ASSERT_EQ(g_records.size(), 1u);  // the refusal is logged
+    EXPECT_EQ(g_records[0].level, URMA_VLOG_LEVEL_ERR);
+    urma_log_set_thread_tag(nullptr);
+    EXPECT_STREQ(urma_log_get_thread_tag(), "worker-7");
+    const std::string longest(63, 'y');
+    urma_log_set_thread_tag(longest.c_str());
+    EXPECT_EQ(std::string(urma_log_get_thread_tag()), longest);
+    urma_log_set_thread_tag("-");
 }
 
 }  // namespace
