@@ -39,6 +39,14 @@ inline AsyncEv next_async_event(urma_context_t *ctx, int timeout_ms)
     return out;
 }
 
+// The next async event of ctx (within 10 s) is type on element.
+inline void expect_async(urma_context_t *ctx, int type, const void *element)
+{
+    AsyncEv ev = next_async_event(ctx, 10000);
+    EXPECT_EQ(ev.type, type);
+    EXPECT_EQ(ev.element, element);
+}
+
 inline urma_status_t jfs_set_state(urma_jfs_t *jfs, urma_jetty_state_t st)
 {
     urma_jfs_attr_t a = {};

@@ -179,12 +179,8 @@ TEST_F(DpErrors, CqOverflowMovesJfsToError)
     urma_jfs_wr_t *bad = nullptr;
     ASSERT_EQ(urma_post_jfs_wr(jfs, wr.data(), &bad), URMA_SUCCESS);
 
-    ub_itest::AsyncEv ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFC_ERR);
-    EXPECT_EQ(ev.element, jfc);
-    ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFS_ERR);
-    EXPECT_EQ(ev.element, jfs);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFC_ERR, jfc);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFS_ERR, jfs);
     EXPECT_EQ(ub_itest::jfs_state(jfs), URMA_JETTY_STATE_ERROR);
 
     // d CQEs fit; WQE d completed without one; d+1 .. 3d-1 are not taken.
@@ -230,9 +226,7 @@ TEST_F(DpErrors, CorruptSqProducerIndex)
 
     urma::store_release(&ring.ctrl()->pi, 2 + cnt + 1);
     ASSERT_EQ(ub_itest::raw_doorbell(ctx_, jfs->handle), 0);
-    ub_itest::AsyncEv ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFS_ERR);
-    EXPECT_EQ(ev.element, jfs);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFS_ERR, jfs);
     EXPECT_EQ(ub_itest::jfs_state(jfs), URMA_JETTY_STATE_ERROR);
     urma_cr_t c = wait_cr(scq_);
     EXPECT_EQ(c.status, URMA_CR_WR_FLUSH_ERR_DONE);
@@ -267,12 +261,8 @@ TEST_F(DpErrors, CqConsumerIndexOutOfRange)
     auto wr = ub_itest::nop_chain(1, 7);
     urma_jfs_wr_t *bad = nullptr;
     ASSERT_EQ(urma_post_jfs_wr(jfs, wr.data(), &bad), URMA_SUCCESS);
-    ub_itest::AsyncEv ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFC_ERR);
-    EXPECT_EQ(ev.element, jfc);
-    ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFS_ERR);
-    EXPECT_EQ(ev.element, jfs);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFC_ERR, jfc);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFS_ERR, jfs);
     EXPECT_EQ(urma::load_acquire(&cq.ctrl()->pi), 0u);
     auto *first = static_cast<const udma_cqe *>(cq.entry(0));
     EXPECT_EQ(first->owner, 0u) << "a CQE was written";

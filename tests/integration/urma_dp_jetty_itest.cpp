@@ -325,12 +325,8 @@ TEST_F(DpJetty, CqOverflowMovesJettyToError)
     auto wr = ub_itest::nop_chain(2 * d, 0);
     urma_jfs_wr_t *bad = nullptr;
     ASSERT_EQ(urma_post_jetty_send_wr(a, wr.data(), &bad), URMA_SUCCESS);
-    ub_itest::AsyncEv ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JFC_ERR);
-    EXPECT_EQ(ev.element, jfc);
-    ev = ub_itest::next_async_event(ctx_, 10000);
-    EXPECT_EQ(ev.type, URMA_EVENT_JETTY_ERR);
-    EXPECT_EQ(ev.element, a);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JFC_ERR, jfc);
+    ub_itest::expect_async(ctx_, URMA_EVENT_JETTY_ERR, a);
     EXPECT_EQ(ub_itest::jetty_state(a), URMA_JETTY_STATE_ERROR);
     std::vector<urma_cr_t> got = ub_itest::drain(jfc);
     ASSERT_EQ(got.size(), d);

@@ -248,6 +248,100 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
     EXPECT_EQ(ub_itest::obj_count("tjfr"), tjfr_before);
 }
 
+// The other way round: a child imports our segment and writes into it in
+// a loop; it is killed mid-stream. Our segment unregisters at once, and
+// nothing of the child stays.
+TEST_F(DpProcess, PeerKilledWhileWritingOurSegment)
+{
+    Region &mine = region(65536);
+    ASSERT_NE(mine.reg, nullptr);
+    std::memset(mine.buf, 0, 65536);
+    std::array<long, kOwnKinds.size()> before;
+    for (size_t i = 0; i < kOwnKinds.size(); i++)
+        before[i] = ub_itest::obj_count(kOwnKinds[i]);
+    const long tseg_before = ub_itest::obj_count("target_seg");
+    const urma_seg_t seg = mine.reg->seg;
+    const urma_jfr_id_t jfr_id = jfr_->jfr_id;
+
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        urma_context_t *ctx = ub_itest::open_ctx();
+        urma_jfc_cfg_t cc = ub_itest::jfc_cfg(256);
+        urma_jfc_t *jfc = ctx != nullptr ? urma_create_jfc(ctx, &cc) : nullptr;
+        urma_jfs_cfg_t sc = ub_itest::jfs_cfg(jfc, 64);
+        urma_jfs_t *jfs = jfc != nullptr ? urma_create_jfs(ctx, &sc) : nullptr;
+        void *p = mmap(nullptr, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (jfs == nullptr || p == MAP_FAILED)
+            _exit(10);
+        std::memset(p, 0x99, 65536);
+        urma_seg_cfg_t gc = ub_itest::seg_cfg(p, 65536, ub_itest::kAllAccess);
+        urma_target_seg_t *src = urma_register_seg(ctx, &gc);
+        urma_token_t stok = {ub_itest::kSegToken};
+        urma_import_seg_flag_t f = {};
+        f.bs.access = ub_itest::kAllAccess;
+        f.bs.mapping = URMA_SEG_NOMAP;
+        urma_seg_t theirs = seg;
+        urma_target_seg_t *dst = urma_import_seg(ctx, &theirs, &stok, 0, f);
+        urma_rjfr_t rj = {};
+        rj.jfr_id = jfr_id;
+        rj.trans_mode = URMA_TM_RM;
+        rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+        urma_token_t jtok = {ub_itest::kJfrToken};
+        urma_target_jetty_t *tjfr = urma_import_jfr(ctx, &rj, &jtok);
+        if (src == nullptr || dst == nullptr || tjfr == nullptr)
+            _exit(11);
+        urma_jfs_wr_flag_t fl = {};
+        fl.bs.complete_enable = 1;
+        bool told = false;
+        for (uint64_t i = 0;; i++) {
+            if (urma_write(jfs, tjfr, dst, src, seg.ubva.va, reinterpret_cast<uintptr_t>(p), 65536, fl, i) !=
+                URMA_SUCCESS)
+                _exit(12);
+            urma_cr_t cr;
+            int n;
+            while ((n = urma_poll_jfc(jfc, 1, &cr)) == 0)
+                ;
+            if (n != 1 || cr.status != URMA_CR_SUCCESS)
+                _exit(13);
+            if (!told) {
+                char b = 1;
+                if (write(fds[1], &b, 1) != 1)
+                    _exit(14);
+                told = true;
+            }
+        }
+    }
+    close(fds[1]);
+    struct pollfd pfd = {fds[0], POLLIN, 0};
+    ASSERT_EQ(poll(&pfd, 1, 30000), 1) << "the child did not report";
+    char b = 0;
+    EXPECT_EQ(read(fds[0], &b, 1), 1);
+    close(fds[0]);
+    usleep(50 * 1000);
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int st = 0;
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) << "status " << st;
+    EXPECT_EQ(ub_itest::first_not(mine.buf, 65536, 0x99), 65536u);
+
+    auto back = [&] {
+        for (size_t i = 0; i < kOwnKinds.size(); i++)
+            if (ub_itest::obj_count(kOwnKinds[i]) != before[i])
+                return false;
+        return ub_itest::obj_count("target_seg") == tseg_before && ub_itest::obj_count("tjfr") == 1;
+    };
+    EXPECT_TRUE(ub_itest::wait_for(back, 10000)) << ub_itest::counts();
+    const long segs = ub_itest::obj_count("seg");
+    const uint64_t t0 = ub_itest::now_ms();
+    drop(mine);
+    EXPECT_LT(ub_itest::now_ms() - t0, 2000u);
+    EXPECT_EQ(ub_itest::obj_count("seg"), segs - 1);
+}
+
 // Runs fn in a forked child; its wait status.
 template <typename Fn> int in_child(Fn fn)
 {
