@@ -142,7 +142,8 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
     urma_jetty_t *jetty = urma_create_jetty(ctx_, &jc);
     ASSERT_NE(jetty, nullptr);
     Region &mine = region(16384);
-    ASSERT_NE(mine.reg, nullptr);
+    Region &src = region(4096);
+    ASSERT_NE(src.reg, nullptr);
     std::array<long, kOwnKinds.size()> before;
     for (size_t i = 0; i < kOwnKinds.size(); i++)
         before[i] = ub_itest::obj_count(kOwnKinds[i]);
@@ -231,7 +232,6 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
     ASSERT_EQ(recv(mine, 8192, 4096, 50), URMA_SUCCESS);
     EXPECT_TRUE(stays_empty(rcq_, 300));
     EXPECT_EQ(ub_itest::first_not(mine.buf, 16384, 0xee), 16384u);
-    Region &src = region(4096);
     std::memset(src.buf, 0x42, 4096);
     ASSERT_EQ(urma_send(jfs_, tjfr_, src.reg, src.va(), 100, signaled(), 5), URMA_SUCCESS);
     EXPECT_EQ(wait_cr(scq_).status, URMA_CR_SUCCESS);
