@@ -143,4 +143,51 @@ inline std::vector<urma_cr_t> drain(urma_jfc_t *jfc, int quiet_ms = 100)
     return out;
 }
 
+// DpTest with JFCs and JFCEs of the test's own, deleted after every JFS
+// (and what delete_senders() deletes) even when a test stops half-way, so
+// that a failed assertion never keeps the context, hence the stack, alive.
+class DpOwnTest : public DpTest {
+protected:
+    void TearDown() override
+    {
+        delete_senders();
+        for (int i = njfs_ - 1; i >= 0; i--)
+            if (extra_jfs_[i] != nullptr) {
+                EXPECT_EQ(urma_delete_jfs(extra_jfs_[i]), URMA_SUCCESS);
+                extra_jfs_[i] = nullptr;
+            }
+        for (auto it = jfcs_.rbegin(); it != jfcs_.rend(); ++it) {
+            EXPECT_EQ(urma_delete_jfc(*it), URMA_SUCCESS);
+        }
+        for (auto it = jfces_.rbegin(); it != jfces_.rend(); ++it) {
+            EXPECT_EQ(urma_delete_jfce(*it), URMA_SUCCESS);
+        }
+        DpTest::TearDown();
+    }
+    // Jetties and other users of the JFCs, deleted before them.
+    virtual void delete_senders() {}
+
+    urma_jfc_t *own_jfc(uint32_t depth, urma_jfce_t *jfce = nullptr)
+    {
+        urma_jfc_cfg_t c = jfc_cfg(depth, jfce);
+        urma_jfc_t *jfc = urma_create_jfc(ctx_, &c);
+        EXPECT_NE(jfc, nullptr) << std::strerror(errno);
+        if (jfc != nullptr)
+            jfcs_.push_back(jfc);
+        return jfc;
+    }
+
+    urma_jfce_t *own_jfce()
+    {
+        urma_jfce_t *ce = urma_create_jfce(ctx_);
+        EXPECT_NE(ce, nullptr) << std::strerror(errno);
+        if (ce != nullptr)
+            jfces_.push_back(ce);
+        return ce;
+    }
+
+    std::vector<urma_jfc_t *> jfcs_;
+    std::vector<urma_jfce_t *> jfces_;
+};
+
 }  // namespace ub_itest

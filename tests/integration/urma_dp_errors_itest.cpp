@@ -24,10 +24,10 @@
 
 namespace {
 
-using ub_itest::DpTest;
+using ub_itest::DpOwnTest;
 using ub_itest::Region;
 
-class DpErrors : public DpTest {
+class DpErrors : public DpOwnTest {
 protected:
     void TearDown() override
     {
@@ -39,7 +39,7 @@ protected:
         }
         if (buf2_ != nullptr)
             munmap(buf2_, 4096);
-        DpTest::TearDown();
+        DpOwnTest::TearDown();
     }
 
     // A second context of this process with one registered page, filled
@@ -169,8 +169,7 @@ TEST_F(DpErrors, LocalSgeOutsideRegisteredMemory)
 // JFS_ERR and ERROR; what it had not taken stays for flush.
 TEST_F(DpErrors, CqOverflowMovesJfsToError)
 {
-    urma_jfc_cfg_t c = ub_itest::jfc_cfg(4);
-    urma_jfc_t *jfc = urma_create_jfc(ctx_, &c);
+    urma_jfc_t *jfc = own_jfc(4);
     ASSERT_NE(jfc, nullptr);
     const uint32_t d = jfc->jfc_cfg.depth;
     urma_jfs_t *jfs = make_jfs(jfc, 4 * d);
@@ -205,9 +204,6 @@ TEST_F(DpErrors, CqOverflowMovesJfsToError)
     ASSERT_EQ(urma_flush_jfs(jfs, 4, fl.data()), 1);
     EXPECT_EQ(fl[0].user_ctx, 500u);
     EXPECT_EQ(ub_itest::next_async_event(ctx_, 0).type, -1);
-    forget_jfs(jfs);
-    EXPECT_EQ(urma_delete_jfs(jfs), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
 }
 
 // A producer index written past the ring into the shared page.
@@ -249,8 +245,7 @@ TEST_F(DpErrors, CorruptSqProducerIndex)
 // the CQ counts as full, nothing is written, the queue goes to ERROR.
 TEST_F(DpErrors, CqConsumerIndexOutOfRange)
 {
-    urma_jfc_cfg_t c = ub_itest::jfc_cfg(8);
-    urma_jfc_t *jfc = urma_create_jfc(ctx_, &c);
+    urma_jfc_t *jfc = own_jfc(8);
     ASSERT_NE(jfc, nullptr);
     urma_jfs_t *jfs = make_jfs(jfc, 16);
     ASSERT_NE(jfs, nullptr);
@@ -269,9 +264,6 @@ TEST_F(DpErrors, CqConsumerIndexOutOfRange)
     urma::store_release(&cq.ctrl()->ci, 0);
     EXPECT_TRUE(stays_empty(jfc, 100));
     EXPECT_EQ(ub_itest::jfs_state(jfs), URMA_JETTY_STATE_ERROR);
-    forget_jfs(jfs);
-    EXPECT_EQ(urma_delete_jfs(jfs), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
 }
 
 // ERROR -> RESET drops what was posted and not taken; READY works again.
@@ -372,10 +364,9 @@ TEST_F(DpErrors, RnrWaitThenError)
 // JFCE at once; once the CQ is drained a rearm waits for the next CQE.
 TEST_F(DpErrors, RearmWithUnreadCqesFiresAtOnce)
 {
-    urma_jfce_t *ce = urma_create_jfce(ctx_);
+    urma_jfce_t *ce = own_jfce();
     ASSERT_NE(ce, nullptr);
-    urma_jfc_cfg_t c = ub_itest::jfc_cfg(16, ce);
-    urma_jfc_t *jfc = urma_create_jfc(ctx_, &c);
+    urma_jfc_t *jfc = own_jfc(16, ce);
     ASSERT_NE(jfc, nullptr);
     urma_jfs_t *jfs = make_jfs(jfc, 16);
     ASSERT_NE(jfs, nullptr);
@@ -388,7 +379,7 @@ TEST_F(DpErrors, RearmWithUnreadCqesFiresAtOnce)
     ASSERT_EQ(urma_post_jfs_wr(jfs, wr.data(), &bad), URMA_SUCCESS);
     ASSERT_TRUE(ub_itest::wait_for([&] { return urma::load_acquire(&cq.ctrl()->pi) == 1u; }, 5000));
     ASSERT_EQ(urma_rearm_jfc(jfc, false), URMA_SUCCESS);
-    ASSERT_EQ(urma_wait_jfc(ce, 1, 0, out), 1);
+    ASSERT_EQ(urma_wait_jfc(ce, 1, 0, out), 1) << "the rearm did not fire";
     EXPECT_EQ(out[0], jfc);
     urma_ack_jfc(out, &one, 1);
 
@@ -406,10 +397,6 @@ TEST_F(DpErrors, RearmWithUnreadCqesFiresAtOnce)
     ASSERT_EQ(urma_poll_jfc(jfc, 1, &cr), 1);
     EXPECT_EQ(cr.user_ctx, 2u);
 
-    forget_jfs(jfs);
-    EXPECT_EQ(urma_delete_jfs(jfs), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfce(ce), URMA_SUCCESS);
 }
 
 }  // namespace

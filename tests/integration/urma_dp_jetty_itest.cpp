@@ -22,14 +22,14 @@
 
 namespace {
 
-using ub_itest::DpTest;
+using ub_itest::DpOwnTest;
 using ub_itest::Region;
 
-class DpJetty : public DpTest {
+class DpJetty : public DpOwnTest {
 protected:
     void SetUp() override
     {
-        DpTest::SetUp();
+        DpOwnTest::SetUp();
         if (HasFatalFailure())
             return;
         urma_jfr_cfg_t r = ub_itest::jfr_cfg(rcq_, 64);
@@ -41,17 +41,21 @@ protected:
 
     void TearDown() override
     {
-        for (int i = nimports_ - 1; i >= 0; i--) {
-            EXPECT_EQ(urma_unimport_jetty(imports_[i]), URMA_SUCCESS);
-        }
+        DpOwnTest::TearDown();
+    }
+
+    void delete_senders() override
+    {
         for (int i = njetties_ - 1; i >= 0; i--)
             if (jetties_[i] != nullptr) {
                 EXPECT_EQ(urma_delete_jetty(jetties_[i]), URMA_SUCCESS);
             }
+        for (int i = nimports_ - 1; i >= 0; i--) {
+            EXPECT_EQ(urma_unimport_jetty(imports_[i]), URMA_SUCCESS);
+        }
         if (jfr_b_ != nullptr) {
             EXPECT_EQ(urma_delete_jfr(jfr_b_), URMA_SUCCESS);
         }
-        DpTest::TearDown();
     }
 
     // A jetty sending with mode on jfc and receiving on jfr.
@@ -316,8 +320,7 @@ TEST_F(DpJetty, RcBindAndUnbind)
 
 TEST_F(DpJetty, CqOverflowMovesJettyToError)
 {
-    urma_jfc_cfg_t cc = ub_itest::jfc_cfg(4);
-    urma_jfc_t *jfc = urma_create_jfc(ctx_, &cc);
+    urma_jfc_t *jfc = own_jfc(4);
     ASSERT_NE(jfc, nullptr);
     const uint32_t d = jfc->jfc_cfg.depth;
     urma_jetty_t *a = jetty(URMA_TM_RM, jfr_, jfc, 4 * d);
@@ -335,9 +338,6 @@ TEST_F(DpJetty, CqOverflowMovesJettyToError)
     std::vector<urma_cr_t> fl(2 * d);
     ASSERT_EQ(urma_flush_jetty(a, static_cast<int>(fl.size()), fl.data()), static_cast<int>(d - 1));
     EXPECT_EQ(fl[0].user_ctx, d + 1u);
-    forget(a);
-    EXPECT_EQ(urma_delete_jetty(a), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
 }
 
 }  // namespace

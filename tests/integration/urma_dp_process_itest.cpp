@@ -25,10 +25,20 @@
 
 namespace {
 
-using ub_itest::DpTest;
+using ub_itest::DpOwnTest;
 using ub_itest::Region;
 
-class DpProcess : public DpTest {};
+class DpProcess : public DpOwnTest {
+protected:
+    void delete_senders() override
+    {
+        if (jetty_ != nullptr) {
+            EXPECT_EQ(urma_delete_jetty(jetty_), URMA_SUCCESS);
+        }
+        jetty_ = nullptr;
+    }
+    urma_jetty_t *jetty_ = nullptr;
+};
 
 // What the child tells the parent once everything is in place.
 struct ChildInfo {
@@ -139,7 +149,7 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
 {
     urma_jetty_cfg_t jc = ub_itest::jetty_cfg_shared(scq_, jfr_);
     jc.jfs_cfg.trans_mode = URMA_TM_RC;
-    urma_jetty_t *jetty = urma_create_jetty(ctx_, &jc);
+    urma_jetty_t *jetty = jetty_ = urma_create_jetty(ctx_, &jc);
     ASSERT_NE(jetty, nullptr);
     Region &mine = region(16384);
     Region &src = region(4096);
@@ -243,7 +253,7 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
 
     EXPECT_EQ(urma_unimport_jfr(their_jfr), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_seg(theirs), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jetty(jetty), URMA_SUCCESS);
+    delete_senders();
     EXPECT_EQ(ub_itest::obj_count("target_seg"), tseg_before);
     EXPECT_EQ(ub_itest::obj_count("tjfr"), tjfr_before);
 }
