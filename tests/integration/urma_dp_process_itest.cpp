@@ -51,6 +51,27 @@ struct ChildInfo {
 constexpr std::array<const char *, 9> kOwnKinds = {"ucontext", "jfc",    "jfs",          "jfr",   "jetty",
                                                    "token_id", "seg",    "pinned_pages", "tjetty"};
 
+// ctx's import of a segment (token kSegToken) and of a JFR (token
+// kJfrToken), as a peer imports them.
+urma_target_seg_t *peer_import_seg(urma_context_t *ctx, urma_seg_t seg)
+{
+    urma_token_t t = {ub_itest::kSegToken};
+    urma_import_seg_flag_t f = {};
+    f.bs.access = ub_itest::kAllAccess;
+    f.bs.mapping = URMA_SEG_NOMAP;
+    return urma_import_seg(ctx, &seg, &t, 0, f);
+}
+
+urma_target_jetty_t *peer_import_jfr(urma_context_t *ctx, urma_jfr_id_t id)
+{
+    urma_rjfr_t rj = {};
+    rj.jfr_id = id;
+    rj.trans_mode = URMA_TM_RM;
+    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_token_t t = {ub_itest::kJfrToken};
+    return urma_import_jfr(ctx, &rj, &t);
+}
+
 // The child of ChildKilledWithWorkInFlight; never returns.
 [[noreturn]] void child_main(int wfd, urma_jetty_id_t parent_jetty)
 {
@@ -67,12 +88,7 @@ constexpr std::array<const char *, 9> kOwnKinds = {"ucontext", "jfc",    "jfs", 
     urma_jfr_t *jfr = urma_create_jfr(ctx, &rc);
     if (jfc == nullptr || jfs == nullptr || jfr == nullptr)
         _exit(11);
-    urma_rjfr_t rj = {};
-    rj.jfr_id = jfr->jfr_id;
-    rj.trans_mode = URMA_TM_RM;
-    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-    urma_token_t tok = {ub_itest::kJfrToken};
-    urma_target_jetty_t *tjfr = urma_import_jfr(ctx, &rj, &tok);
+    urma_target_jetty_t *tjfr = peer_import_jfr(ctx, jfr->jfr_id);
 
     void *p = mmap(nullptr, 16384, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (tjfr == nullptr || p == MAP_FAILED)
@@ -82,11 +98,7 @@ constexpr std::array<const char *, 9> kOwnKinds = {"ucontext", "jfc",    "jfs", 
     urma_target_seg_t *seg = urma_register_seg(ctx, &gc);
     if (seg == nullptr)
         _exit(13);
-    urma_token_t stok = {ub_itest::kSegToken};
-    urma_import_seg_flag_t f = {};
-    f.bs.access = ub_itest::kAllAccess;
-    f.bs.mapping = URMA_SEG_NOMAP;
-    urma_target_seg_t *iseg = urma_import_seg(ctx, &seg->seg, &stok, 0, f);
+    urma_target_seg_t *iseg = peer_import_seg(ctx, seg->seg);
     if (iseg == nullptr)
         _exit(14);
 
@@ -101,6 +113,7 @@ constexpr std::array<const char *, 9> kOwnKinds = {"ucontext", "jfc",    "jfs", 
     rje.trans_mode = URMA_TM_RC;
     rje.type = URMA_JETTY;
     rje.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_token_t tok = {ub_itest::kJfrToken};
     urma_target_jetty_t *tpar = jetty != nullptr ? urma_import_jetty(ctx, &rje, &tok) : nullptr;
     if (tpar == nullptr || urma_bind_jetty(jetty, tpar) != URMA_SUCCESS)
         _exit(15);
@@ -186,18 +199,9 @@ TEST_F(DpProcess, ChildKilledWithWorkInFlight)
     EXPECT_TRUE(ub_itest::wait_for([&] { return *wanted == 1u; }, 5000));
 
     // We use the child's segment and JFR while it lives.
-    urma_token_t stok = {ub_itest::kSegToken};
-    urma_import_seg_flag_t f = {};
-    f.bs.access = ub_itest::kAllAccess;
-    f.bs.mapping = URMA_SEG_NOMAP;
-    urma_target_seg_t *theirs = urma_import_seg(ctx_, &info.seg, &stok, 0, f);
+    urma_target_seg_t *theirs = peer_import_seg(ctx_, info.seg);
     ASSERT_NE(theirs, nullptr);
-    urma_rjfr_t rj = {};
-    rj.jfr_id = info.jfr_id;
-    rj.trans_mode = URMA_TM_RM;
-    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-    urma_token_t jtok = {ub_itest::kJfrToken};
-    urma_target_jetty_t *their_jfr = urma_import_jfr(ctx_, &rj, &jtok);
+    urma_target_jetty_t *their_jfr = peer_import_jfr(ctx_, info.jfr_id);
     ASSERT_NE(their_jfr, nullptr);
     const uint64_t tva = info.seg.ubva.va;
     std::memset(mine.buf, 0xee, 16384);
@@ -290,18 +294,8 @@ TEST_F(DpProcess, PeerKilledWhileWritingOurSegment)
         std::memset(p, 0x99, 65536);
         urma_seg_cfg_t gc = ub_itest::seg_cfg(p, 65536, ub_itest::kAllAccess);
         urma_target_seg_t *src = urma_register_seg(ctx, &gc);
-        urma_token_t stok = {ub_itest::kSegToken};
-        urma_import_seg_flag_t f = {};
-        f.bs.access = ub_itest::kAllAccess;
-        f.bs.mapping = URMA_SEG_NOMAP;
-        urma_seg_t theirs = seg;
-        urma_target_seg_t *dst = urma_import_seg(ctx, &theirs, &stok, 0, f);
-        urma_rjfr_t rj = {};
-        rj.jfr_id = jfr_id;
-        rj.trans_mode = URMA_TM_RM;
-        rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-        urma_token_t jtok = {ub_itest::kJfrToken};
-        urma_target_jetty_t *tjfr = urma_import_jfr(ctx, &rj, &jtok);
+        urma_target_seg_t *dst = peer_import_seg(ctx, seg);
+        urma_target_jetty_t *tjfr = peer_import_jfr(ctx, jfr_id);
         if (src == nullptr || dst == nullptr || tjfr == nullptr)
             _exit(11);
         urma_jfs_wr_flag_t fl = {};
