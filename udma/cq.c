@@ -17,6 +17,7 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 
+#include <kunit/visibility.h>
 #include <ub/ubcore_event.h>
 
 #include "txn.h"
@@ -37,6 +38,7 @@ void udma_cq_init(struct udma_jfc *jfc)
 {
 	lockdep_set_class(&jfc->cq->lock, &udma_cq_lock_key);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_cq_init);
 
 static void udma_jfc_err_event(struct udma_jfc *jfc)
 {
@@ -131,6 +133,7 @@ int udma_cq_post(struct udma_jfc *jfc, struct udma_cqe *cqe, bool solicited)
 		udma_jfc_comp_event(jfc);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_cq_post);
 
 /**
  * udma_rearm_jfc() - ubcore_ops.rearm_jfc
@@ -170,3 +173,4 @@ int udma_rearm_jfc(struct ubcore_jfc *base, bool solicited_only)
 		udma_jfc_comp_event(jfc);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_rearm_jfc);

@@ -20,6 +20,8 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include <kunit/visibility.h>
+
 #include "udma.h"
 
 /* The engine's work: unbound, WQEs may take long (copies of 1 GiB). */
@@ -48,6 +50,7 @@ void udma_sq_kick(struct udma_sq *sq, unsigned long delay)
 		queue_delayed_work(udma_wq, &sq->work, delay);
 	spin_unlock_bh(&sq->ring->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_kick);
 
 /**
  * udma_sq_rnr_add() - an SQ starts waiting for an RNR retry
@@ -60,6 +63,7 @@ void udma_sq_rnr_add(struct udma_sq *sq)
 		list_add_tail(&sq->rnr_node, &udma_rnr_list);
 	spin_unlock_bh(&udma_rnr_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_rnr_add);
 
 /**
  * udma_sq_rnr_del() - an SQ no longer waits for an RNR retry
@@ -71,6 +75,7 @@ void udma_sq_rnr_del(struct udma_sq *sq)
 	list_del_init(&sq->rnr_node);
 	spin_unlock_bh(&udma_rnr_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_rnr_del);
 
 /**
  * udma_sq_work() - the SQ's work: one batch, requeued while WQEs are left
@@ -118,6 +123,7 @@ int udma_jfs_doorbell(struct ubcore_jfs *jfs)
 {
 	return udma_sq_doorbell(&to_udma_jfs(jfs)->sq);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_jfs_doorbell);
 
 /**
  * udma_jetty_doorbell() - ubcore_ops.jetty_doorbell
@@ -160,6 +166,7 @@ int udma_jfr_doorbell(struct ubcore_jfr *jfr)
 	spin_unlock_bh(&udma_rnr_lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_jfr_doorbell);
 
 /**
  * udma_engine_init() - set up the engine at module load

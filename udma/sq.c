@@ -76,6 +76,7 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 
+#include <kunit/visibility.h>
 #include <ub/ubcore_event.h>
 
 #include "txn.h"
@@ -142,6 +143,7 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	sq->state = UBCORE_JETTY_STATE_READY;
 	INIT_LIST_HEAD(&sq->rnr_node);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_init);
 
 /**
  * udma_sq_destroy() - stop the engine on an SQ for good
@@ -167,6 +169,7 @@ void udma_sq_destroy(struct udma_sq *sq)
 	cancel_delayed_work_sync(&sq->work);
 	mutex_destroy(&sq->proc_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_destroy);
 
 static void udma_sq_err_event(struct udma_sq *sq)
 {
@@ -331,6 +334,7 @@ unlock:
 		udma_sq_kick(sq, 0);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_set_state);
 
 /**
  * udma_sq_flush() - take WQEs not yet taken off a stopped SQ
@@ -373,6 +377,7 @@ unlock:
 	mutex_unlock(&sq->proc_lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_flush);
 
 /**
  * udma_flush_jfs() - ubcore_ops.flush_jfs
@@ -929,3 +934,4 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_process);
