@@ -40,7 +40,7 @@ static int uburma_open(struct inode *inode, struct file *filp)
 	struct uburma_file *ufile;
 	int ret = 0;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	down_read(&udev->lock);
