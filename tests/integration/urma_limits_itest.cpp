@@ -264,10 +264,12 @@ TEST_F(LimitsTest, HugeRegistrationByNobodyFailsCleanly)
         urma_token_id_t *tid = urma_alloc_token_id(ctx);
         CHILD_EXPECT(tid != nullptr, "token id");
         CHILD_EXPECT(become_nobody(), "setresuid nobody");
-        // A small mapping: the range starts in it, the kernel must refuse
-        // the length before it looks at the pages.
-        void *buf = mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        CHILD_EXPECT(buf != MAP_FAILED, "mmap");
+        // A small mapping at 1 TiB, so that the whole range is user address
+        // space (access_ok); the kernel must refuse the length before it
+        // looks at the pages.
+        void *buf = mmap(reinterpret_cast<void *>(1ull << 40), 1 << 20, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        CHILD_EXPECT(buf != MAP_FAILED, "mmap at 1 TiB");
         const uint64_t lens[] = {2ull << 40, (1ull << 40) - 4096};
         for (uint64_t len : lens) {
             urma_seg_cfg_t sc = ub_itest::seg_cfg(buf, len);
