@@ -124,7 +124,8 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	return jetty;
 
 err_id:
-	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JETTY, id);
+	ubcore_jetty_id_unreserve(dev, ubcore_udata_uctx(udata),
+				  UBCORE_OBJ_JETTY, id);
 err_use:
 	ubcore_jetty_put_uses(cfg);
 	return ERR_PTR(ret);
@@ -223,19 +224,21 @@ EXPORT_SYMBOL_GPL(ubcore_query_jetty);
  */
 int ubcore_delete_jetty(struct ubcore_jetty *jetty)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_jetty_cfg cfg;
 	struct ubcore_device *dev;
 
 	if (!jetty)
 		return -EINVAL;
 	dev = jetty->ub_dev;
+	uctx = jetty->uctx;
 	cfg = jetty->cfg;
 	xa_erase_irq(&dev->jetty_table, jetty->id);
 	ubcore_obj_ref_drain(&jetty->obj_ref);
 	ubcore_jetty_drop_binding(jetty);
 	dev->ops->destroy_jetty(jetty);
 	ubcore_jetty_put_uses(&cfg);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JETTY);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_JETTY);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_delete_jetty);

@@ -40,7 +40,8 @@ struct ubcore_jfc *ubcore_create_jfc(struct ubcore_device *dev,
 	if (!cfg->depth || cfg->depth > dev->cap.max_jfc_depth)
 		return ERR_PTR(ubcore_inval(dev, "jfc depth %u", cfg->depth));
 
-	ret = ubcore_obj_cnt_get(dev, UBCORE_OBJ_JFC, dev->cap.max_jfc);
+	ret = ubcore_obj_cnt_get(dev, ubcore_udata_uctx(udata), UBCORE_OBJ_JFC,
+				 dev->cap.max_jfc);
 	if (ret)
 		return ERR_PTR(ret);
 	ret = ubcore_id_reserve(&dev->jfc_table, 0, XA_LIMIT(1, dev->cap.max_jfc),
@@ -66,7 +67,7 @@ struct ubcore_jfc *ubcore_create_jfc(struct ubcore_device *dev,
 err_id:
 	xa_erase_irq(&dev->jfc_table, id);
 err_cnt:
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFC);
+	ubcore_obj_cnt_put(dev, ubcore_udata_uctx(udata), UBCORE_OBJ_JFC);
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(ubcore_create_jfc);
@@ -111,11 +112,13 @@ EXPORT_SYMBOL_GPL(ubcore_modify_jfc);
  */
 int ubcore_delete_jfc(struct ubcore_jfc *jfc)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 
 	if (!jfc)
 		return -EINVAL;
 	dev = jfc->ub_dev;
+	uctx = jfc->uctx;
 	if (!ubcore_use_claim(&jfc->use_cnt)) {
 		dev_dbg(&dev->dev, "jfc %u is used by %d objects\n", jfc->id,
 			atomic_read(&jfc->use_cnt));
@@ -124,7 +127,7 @@ int ubcore_delete_jfc(struct ubcore_jfc *jfc)
 	xa_erase_irq(&dev->jfc_table, jfc->id);
 	ubcore_obj_ref_drain(&jfc->obj_ref);
 	dev->ops->destroy_jfc(jfc);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFC);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_JFC);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_delete_jfc);

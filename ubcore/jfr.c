@@ -116,7 +116,8 @@ struct ubcore_jfr *ubcore_create_jfr(struct ubcore_device *dev,
 	return jfr;
 
 err_id:
-	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JFR, id);
+	ubcore_jetty_id_unreserve(dev, ubcore_udata_uctx(udata),
+				  UBCORE_OBJ_JFR, id);
 err_use:
 	ubcore_use_put(&cfg->jfc->use_cnt);
 	return ERR_PTR(ret);
@@ -208,12 +209,14 @@ EXPORT_SYMBOL_GPL(ubcore_query_jfr);
  */
 int ubcore_delete_jfr(struct ubcore_jfr *jfr)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 	struct ubcore_jfc *jfc;
 
 	if (!jfr)
 		return -EINVAL;
 	dev = jfr->ub_dev;
+	uctx = jfr->uctx;
 	if (!ubcore_use_claim(&jfr->use_cnt)) {
 		dev_dbg(&dev->dev, "jfr %u is shared by %d jetties\n", jfr->id,
 			atomic_read(&jfr->use_cnt));
@@ -224,7 +227,7 @@ int ubcore_delete_jfr(struct ubcore_jfr *jfr)
 	ubcore_obj_ref_drain(&jfr->obj_ref);
 	dev->ops->destroy_jfr(jfr);
 	ubcore_use_put(&jfc->use_cnt);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFR);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_JFR);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_delete_jfr);

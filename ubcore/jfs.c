@@ -68,7 +68,8 @@ struct ubcore_jfs *ubcore_create_jfs(struct ubcore_device *dev,
 	return jfs;
 
 err_id:
-	ubcore_jetty_id_unreserve(dev, UBCORE_OBJ_JFS, id);
+	ubcore_jetty_id_unreserve(dev, ubcore_udata_uctx(udata),
+				  UBCORE_OBJ_JFS, id);
 err_use:
 	ubcore_use_put(&cfg->jfc->use_cnt);
 	return ERR_PTR(ret);
@@ -149,18 +150,20 @@ EXPORT_SYMBOL_GPL(ubcore_query_jfs);
  */
 int ubcore_delete_jfs(struct ubcore_jfs *jfs)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 	struct ubcore_jfc *jfc;
 
 	if (!jfs)
 		return -EINVAL;
 	dev = jfs->ub_dev;
+	uctx = jfs->uctx;
 	jfc = jfs->cfg.jfc;
 	xa_erase_irq(&dev->jetty_table, jfs->id);
 	ubcore_obj_ref_drain(&jfs->obj_ref);
 	dev->ops->destroy_jfs(jfs);
 	ubcore_use_put(&jfc->use_cnt);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_JFS);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_JFS);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_delete_jfs);

@@ -130,32 +130,93 @@ int ubcore_check_jetty_state(struct ubcore_device *dev,
 	return 0;
 }
 
-/* Count one more object of @type unless @max are alive: -ENOSPC. */
-int ubcore_obj_cnt_get(struct ubcore_device *dev, enum ubcore_obj_type type,
-		       u32 max)
+/*
+ * Per-context limits by default: half of what the device has of each
+ * object it counts (so one context never takes a whole device), and for
+ * the objects the device does not count a number that no sane application
+ * reaches; an administrator changes them in sysfs (limits/).
+ */
+#define UBCORE_CTX_SEG_DEFAULT		65536
+#define UBCORE_CTX_IMPORT_DEFAULT	16384
+#define UBCORE_CTX_RING_PAGES_DEFAULT	65536
+
+void ubcore_ctx_limits_init(struct ubcore_device *dev)
 {
-	atomic_t *cnt = &dev->obj_cnt[type];
+	const struct ubcore_device_cap *cap = &dev->cap;
+	u32 *lim = dev->ctx_limit;
+
+	lim[UBCORE_OBJ_UCONTEXT] = U32_MAX;
+	lim[UBCORE_OBJ_JFC] = max(cap->max_jfc / 2, 1U);
+	lim[UBCORE_OBJ_JFS] = max(cap->max_jfs / 2, 1U);
+	lim[UBCORE_OBJ_JFR] = max(cap->max_jfr / 2, 1U);
+	lim[UBCORE_OBJ_JETTY] = max(cap->max_jetty / 2, 1U);
+	lim[UBCORE_OBJ_TOKEN_ID] =
+		max(min_t(u32, cap->max_token_id, BIT(UBCORE_TOKEN_ID_BITS)) / 2,
+		    1U);
+	lim[UBCORE_OBJ_SEG] = UBCORE_CTX_SEG_DEFAULT;
+	lim[UBCORE_OBJ_TARGET_SEG] = UBCORE_CTX_IMPORT_DEFAULT;
+	lim[UBCORE_OBJ_TJFR] = UBCORE_CTX_IMPORT_DEFAULT;
+	lim[UBCORE_OBJ_TJETTY] = UBCORE_CTX_IMPORT_DEFAULT;
+	dev->ctx_ring_pages = UBCORE_CTX_RING_PAGES_DEFAULT;
+}
+
+/* Count one more in @cnt unless @max are counted: -ENOSPC. */
+static int ubcore_cnt_get(atomic_t *cnt, u32 max)
+{
 	int old = atomic_read(cnt);
 
 	do {
-		if ((u32)old >= max) {
-			dev_dbg_ratelimited(&dev->dev, "no more than %u %s\n",
-					    max, ubcore_obj_type_names[type]);
+		if ((u32)old >= max)
 			return -ENOSPC;
-		}
 	} while (!atomic_try_cmpxchg(cnt, &old, old + 1));
 	return 0;
 }
 
-/* Count one more object of a type without a limit. */
+/**
+ * ubcore_obj_cnt_get() - count one more object of a type
+ * @dev: the device; at most @max of its objects of @type are alive
+ * @uctx: the creating user context, or NULL (a kernel caller): at most
+ *	dev->ctx_limit[@type] objects of @type of the context are alive
+ * @type: the kind of object
+ * @max: the device's limit (U32_MAX for none)
+ *
+ * Undo with ubcore_obj_cnt_put() with the same @uctx.
+ *
+ * Return: 0, or -ENOSPC (the device or the context is full; nothing is
+ * counted then).
+ */
+int ubcore_obj_cnt_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+		       enum ubcore_obj_type type, u32 max)
+{
+	if (ubcore_cnt_get(&dev->obj_cnt[type], max)) {
+		dev_dbg_ratelimited(&dev->dev, "no more than %u %s\n", max,
+				    ubcore_obj_type_names[type]);
+		return -ENOSPC;
+	}
+	if (uctx && ubcore_cnt_get(&uctx->obj_cnt[type],
+				   READ_ONCE(dev->ctx_limit[type]))) {
+		atomic_dec(&dev->obj_cnt[type]);
+		dev_dbg_ratelimited(&dev->dev,
+				    "no more than %u %s in one context (limits/)\n",
+				    READ_ONCE(dev->ctx_limit[type]),
+				    ubcore_obj_type_names[type]);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* Count one more object of a type without a limit (user contexts). */
 void ubcore_obj_cnt_inc(struct ubcore_device *dev, enum ubcore_obj_type type)
 {
 	atomic_inc(&dev->obj_cnt[type]);
 }
 
-void ubcore_obj_cnt_put(struct ubcore_device *dev, enum ubcore_obj_type type)
+void ubcore_obj_cnt_put(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+			enum ubcore_obj_type type)
 {
 	WARN_ON_ONCE(atomic_dec_return(&dev->obj_cnt[type]) < 0);
+	if (uctx)
+		WARN_ON_ONCE(atomic_dec_return(&uctx->obj_cnt[type]) < 0);
 }
 
 /*
@@ -187,12 +248,12 @@ int ubcore_id_reserve(struct xarray *xa, u32 id, struct xa_limit limit,
 	int ret;
 
 	if (id) {
-		ret = xa_insert_irq(xa, id, NULL, GFP_KERNEL);
+		ret = xa_insert_irq(xa, id, NULL, GFP_KERNEL_ACCOUNT);
 		if (!ret)
 			*out = id;
 		return ret;
 	}
-	ret = xa_alloc_irq(xa, out, NULL, limit, GFP_KERNEL);
+	ret = xa_alloc_irq(xa, out, NULL, limit, GFP_KERNEL_ACCOUNT);
 	return ret == -EBUSY ? -ENOSPC : ret;
 }
 
@@ -231,14 +292,15 @@ int ubcore_jetty_id_reserve(struct ubcore_device *dev,
 			    enum ubcore_obj_type type, u32 max, u32 id,
 			    struct ubcore_udata *udata, u32 *out)
 {
+	struct ubcore_ucontext *uctx = ubcore_udata_uctx(udata);
 	int ret;
 
-	ret = ubcore_obj_cnt_get(dev, type, max);
+	ret = ubcore_obj_cnt_get(dev, uctx, type, max);
 	if (ret)
 		return ret;
 	ret = ubcore_jetty_id_alloc(dev, id, udata, out);
 	if (ret)
-		ubcore_obj_cnt_put(dev, type);
+		ubcore_obj_cnt_put(dev, uctx, type);
 	return ret;
 }
 
@@ -247,10 +309,11 @@ int ubcore_jetty_id_reserve(struct ubcore_device *dev,
  * is published.
  */
 void ubcore_jetty_id_unreserve(struct ubcore_device *dev,
+			       struct ubcore_ucontext *uctx,
 			       enum ubcore_obj_type type, u32 id)
 {
 	xa_erase_irq(&dev->jetty_table, id);
-	ubcore_obj_cnt_put(dev, type);
+	ubcore_obj_cnt_put(dev, uctx, type);
 }
 
 /* Store the finished object in the slot ubcore_id_reserve() reserved. */

@@ -47,16 +47,21 @@ EXPORT_SYMBOL_GPL(ubcore_check_seg_access);
  * @flag: urma_token_id_flag_t bits, for the provider
  * @udata: a user caller's context and provider data, NULL for the kernel
  *
- * The number is the lowest free one in 1 .. min(2^20, cap.max_token_id) - 1.
+ * The number is the next free one in 1 .. min(2^20, cap.max_token_id) - 1
+ * after the last one allocated (cyclic, as imports are): a freed number is
+ * not handed out again at once, so a peer that still names the old one
+ * does not reach the new owner's segments.
  *
  * Context: process context; may sleep.
- * Return: the token ID, or ERR_PTR(-ENOSPC) (every number is taken),
+ * Return: the token ID, or ERR_PTR(-ENOSPC) (every number is taken, or
+ * the caller's context has limits/token_id of them),
  * ERR_PTR(-EINVAL), ERR_PTR(-EOPNOTSUPP), -ENOMEM or the provider's error.
  */
 struct ubcore_token_id *ubcore_alloc_token_id(struct ubcore_device *dev,
 					      u32 flag,
 					      struct ubcore_udata *udata)
 {
+	struct ubcore_ucontext *uctx = ubcore_udata_uctx(udata);
 	struct ubcore_token_id *token_id;
 	u32 max, id;
 	int ret;
@@ -72,24 +77,33 @@ struct ubcore_token_id *ubcore_alloc_token_id(struct ubcore_device *dev,
 	if (max < 2)
 		return ERR_PTR(-ENOSPC);
 
-	ret = xa_alloc(&dev->token_table, &id, NULL, XA_LIMIT(1, max - 1),
-		       GFP_KERNEL);
+	ret = ubcore_obj_cnt_get(dev, uctx, UBCORE_OBJ_TOKEN_ID, U32_MAX);
 	if (ret)
-		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
+		return ERR_PTR(ret);
+	ret = xa_alloc_cyclic(&dev->token_table, &id, NULL, XA_LIMIT(1, max - 1),
+			      &dev->token_next, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto err_cnt;
+	}
 	token_id = dev->ops->alloc_token_id(dev, flag, udata);
 	if (IS_ERR_OR_NULL(token_id)) {
+		ret = token_id ? PTR_ERR(token_id) : -ENOMEM;
 		xa_erase(&dev->token_table, id);
-		return token_id ? token_id : ERR_PTR(-ENOMEM);
+		goto err_cnt;
 	}
 	token_id->ub_dev = dev;
-	token_id->uctx = ubcore_udata_uctx(udata);
+	token_id->uctx = uctx;
 	token_id->token_id = id;
 	token_id->flag = flag;
 	atomic_set(&token_id->use_cnt, 0);
 	INIT_LIST_HEAD(&token_id->seg_list);
 	WARN_ON(xa_store(&dev->token_table, id, token_id, GFP_KERNEL));
-	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_TOKEN_ID);
 	return token_id;
+
+err_cnt:
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TOKEN_ID);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(ubcore_alloc_token_id);
 
@@ -102,12 +116,14 @@ EXPORT_SYMBOL_GPL(ubcore_alloc_token_id);
  */
 int ubcore_free_token_id(struct ubcore_token_id *token_id)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 	u32 id;
 
 	if (!token_id)
 		return -EINVAL;
 	dev = token_id->ub_dev;
+	uctx = token_id->uctx;
 	id = token_id->token_id;
 	if (!ubcore_use_claim(&token_id->use_cnt)) {
 		dev_dbg(&dev->dev, "token id %u is used by %d segments\n", id,
@@ -119,7 +135,7 @@ int ubcore_free_token_id(struct ubcore_token_id *token_id)
 	spin_lock_irq(&dev->seg_lock);
 	spin_unlock_irq(&dev->seg_lock);
 	dev->ops->free_token_id(token_id);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TOKEN_ID);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TOKEN_ID);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_free_token_id);
@@ -172,8 +188,11 @@ static void ubcore_seg_eid(struct ubcore_device *dev,
  * Return: the segment, or ERR_PTR(-EINVAL) (bad @cfg, logged at debug
  * level, or its token ID is being freed), ERR_PTR(-EOPNOTSUPP) (a
  * non-pinned segment, or no provider support), ERR_PTR(-EFAULT) (not user
- * memory), ERR_PTR(-ENOMEM) (over RLIMIT_MEMLOCK, or out of memory) or the
- * provider's error.
+ * memory), ERR_PTR(-ENOMEM) (over RLIMIT_MEMLOCK, larger than the
+ * machine's memory, or out of memory), ERR_PTR(-EOPNOTSUPP) (the range is
+ * not anonymous, shmem, hugetlb or private file memory, see umem.c),
+ * ERR_PTR(-ENOSPC) (the context has limits/seg segments) or the provider's
+ * error.
  */
 struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 					      struct ubcore_seg_cfg *cfg,
@@ -200,19 +219,22 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	if (!ubcore_use_get(&cfg->token_id->use_cnt))
 		return ERR_PTR(ubcore_inval(dev, "seg: token id %u is being freed",
 					    cfg->token_id->token_id));
+	ret = ubcore_obj_cnt_get(dev, uctx, UBCORE_OBJ_SEG, U32_MAX);
+	if (ret)
+		goto err_use;
 
 	if (udata && cfg->umem) {
 		/* pinned by the caller (uburma, before its locks) */
 		umem = cfg->umem;
 		if (umem->va != cfg->va || umem->length != cfg->len) {
 			ret = ubcore_inval(dev, "seg: pinned pages of another range");
-			goto err_use;
+			goto err_cnt;
 		}
 	} else if (udata) {
 		umem = ubcore_umem_get(dev, cfg->va, cfg->len);
 		if (IS_ERR(umem)) {
 			ret = PTR_ERR(umem);
-			goto err_use;
+			goto err_cnt;
 		}
 	}
 	tseg = dev->ops->register_seg(dev, cfg, udata);
@@ -241,12 +263,13 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	spin_lock_irqsave(&dev->seg_lock, flags);
 	list_add_tail(&tseg->node, &cfg->token_id->seg_list);
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
-	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_SEG);
 	return tseg;
 
 err_umem:
 	if (umem != cfg->umem)
 		ubcore_umem_release(dev, umem);
+err_cnt:
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_SEG);
 err_use:
 	ubcore_use_put(&cfg->token_id->use_cnt);
 	return ERR_PTR(ret);
@@ -266,6 +289,7 @@ EXPORT_SYMBOL_GPL(ubcore_register_seg);
 int ubcore_unregister_seg(struct ubcore_target_seg *tseg)
 {
 	struct ubcore_token_id *token_id;
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 	struct ubcore_umem *umem;
 	unsigned long flags;
@@ -273,6 +297,7 @@ int ubcore_unregister_seg(struct ubcore_target_seg *tseg)
 	if (!tseg)
 		return -EINVAL;
 	dev = tseg->ub_dev;
+	uctx = tseg->uctx;
 	token_id = tseg->token_id;
 	umem = tseg->umem;
 	spin_lock_irqsave(&dev->seg_lock, flags);
@@ -282,7 +307,7 @@ int ubcore_unregister_seg(struct ubcore_target_seg *tseg)
 	dev->ops->unregister_seg(tseg);
 	ubcore_umem_release(dev, umem);
 	ubcore_use_put(&token_id->use_cnt);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_SEG);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_SEG);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_unregister_seg);
@@ -401,12 +426,14 @@ EXPORT_SYMBOL_GPL(ubcore_invalidate_seg);
  *
  * Context: process context; may sleep.
  * Return: the imported segment, or ERR_PTR(-EINVAL) (bad @cfg),
+ * ERR_PTR(-ENOSPC) (the context has limits/target_seg imported segments),
  * ERR_PTR(-EOPNOTSUPP) or the provider's error.
  */
 struct ubcore_target_seg *ubcore_import_seg(struct ubcore_device *dev,
 					    struct ubcore_target_seg_cfg *cfg,
 					    struct ubcore_udata *udata)
 {
+	struct ubcore_ucontext *uctx = ubcore_udata_uctx(udata);
 	struct ubcore_target_seg *tseg;
 	u64 end;
 	int ret;
@@ -425,11 +452,17 @@ struct ubcore_target_seg *ubcore_import_seg(struct ubcore_device *dev,
 	if (!cfg->seg.token_id)
 		return ERR_PTR(ubcore_inval(dev, "target seg token id 0"));
 
+	ret = ubcore_obj_cnt_get(dev, uctx, UBCORE_OBJ_TARGET_SEG, U32_MAX);
+	if (ret)
+		return ERR_PTR(ret);
+
 	tseg = dev->ops->import_seg(dev, cfg, udata);
-	if (IS_ERR_OR_NULL(tseg))
+	if (IS_ERR_OR_NULL(tseg)) {
+		ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TARGET_SEG);
 		return tseg ? tseg : ERR_PTR(-ENOMEM);
+	}
 	tseg->ub_dev = dev;
-	tseg->uctx = ubcore_udata_uctx(udata);
+	tseg->uctx = uctx;
 	tseg->seg = cfg->seg;
 	tseg->token_id = NULL;
 	tseg->token_value = cfg->token_value;
@@ -439,7 +472,6 @@ struct ubcore_target_seg *ubcore_import_seg(struct ubcore_device *dev,
 	tseg->invalid = false;
 	INIT_LIST_HEAD(&tseg->node);
 	ubcore_obj_ref_init(&tseg->obj_ref);
-	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_TARGET_SEG);
 	return tseg;
 }
 EXPORT_SYMBOL_GPL(ubcore_import_seg);
@@ -453,13 +485,15 @@ EXPORT_SYMBOL_GPL(ubcore_import_seg);
  */
 int ubcore_unimport_seg(struct ubcore_target_seg *tseg)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 
 	if (!tseg)
 		return -EINVAL;
 	dev = tseg->ub_dev;
+	uctx = tseg->uctx;
 	dev->ops->unimport_seg(tseg);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TARGET_SEG);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TARGET_SEG);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_unimport_seg);

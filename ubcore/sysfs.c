@@ -5,8 +5,8 @@
  * /sys/class/ubcore/<dev>/: the three kinds of device attributes of the
  * user guide (5.2.5): read-only capabilities at the top level, read-write
  * configuration (eid_mode), read-only port state in port0/; the EID
- * table in eids/, one file per valid entry; and the live object counts in
- * objects/.
+ * table in eids/, one file per valid entry; the live object counts in
+ * objects/; and in limits/ what one user context may hold (read-write).
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -225,12 +225,65 @@ static ssize_t pinned_pages_show(struct device *device,
 }
 static DEVICE_ATTR_RO(pinned_pages);
 
+static ssize_t orphan_ring_pages_show(struct device *device,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_ubcore_device(device)->orphan_ring_pages));
+}
+static DEVICE_ATTR_RO(orphan_ring_pages);
+
 static struct dev_ext_attribute ubcore_obj_attrs[UBCORE_OBJ_TYPE_MAX];
-static struct attribute *ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX + 2];
+static struct attribute *ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX + 3];
 
 static const struct attribute_group ubcore_obj_group = {
 	.name = "objects",
 	.attrs = ubcore_obj_attr_list,
+};
+
+/*
+ * limits/<type>: the most objects of an enum ubcore_obj_type (the var) one
+ * user context may have alive (dev->ctx_limit); creating one more fails
+ * with -ENOSPC for that context alone. Objects that exist stay when a
+ * limit is lowered below their number.
+ */
+static u32 *ubcore_limit_field(struct device *device,
+			       struct device_attribute *attr)
+{
+	struct ubcore_device *dev = to_ubcore_device(device);
+	uintptr_t type = (uintptr_t)container_of(attr, struct dev_ext_attribute,
+						 attr)->var;
+
+	return type < UBCORE_OBJ_TYPE_MAX ? &dev->ctx_limit[type] :
+					    &dev->ctx_ring_pages;
+}
+
+static ssize_t limit_show(struct device *device, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*ubcore_limit_field(device, attr)));
+}
+
+static ssize_t limit_store(struct device *device, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	u32 v;
+	int ret;
+
+	ret = kstrtou32(buf, 0, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*ubcore_limit_field(device, attr), v);
+	return count;
+}
+
+/* One per object type but ucontext, and ring_pages (var UBCORE_OBJ_TYPE_MAX). */
+static struct dev_ext_attribute ubcore_limit_attrs[UBCORE_OBJ_TYPE_MAX];
+static struct attribute *ubcore_limit_attr_list[UBCORE_OBJ_TYPE_MAX + 1];
+
+static const struct attribute_group ubcore_limit_group = {
+	.name = "limits",
+	.attrs = ubcore_limit_attr_list,
 };
 
 const struct attribute_group *ubcore_device_groups[] = {
@@ -239,6 +292,7 @@ const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_eid_group,
 	&ubcore_obj_group,
 	&ubcore_access_fail_group,
+	&ubcore_limit_group,
 	NULL,
 };
 
@@ -280,4 +334,19 @@ void ubcore_sysfs_init(void)
 		ubcore_obj_attr_list[i] = &ea->attr.attr;
 	}
 	ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX] = &dev_attr_pinned_pages.attr;
+	ubcore_obj_attr_list[UBCORE_OBJ_TYPE_MAX + 1] =
+		&dev_attr_orphan_ring_pages.attr;
+
+	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++) {
+		struct dev_ext_attribute *ea = &ubcore_limit_attrs[i];
+		/* ucontext has no per-context limit: its slot is ring_pages */
+		bool rings = i == UBCORE_OBJ_UCONTEXT;
+
+		ea->attr.attr.name = rings ? "ring_pages" : ubcore_obj_type_names[i];
+		ea->attr.attr.mode = 0644;
+		ea->attr.show = limit_show;
+		ea->attr.store = limit_store;
+		ea->var = (void *)(uintptr_t)(rings ? UBCORE_OBJ_TYPE_MAX : i);
+		ubcore_limit_attr_list[i] = &ea->attr.attr;
+	}
 }

@@ -32,6 +32,8 @@ static struct ubcore_tjetty *ubcore_import(struct ubcore_device *dev,
 	struct ubcore_tjetty *(*import)(struct ubcore_device *dev,
 					struct ubcore_tjetty_cfg *cfg,
 					struct ubcore_udata *udata);
+	enum ubcore_obj_type type = jfr ? UBCORE_OBJ_TJFR : UBCORE_OBJ_TJETTY;
+	struct ubcore_ucontext *uctx = ubcore_udata_uctx(udata);
 	struct ubcore_tjetty *tjetty;
 	int ret;
 
@@ -41,18 +43,20 @@ static struct ubcore_tjetty *ubcore_import(struct ubcore_device *dev,
 	if (!import || !(jfr ? dev->ops->unimport_jfr : dev->ops->unimport_jetty))
 		return ERR_PTR(-EOPNOTSUPP);
 	ret = ubcore_check_udata(dev, udata) ?:
-	      ubcore_check_tjetty_cfg(dev, cfg, jfr);
+	      ubcore_check_tjetty_cfg(dev, cfg, jfr) ?:
+	      ubcore_obj_cnt_get(dev, uctx, type, U32_MAX);
 	if (ret)
 		return ERR_PTR(ret);
 
 	tjetty = import(dev, cfg, udata);
-	if (IS_ERR_OR_NULL(tjetty))
+	if (IS_ERR_OR_NULL(tjetty)) {
+		ubcore_obj_cnt_put(dev, uctx, type);
 		return tjetty ? tjetty : ERR_PTR(-ENOMEM);
+	}
 	tjetty->ub_dev = dev;
-	tjetty->uctx = ubcore_udata_uctx(udata);
+	tjetty->uctx = uctx;
 	tjetty->cfg = *cfg;
 	atomic_set(&tjetty->use_cnt, 0);
-	ubcore_obj_cnt_inc(dev, jfr ? UBCORE_OBJ_TJFR : UBCORE_OBJ_TJETTY);
 	return tjetty;
 }
 
@@ -65,7 +69,8 @@ static struct ubcore_tjetty *ubcore_import(struct ubcore_device *dev,
  *
  * Context: process context; may sleep.
  * Return: the imported JFR, or ERR_PTR(-EINVAL) (bad @cfg, logged at debug
- * level), ERR_PTR(-EOPNOTSUPP) or the provider's error.
+ * level), ERR_PTR(-ENOSPC) (the context has limits/tjfr imported JFRs),
+ * ERR_PTR(-EOPNOTSUPP) or the provider's error.
  */
 struct ubcore_tjetty *ubcore_import_jfr(struct ubcore_device *dev,
 					struct ubcore_tjetty_cfg *cfg,
@@ -84,13 +89,15 @@ EXPORT_SYMBOL_GPL(ubcore_import_jfr);
  */
 int ubcore_unimport_jfr(struct ubcore_tjetty *tjfr)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 
 	if (!tjfr)
 		return -EINVAL;
 	dev = tjfr->ub_dev;
+	uctx = tjfr->uctx;
 	dev->ops->unimport_jfr(tjfr);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TJFR);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TJFR);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_unimport_jfr);
@@ -104,7 +111,8 @@ EXPORT_SYMBOL_GPL(ubcore_unimport_jfr);
  *
  * Context: process context; may sleep.
  * Return: the imported jetty, or ERR_PTR(-EINVAL) (bad @cfg, logged at
- * debug level), ERR_PTR(-EOPNOTSUPP) or the provider's error.
+ * debug level), ERR_PTR(-ENOSPC) (the context has limits/tjetty imported
+ * jetties), ERR_PTR(-EOPNOTSUPP) or the provider's error.
  */
 struct ubcore_tjetty *ubcore_import_jetty(struct ubcore_device *dev,
 					  struct ubcore_tjetty_cfg *cfg,
@@ -124,6 +132,7 @@ EXPORT_SYMBOL_GPL(ubcore_import_jetty);
  */
 int ubcore_unimport_jetty(struct ubcore_tjetty *tjetty)
 {
+	struct ubcore_ucontext *uctx;
 	struct ubcore_device *dev;
 
 	if (!tjetty)
@@ -134,8 +143,9 @@ int ubcore_unimport_jetty(struct ubcore_tjetty *tjetty)
 			tjetty->cfg.id.id, atomic_read(&tjetty->use_cnt));
 		return -EBUSY;
 	}
+	uctx = tjetty->uctx;
 	dev->ops->unimport_jetty(tjetty);
-	ubcore_obj_cnt_put(dev, UBCORE_OBJ_TJETTY);
+	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TJETTY);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_unimport_jetty);

@@ -104,10 +104,12 @@ int ubcore_check_jetty_state(struct ubcore_device *dev,
 			     enum ubcore_jetty_state from,
 			     enum ubcore_jetty_state to);
 
-int ubcore_obj_cnt_get(struct ubcore_device *dev, enum ubcore_obj_type type,
-		       u32 max);
+void ubcore_ctx_limits_init(struct ubcore_device *dev);
+int ubcore_obj_cnt_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+		       enum ubcore_obj_type type, u32 max);
 void ubcore_obj_cnt_inc(struct ubcore_device *dev, enum ubcore_obj_type type);
-void ubcore_obj_cnt_put(struct ubcore_device *dev, enum ubcore_obj_type type);
+void ubcore_obj_cnt_put(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+			enum ubcore_obj_type type);
 void ubcore_obj_warn_leaks(struct ubcore_device *dev);
 extern const char * const ubcore_obj_type_names[UBCORE_OBJ_TYPE_MAX];
 
@@ -117,6 +119,7 @@ int ubcore_jetty_id_reserve(struct ubcore_device *dev,
 			    enum ubcore_obj_type type, u32 max, u32 id,
 			    struct ubcore_udata *udata, u32 *out);
 void ubcore_jetty_id_unreserve(struct ubcore_device *dev,
+			       struct ubcore_ucontext *uctx,
 			       enum ubcore_obj_type type, u32 id);
 void ubcore_id_publish(struct xarray *xa, u32 id, void *entry);
 void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,

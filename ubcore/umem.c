@@ -7,20 +7,88 @@
  * right, remote peers may write), charged to the owning mm's pinned_vm
  * against RLIMIT_MEMLOCK unless the process has CAP_IPC_LOCK, and counted
  * in dev->pinned_pages.
+ *
+ * Every limit is checked before anything is allocated: a range larger
+ * than the machine's memory can never be pinned and is refused at once,
+ * and RLIMIT_MEMLOCK is charged before the page array is allocated, so an
+ * unprivileged process cannot make the kernel allocate a page array for
+ * memory it may not pin. The array (8 bytes a page, at most 1/512 of the
+ * machine's memory) is charged to the caller's memory cgroup and allocated
+ * without the allocator's warning for large sizes.
+ *
+ * Only memory whose pages the kernel may keep pinned for a long time is
+ * accepted: anonymous memory, shmem (MAP_SHARED|MAP_ANONYMOUS, memfd,
+ * tmpfs), hugetlbfs, and private file mappings (the write pin breaks
+ * copy-on-write, so the pinned pages are anonymous copies). A shared
+ * mapping of another file is refused with -EOPNOTSUPP: remote writes
+ * through a long-term pin would bypass the file system's writeback, as
+ * later kernels refuse such pins too. VM_IO and VM_PFNMAP mappings (the
+ * queue rings among them) are refused the same way.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/hugetlb.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "ubcore_priv.h"
 
-/* Pages pinned by one call of pin_user_pages_fast(). */
+/* Pages pinned by one call of pin_user_pages(), with the mmap lock held. */
 #define UBCORE_PIN_CHUNK	(PAGE_SIZE / sizeof(struct page *))
+
+/* May the pages of @vma be pinned long-term and written? */
+static bool ubcore_umem_vma_ok(struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & (VM_IO | VM_PFNMAP))
+		return false;
+	if (vma_is_anonymous(vma) || is_vm_hugetlb_page(vma) ||
+	    shmem_file(vma->vm_file))
+		return true;
+	return vma->vm_file && !(vma->vm_flags & VM_MAYSHARE);
+}
+
+/*
+ * Check every mapping of [@start, @end) of @mm (mmap lock held): 0, or
+ * -EOPNOTSUPP. A hole is left to pin_user_pages(), which fails on it.
+ */
+static int ubcore_umem_check_vmas(struct mm_struct *mm, unsigned long start,
+				  unsigned long end)
+{
+	struct vm_area_struct *vma;
+
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end)) {
+		if (!ubcore_umem_vma_ok(vma)) {
+			pr_debug_ratelimited("seg: 0x%lx..0x%lx is not anonymous, shmem, hugetlb or private memory\n",
+					     vma->vm_start, vma->vm_end);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* Pin @n pages from @addr into @pages: the number pinned or an errno. */
+static long ubcore_umem_pin(struct mm_struct *mm, unsigned long addr,
+			    unsigned long n, struct page **pages)
+{
+	long ret;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	ret = ubcore_umem_check_vmas(mm, addr, addr + n * PAGE_SIZE);
+	if (!ret)
+		ret = pin_user_pages(addr, n, FOLL_WRITE | FOLL_LONGTERM, pages,
+				     NULL);
+	mmap_read_unlock(mm);
+	return ret ? ret : -EFAULT;
+}
 
 /**
  * ubcore_umem_get() - pin a range of the current process
@@ -33,15 +101,19 @@
  * Context: process context; may sleep, and may wait for ever for a page
  * that does not arrive (FUSE, userfaultfd): call it without locks.
  * Return: the umem, or ERR_PTR(-EINVAL) (empty or wrapping range), -EFAULT
- * (not user memory or not mapped writable), -ENOMEM (over RLIMIT_MEMLOCK,
- * or out of memory). On error nothing is pinned or charged.
+ * (not user memory or not mapped writable), -EOPNOTSUPP (memory that may
+ * not be pinned long-term: not anonymous, shmem, hugetlb or private file
+ * memory), -ENOMEM (more pages than the machine has, over RLIMIT_MEMLOCK,
+ * or out of memory), -EINTR (killed). On error nothing is pinned or
+ * charged.
  */
 struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 {
 	unsigned long first, npages, done = 0, lock_limit;
-	struct ubcore_umem *umem;
 	struct mm_struct *mm = current->mm;
-	int pinned, ret;
+	struct ubcore_umem *umem;
+	long pinned;
+	int ret;
 
 	if (!len || va + len < va || PAGE_ALIGN(va + len) < va + len)
 		return ERR_PTR(-EINVAL);
@@ -49,13 +121,27 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 		return ERR_PTR(-EFAULT);
 	first = va & PAGE_MASK;
 	npages = (PAGE_ALIGN(va + len) - first) >> PAGE_SHIFT;
-	if (npages > UINT_MAX)
-		return ERR_PTR(-EINVAL);
-
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
-	if (!umem)
+	if (npages > totalram_pages()) {
+		pr_debug_ratelimited("seg: %lu pages, more than the machine has\n",
+				     npages);
 		return ERR_PTR(-ENOMEM);
-	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL);
+	}
+
+	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	if (atomic64_add_return(npages, &mm->pinned_vm) > lock_limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		pr_debug_ratelimited("seg: %lu pages over RLIMIT_MEMLOCK\n",
+				     npages);
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
+	if (!umem) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	umem->pages = kvcalloc(npages, sizeof(*umem->pages),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!umem->pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -65,22 +151,14 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 	umem->owning_mm = mm;
 	mmgrab(mm);
 
-	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	if (atomic64_add_return(npages, &mm->pinned_vm) > lock_limit &&
-	    !capable(CAP_IPC_LOCK)) {
-		ret = -ENOMEM;
-		goto err_uncharge;
-	}
-
 	while (done < npages) {
 		cond_resched();
-		pinned = pin_user_pages_fast(first + done * PAGE_SIZE,
-					     min_t(unsigned long, npages - done,
-						   UBCORE_PIN_CHUNK),
-					     FOLL_WRITE | FOLL_LONGTERM,
-					     umem->pages + done);
-		if (pinned <= 0) {
-			ret = pinned ? pinned : -EFAULT;
+		pinned = ubcore_umem_pin(mm, first + done * PAGE_SIZE,
+					 min_t(unsigned long, npages - done,
+					       UBCORE_PIN_CHUNK),
+					 umem->pages + done);
+		if (pinned < 0) {
+			ret = pinned;
 			goto err_unpin;
 		}
 		done += pinned;
@@ -92,12 +170,12 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 
 err_unpin:
 	unpin_user_pages(umem->pages, done);
-err_uncharge:
-	atomic64_sub(npages, &mm->pinned_vm);
 	mmdrop(mm);
 	kvfree(umem->pages);
 err_free:
 	kfree(umem);
+err_uncharge:
+	atomic64_sub(npages, &mm->pinned_vm);
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(ubcore_umem_get);

@@ -112,6 +112,7 @@ int uburma_cmd_create_ctx(struct uburma_file *ufile, void *args)
 
 	fd_install(fd, filp);
 	cmd->out.async_fd = fd;
+	cmd->out.uasid = uctx->uasid;
 	return 0;
 
 err_file:

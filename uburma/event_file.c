@@ -175,7 +175,7 @@ struct file *uburma_event_file_open(struct uburma_file *ufile, bool async,
 	struct uburma_event_file *ev;
 	struct file *filp;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL_ACCOUNT);
 	if (!ev)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ev->ref);

@@ -50,7 +50,7 @@ static int uburma_open(struct inode *inode, struct file *filp)
 				    "open from another network namespace refused\n");
 		return -EPERM;
 	}
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	down_read(&udev->lock);

@@ -67,7 +67,7 @@ struct uburma_uobj *uburma_uobj_alloc(struct uburma_file *ufile,
 {
 	struct uburma_uobj *uobj;
 
-	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL);
+	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL_ACCOUNT);
 	if (!uobj)
 		return NULL;
 	uobj->ufile = ufile;
@@ -100,7 +100,7 @@ int uburma_uobj_commit(struct uburma_uobj *uobj, void *object)
 	}
 	uobj->object = object;
 	ret = xa_alloc(&ufile->handles, &uobj->handle, uobj, xa_limit_32b,
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		uobj->handle = 0;
 		if (uburma_uobj_destroy(uobj, NULL, NULL))

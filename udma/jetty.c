@@ -68,7 +68,7 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
 	struct udma_ring *ring;
 	struct udma_jfs *jfs;
 
-	jfs = kzalloc(sizeof(*jfs), GFP_KERNEL);
+	jfs = kzalloc(sizeof(*jfs), GFP_KERNEL_ACCOUNT);
 	if (!jfs)
 		return ERR_PTR(-ENOMEM);
 	ring = udma_sq_create(to_udma_dev(ub_dev), cfg, udata);
@@ -135,7 +135,7 @@ struct ubcore_jfr *udma_create_jfr(struct ubcore_device *ub_dev,
 	u32 depth = cfg->depth;
 	int ret;
 
-	jfr = kzalloc(sizeof(*jfr), GFP_KERNEL);
+	jfr = kzalloc(sizeof(*jfr), GFP_KERNEL_ACCOUNT);
 	if (!jfr)
 		return ERR_PTR(-ENOMEM);
 	jfr->rq = udma_ring_create(to_udma_dev(ub_dev), udata, UDMA_RQE_SIZE,
@@ -205,7 +205,7 @@ struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
 
 	if (!(cfg->flag & UBCORE_JETTY_SHARE_JFR) || !cfg->jfr)
 		return ERR_PTR(-EINVAL);
-	jetty = kzalloc(sizeof(*jetty), GFP_KERNEL);
+	jetty = kzalloc(sizeof(*jetty), GFP_KERNEL_ACCOUNT);
 	if (!jetty)
 		return ERR_PTR(-ENOMEM);
 	ring = udma_sq_create(to_udma_dev(ub_dev), &cfg->jfs_cfg, udata);
@@ -268,7 +268,7 @@ static struct ubcore_tjetty *udma_import(struct ubcore_device *ub_dev,
 	struct udma_tjetty *tjetty;
 	int ret;
 
-	tjetty = kzalloc(sizeof(*tjetty), GFP_KERNEL);
+	tjetty = kzalloc(sizeof(*tjetty), GFP_KERNEL_ACCOUNT);
 	if (!tjetty)
 		return ERR_PTR(-ENOMEM);
 	tjetty->udev = to_udma_dev(ub_dev);

@@ -30,7 +30,7 @@ struct ubcore_jfc *udma_create_jfc(struct ubcore_device *ub_dev,
 	u32 depth = cfg->depth;
 	int ret;
 
-	jfc = kzalloc(sizeof(*jfc), GFP_KERNEL);
+	jfc = kzalloc(sizeof(*jfc), GFP_KERNEL_ACCOUNT);
 	if (!jfc)
 		return ERR_PTR(-ENOMEM);
 	jfc->cq = udma_ring_create(udev, udata, UDMA_CQE_SIZE, &depth,

@@ -25,7 +25,7 @@ struct ubcore_token_id *udma_alloc_token_id(struct ubcore_device *ub_dev,
 {
 	struct udma_token_id *token_id;
 
-	token_id = kzalloc(sizeof(*token_id), GFP_KERNEL);
+	token_id = kzalloc(sizeof(*token_id), GFP_KERNEL_ACCOUNT);
 	if (!token_id)
 		return ERR_PTR(-ENOMEM);
 	token_id->udev = to_udma_dev(ub_dev);
@@ -60,7 +60,7 @@ struct ubcore_target_seg *udma_register_seg(struct ubcore_device *ub_dev,
 {
 	struct udma_seg *seg;
 
-	seg = kzalloc(sizeof(*seg), GFP_KERNEL);
+	seg = kzalloc(sizeof(*seg), GFP_KERNEL_ACCOUNT);
 	if (!seg)
 		return ERR_PTR(-ENOMEM);
 	seg->udev = to_udma_dev(ub_dev);
@@ -104,7 +104,7 @@ struct ubcore_target_seg *udma_import_seg(struct ubcore_device *ub_dev,
 	struct udma_import_seg *tseg;
 	int ret;
 
-	tseg = kzalloc(sizeof(*tseg), GFP_KERNEL);
+	tseg = kzalloc(sizeof(*tseg), GFP_KERNEL_ACCOUNT);
 	if (!tseg)
 		return ERR_PTR(-ENOMEM);
 	tseg->udev = to_udma_dev(ub_dev);

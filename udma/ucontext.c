@@ -8,13 +8,16 @@
  * jetties by the index its SQEs use (target_idx, rseg_idx).
  *
  * Lifetime of a mapped ring: remap_vmalloc_range() takes a reference on
- * every page it maps, and vfree() of the ring only drops the vmalloc
- * area's own reference, so the pages stay valid until the process unmaps
- * them even when the object, the context or the whole device (module
- * unload with processes still holding mappings) is gone first. No vm_ops:
- * a mapping holds neither the ring structure nor this module. Mappings are
- * not inherited across fork (VM_DONTCOPY), cannot grow (VM_DONTEXPAND) and
- * can never become executable.
+ * every page it maps, and freeing the ring only drops the ring's own
+ * reference, so the pages stay valid until the process unmaps them even
+ * when the object, the context or the whole device (module unload with
+ * processes still holding mappings) is gone first; until the context ends
+ * such pages stay charged to it (orphans, ring.c). No vm_ops: a mapping
+ * holds neither the ring structure nor this module. Mappings are VM_IO:
+ * they are not inherited across fork (VM_DONTCOPY, which madvise
+ * MADV_DOFORK cannot clear on a VM_IO mapping), get_user_pages() refuses
+ * them (no segment, no pin, no other page reference), they cannot grow
+ * (VM_DONTEXPAND) and can never become executable.
  */
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -43,19 +46,21 @@ struct ubcore_ucontext *udma_alloc_ucontext(struct ubcore_device *ub_dev,
 {
 	struct udma_ucontext *uctx;
 
-	uctx = kzalloc(sizeof(*uctx), GFP_KERNEL);
+	uctx = kzalloc(sizeof(*uctx), GFP_KERNEL_ACCOUNT);
 	if (!uctx)
 		return ERR_PTR(-ENOMEM);
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&uctx->import_xa, XA_FLAGS_ALLOC1);
+	mutex_init(&uctx->orphan_lock);
+	INIT_LIST_HEAD(&uctx->orphans);
 	return &uctx->base;
 }
 
 /**
  * udma_free_ucontext() - ubcore_ops.free_ucontext
  * @base: the context; every object of it has been destroyed, so its mmap
- *	and import tables are empty (rings still mapped hold references of
- *	their own)
+ *	and import tables are empty; its orphaned rings are freed (pages a
+ *	process still maps are freed when it unmaps them)
  */
 void udma_free_ucontext(struct ubcore_ucontext *base)
 {
@@ -73,6 +78,11 @@ void udma_free_ucontext(struct ubcore_ucontext *base)
 		udma_ucontext_unpublish(ring);
 	}
 	xa_destroy(&uctx->mmap_xa);
+	udma_ring_reap(uctx, true);
+	WARN_ONCE(atomic_read(&uctx->ring_pages),
+		  "udma: %d ring pages left charged to a freed context\n",
+		  atomic_read(&uctx->ring_pages));
+	mutex_destroy(&uctx->orphan_lock);
 	kfree(uctx);
 }
 
@@ -92,7 +102,7 @@ int udma_ucontext_publish(struct udma_ucontext *uctx, struct udma_ring *ring)
 
 	udma_ring_get(ring);
 	ret = xa_alloc(&uctx->mmap_xa, &key, ring,
-		       XA_LIMIT(1, UDMA_MMAP_KEY_MAX), GFP_KERNEL);
+		       XA_LIMIT(1, UDMA_MMAP_KEY_MAX), GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		udma_ring_put(ring);
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -146,7 +156,7 @@ int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
 		return -EINVAL;
 	uctx = to_udma_ucontext(udata->uctx);
 	ret = xa_alloc_cyclic(&uctx->import_xa, &imp->idx, imp, xa_limit_32b,
-			      &uctx->import_next, GFP_KERNEL);
+			      &uctx->import_next, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	imp->uctx = uctx;
@@ -227,7 +237,9 @@ static struct udma_ring *udma_ucontext_get_ring(struct udma_ucontext *uctx,
  *	udma_ring_info.mmap_offset >> PAGE_SHIFT)
  *
  * The mapping must be shared, not executable, and exactly as long as the
- * ring (mmap_len). Called with the mm's mmap_lock held for writing.
+ * ring (mmap_len). Called with the mm's mmap_lock held for writing. The
+ * mapping is VM_IO (see the top of this file): madvise(MADV_DOFORK) on it
+ * fails with EINVAL.
  *
  * Return: 0; -EINVAL for an unknown offset, a wrong length or a private
  * mapping; -EPERM for an executable one; or
@@ -255,7 +267,7 @@ int udma_mmap(struct ubcore_ucontext *base, struct vm_area_struct *vma)
 	if (ret)
 		goto put_ring;
 	/* Linux 6.1: vm_flags is written directly (vm_flags_mod() from 6.3). */
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
+	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
 	vma->vm_flags &= ~VM_MAYEXEC;
 put_ring:
 	udma_ring_put(ring);

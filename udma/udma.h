@@ -126,17 +126,23 @@ static inline struct udma_dev *to_udma_dev(struct ubcore_device *ub_dev)
 
 /**
  * struct udma_ring - a queue ring: a control page and a power-of-two array
- *	of fixed-size entries, in one vmalloc_user() area
+ *	of fixed-size entries, in pages mapped contiguously (ring.c)
  * @ref: the ring's lifetime. One reference is held by the object that owns
  *	the ring (JFC, JFS, JFR or jetty) from create to destroy, one by the
  *	mmap table of the owner's user context while the ring is published
- *	there, one by each VMA that maps it (taken at mmap and in
- *	vm_ops->open, dropped in vm_ops->close), and one by each kernel user
- *	of the data path while it works on the ring (udma_ring_get()). The
- *	last put frees the memory, so a process may destroy an object before
- *	it unmaps the ring and the kernel never touches freed memory.
+ *	there, and one by mmap() while it maps the ring. The last put frees
+ *	the memory, or makes the ring an orphan of its context while a
+ *	process still maps its pages (ring.c), so a process may destroy an
+ *	object before it unmaps the ring and the kernel never touches freed
+ *	memory.
  * @buf: the area: PAGE_SIZE bytes of control page, then the entries;
  *	zeroed, page-aligned; @size bytes
+ * @pages: the @nr_pages pages of @buf, one reference each held by the ring
+ * @nr_pages: @size / PAGE_SIZE
+ * @owner: the user context the pages are charged to, or NULL (a kernel
+ *	ring); set at create, for the ring's whole life
+ * @orphan_node: in @owner's orphan list once the last reference is gone
+ *	while a process still maps the ring; @owner->orphan_lock
  * @ctrl: the control page (== @buf), shared with userspace
  * @entries: the first entry (@buf + PAGE_SIZE)
  * @size: bytes of @buf, a multiple of PAGE_SIZE; the mmap length
@@ -178,6 +184,10 @@ static inline struct udma_dev *to_udma_dev(struct ubcore_device *ub_dev)
 struct udma_ring {
 	struct kref ref;
 	void *buf;
+	struct page **pages;
+	u32 nr_pages;
+	struct udma_ucontext *owner;
+	struct list_head orphan_node;
 	struct udma_ring_ctrl *ctrl;
 	void *entries;
 	size_t size;
@@ -218,12 +228,19 @@ static inline void *udma_ring_entry(const struct udma_ring *ring, u32 idx)
  * @import_next: the next index to try: indexes are allocated cyclically,
  *	so a stale index in an SQE names no import (LOC_ACCESS_ERR) rather
  *	than the next import of the process; under the xarray's lock
+ * @ring_pages: pages of the context's rings, live and orphaned (at most
+ *	ubcore_device.ctx_ring_pages; ring.c)
+ * @orphan_lock: protects @orphans (a mutex: process context only)
+ * @orphans: rings of deleted objects that the process still maps
  */
 struct udma_ucontext {
 	struct ubcore_ucontext base;
 	struct xarray mmap_xa;
 	struct xarray import_xa;
 	u32 import_next;
+	atomic_t ring_pages;
+	struct mutex orphan_lock;	/* see above */
+	struct list_head orphans;
 };
 
 static inline struct udma_ucontext *
@@ -558,6 +575,7 @@ struct udma_ring *udma_ring_create(struct udma_dev *udev,
 void udma_ring_destroy(struct udma_ring *ring);
 void udma_ring_get(struct udma_ring *ring);
 void udma_ring_put(struct udma_ring *ring);
+void udma_ring_reap(struct udma_ucontext *uctx, bool all);
 int udma_copy_resp(struct ubcore_udata *udata, const void *resp, size_t len);
 
 /* ucontext.c */

@@ -265,21 +265,6 @@ struct ubcore_ops {
 			   u32 *cnt);
 };
 
-/* Kinds of objects, for live counts (sysfs "objects/", netlink). */
-enum ubcore_obj_type {
-	UBCORE_OBJ_UCONTEXT,
-	UBCORE_OBJ_JFC,
-	UBCORE_OBJ_JFS,
-	UBCORE_OBJ_JFR,
-	UBCORE_OBJ_JETTY,
-	UBCORE_OBJ_TOKEN_ID,
-	UBCORE_OBJ_SEG,
-	UBCORE_OBJ_TARGET_SEG,
-	UBCORE_OBJ_TJFR,
-	UBCORE_OBJ_TJETTY,
-	UBCORE_OBJ_TYPE_MAX,
-};
-
 /**
  * struct ubcore_link_ops - how an administrator creates devices of a
  *	provider on a netdev (netlink "dev add <type> <netdev> [name]")
@@ -388,9 +373,20 @@ struct ubcore_access_fail {
  * @seg_lock: protects the token IDs' segment lists, taking references
  *	on segments found through @token_table, and setting a segment's
  *	invalid flag; a spinlock, lookups run in any context
+ * @token_next: where the cyclic search for the next token ID starts
+ *	(xa_alloc_cyclic() under @token_table's lock)
  * @obj_cnt: live objects per enum ubcore_obj_type
  * @pinned_pages: user pages pinned by the device's segments
  * @access_fail: remote accesses refused by the device as a target
+ * @ctx_limit: per enum ubcore_obj_type, the most live objects one user
+ *	context may have (sysfs limits/<type>, READ_ONCE); kernel callers
+ *	have no context and no such limit. Set to defaults at registration.
+ * @ctx_ring_pages: the most pages of queue rings one user context may hold,
+ *	counting the rings of deleted objects that it still maps (sysfs
+ *	limits/ring_pages, READ_ONCE); the provider enforces it
+ * @orphan_ring_pages: pages of queue rings whose object is deleted but
+ *	that a process still maps (sysfs objects/orphan_ring_pages); the
+ *	provider counts them
  */
 struct ubcore_device {
 	char dev_name[UBCORE_MAX_DEV_NAME];
@@ -419,9 +415,13 @@ struct ubcore_device {
 	struct xarray jetty_table;
 	struct xarray token_table;
 	spinlock_t seg_lock;		/* see above */
+	u32 token_next;
 	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
 	atomic64_t pinned_pages;
 	struct ubcore_access_fail access_fail;
+	u32 ctx_limit[UBCORE_OBJ_TYPE_MAX];
+	u32 ctx_ring_pages;
+	atomic64_t orphan_ring_pages;
 };
 
 /*

@@ -9,6 +9,7 @@
 #ifndef _UB_UBCORE_UOBJ_H
 #define _UB_UBCORE_UOBJ_H
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/pid.h>
 #include <linux/refcount.h>
@@ -17,17 +18,39 @@
 
 struct ubcore_device;
 
+/* Kinds of objects, for live counts (sysfs "objects/", netlink). */
+enum ubcore_obj_type {
+	UBCORE_OBJ_UCONTEXT,
+	UBCORE_OBJ_JFC,
+	UBCORE_OBJ_JFS,
+	UBCORE_OBJ_JFR,
+	UBCORE_OBJ_JETTY,
+	UBCORE_OBJ_TOKEN_ID,
+	UBCORE_OBJ_SEG,
+	UBCORE_OBJ_TARGET_SEG,
+	UBCORE_OBJ_TJFR,
+	UBCORE_OBJ_TJETTY,
+	UBCORE_OBJ_TYPE_MAX,
+};
+
+/* UB address space IDs are 24 bits; 0 is "none" (kernel objects). */
+#define UBCORE_MAX_UASID	((1U << 24) - 1)
+
 /**
  * struct ubcore_ucontext - the objects of one user process on one device
  * @ub_dev: the device
  * @eid_index: the EID the context was created on
- * @uasid: the process's UB address space ID
+ * @uasid: the process's UB address space ID, 1 .. UBCORE_MAX_UASID; owned
+ *	by the creating process while a context uses it (ucontext.c)
  * @pid: the process (thread group) that created the context, referenced;
  *	set by ubcore, for administrators (netlink RES_GET)
  * @uid: the effective user ID of that process then; set by ubcore. RES_GET
  *	shows the addresses, token IDs and owner of the context's objects
  *	to this user and to network administrators of the device's namespace
  *	only
+ * @obj_cnt: live objects of the context per enum ubcore_obj_type, each at
+ *	most the device's per-context limit (ubcore_device.ctx_limit); set
+ *	and read by ubcore only
  *
  * Created by the provider's alloc_ucontext (it may embed this structure),
  * freed by its free_ucontext once every object of the context is gone.
@@ -39,6 +62,7 @@ struct ubcore_ucontext {
 	u32 uasid;
 	struct pid *pid;
 	kuid_t uid;
+	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
 };
 
 /**

@@ -26,10 +26,13 @@ namespace {
 constexpr uint32_t kMaxUasid = 1u << 24;
 
 // g_init_lock serialises urma_init/urma_uninit; g_uasid is valid while
-// g_initialized.
+// g_initialized. g_uasid_chosen: the application asked for g_uasid.
+// The kernel owns uasids: one another process owns is refused (EADDRINUSE);
+// a random one that collides is replaced by one the kernel picks.
 std::mutex g_init_lock;
 std::atomic<bool> g_initialized{false};
 std::atomic<uint32_t> g_uasid{0};
+std::atomic<bool> g_uasid_chosen{false};
 
 uint32_t random_uasid()
 {
@@ -65,7 +68,8 @@ urma_status_t urma_init(urma_init_attr_t *conf)
         return URMA_FAIL;
     }
     urma::scan_devices();
-    urma::g_uasid = conf != nullptr && conf->uasid != 0 ? conf->uasid : urma::random_uasid();
+    urma::g_uasid_chosen = conf != nullptr && conf->uasid != 0;
+    urma::g_uasid = urma::g_uasid_chosen ? conf->uasid : urma::random_uasid();
     urma::g_initialized = true;
     return URMA_SUCCESS;
 }
@@ -139,8 +143,17 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     // The kernel's user context: objects need it, and it gives the async fd.
     struct uburma_cmd_create_ctx create = {};
     create.in.eid_index = eid_index;
-    create.in.uasid = urma::g_uasid;
+    uint32_t asked = urma::g_uasid;
+    create.in.uasid = asked;
     ret = urma::uburma_cmd(fd.get(), UBURMA_CMD_CREATE_CTX, &create);
+    if (ret == -EADDRINUSE && !urma::g_uasid_chosen) {
+        // Our random uasid is another process's: take one the kernel picks.
+        create = {};
+        create.in.eid_index = eid_index;
+        ret = urma::uburma_cmd(fd.get(), UBURMA_CMD_CREATE_CTX, &create);
+        if (ret == 0)
+            urma::g_uasid.compare_exchange_strong(asked, create.out.uasid);
+    }
     if (ret != 0) {
         URMA_LOG_ERR("cannot create a context on %s eid %u: %s\n", dev->name, eid_index,
                      std::strerror(-ret));
@@ -165,7 +178,7 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     ctx->async_fd = async_fd.release();
     ctx->eid = eid;
     ctx->eid_index = eid_index;
-    ctx->uasid = urma::g_uasid;
+    ctx->uasid = create.out.uasid;
     ctx->ref.atomic_cnt = 1;
     pthread_mutex_init(&ctx->mutex, nullptr);
     return ctx;

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "stack.h"
@@ -344,6 +345,22 @@ TEST_F(ObjectTest, UnknownHandleIsEinval)
 // the same for JFSs against max_jfs.
 TEST_F(ObjectTest, CapabilityLimits)
 {
+    // One context may have half of each by default (limits/): this test
+    // is about the device's own limits, so the context may have them all.
+    const std::string lim = "/sys/class/ubcore/udma0/limits/";
+    const long saved_jfc = ub_itest::sysfs_long(lim + "jfc");
+    const long saved_jfs = ub_itest::sysfs_long(lim + "jfs");
+    ASSERT_TRUE(ub_itest::write_sysfs(lim + "jfc", std::to_string(cap_.max_jfc)));
+    ASSERT_TRUE(ub_itest::write_sysfs(lim + "jfs", std::to_string(cap_.max_jfs)));
+    struct Restore {
+        std::string lim;
+        long jfc, jfs;
+        ~Restore()
+        {
+            ub_itest::write_sysfs(lim + "jfc", std::to_string(jfc));
+            ub_itest::write_sysfs(lim + "jfs", std::to_string(jfs));
+        }
+    } restore{lim, saved_jfc, saved_jfs};
     ASSERT_GT(cap_.max_jfc, 0u);
     ASSERT_LE(cap_.max_jfc, 65536u) << "too many JFCs for one test";
     std::vector<urma_jfc_t *> jfcs;

@@ -79,6 +79,16 @@ inline long sysfs_long(const std::string &path)
     return v;
 }
 
+// Writes val to a sysfs file (as echo does); false on any error.
+inline bool write_sysfs(const std::string &path, const std::string &val)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (f == nullptr)
+        return false;
+    bool ok = std::fputs(val.c_str(), f) >= 0;
+    return std::fclose(f) == 0 && ok;
+}
+
 inline bool udma_ready(const std::string &dev = "udma0")
 {
     struct stat st;

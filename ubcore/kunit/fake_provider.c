@@ -284,7 +284,7 @@ struct ubcore_ucontext *fake_provider_uctx(struct kunit *test,
 					   struct ubcore_device *dev,
 					   struct ubcore_udata *udata)
 {
-	struct ubcore_ucontext *uctx = ubcore_alloc_ucontext(dev, 0, 7, NULL);
+	struct ubcore_ucontext *uctx = ubcore_alloc_ucontext(dev, 0, 0, NULL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, uctx);
 	memset(udata, 0, sizeof(*udata));

@@ -139,20 +139,28 @@ struct uburma_cmd_get_eid_list {
 };
 
 /*
- * UBURMA_CMD_CREATE_CTX: the file's user context on EID in.eid_index, with
- * the process's uasid. Once per file (EEXIST). out.async_fd is a new file
- * descriptor (O_CLOEXEC) that reads struct uburma_async_event records and
- * works with poll/epoll.
+ * UBURMA_CMD_CREATE_CTX: the file's user context on EID in.eid_index (a
+ * slot that holds an EID, else EINVAL). Once per file (EEXIST).
+ * out.async_fd is a new file descriptor (O_CLOEXEC) that reads struct
+ * uburma_async_event records and works with poll/epoll.
+ *
+ * UB address space IDs (1 .. UBURMA_MAX_UASID) belong to processes: the
+ * kernel gives the context in.uasid if no other process owns it (the
+ * calling process then owns it while any of its contexts uses it), or
+ * fails with EADDRINUSE; in.uasid 0 asks for the one the process owns
+ * already, or a new one the kernel picks. out.uasid is the context's.
  */
+#define UBURMA_MAX_UASID	((1U << 24) - 1)
+
 struct uburma_cmd_create_ctx {
 	struct {
 		__u32 eid_index;
-		__u32 uasid;
+		__u32 uasid;		/* 0: the kernel picks */
 		struct uburma_udata udata;
 	} in;
 	struct {
 		__s32 async_fd;
-		__u32 reserved;
+		__u32 uasid;
 	} out;
 };
 
@@ -342,9 +350,15 @@ struct uburma_cmd_query_jfs {
 	} out;
 };
 
-/* The receive side, as urma_jfr_cfg_t. */
+/*
+ * The receive side, as urma_jfr_cfg_t. A JFR or jetty ID asked for (id not
+ * 0) must be above the device's reserved_jetty_id_max: IDs 1 .. that are
+ * the well-known jetties of kernel clients, and a user's request for one
+ * fails with EINVAL (as does an ID above the device's range; EBUSY if it
+ * is taken).
+ */
 struct uburma_jfr_cfg {
-	__u32 id;		/* 0: any */
+	__u32 id;		/* 0: any; see above */
 	__u32 depth;
 	__u32 flag;		/* urma_jfr_flag_t */
 	__u32 trans_mode;
@@ -395,7 +409,7 @@ struct uburma_cmd_query_jfr {
 /* UBURMA_CMD_CREATE_JETTY: receives on the shared JFR in.jfr_handle. */
 struct uburma_cmd_create_jetty {
 	struct {
-		__u32 id;		/* 0: any */
+		__u32 id;		/* 0: any; as uburma_jfr_cfg.id */
 		__u32 flag;		/* urma_jetty_flag_t */
 		struct uburma_jfs_cfg jfs_cfg;
 		__aligned_u64 send_jfc_handle;

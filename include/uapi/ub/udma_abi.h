@@ -170,6 +170,12 @@ struct udma_rqe {
  * @remote_eid: receive side: the sender's EID
  * @remote_uasid: receive side: the sender's uasid
  * @tpn: transport number (0 on the local path)
+ *
+ * @remote_id, @remote_eid and @remote_uasid are what the sender's packet
+ * says; nothing authenticates them. A receiver must not trust them to name
+ * the sender (a local sender's uasid is the one its process owns, but a
+ * remote host chooses all three freely); the token of the JFR or segment
+ * is the only access control.
  */
 struct udma_cqe {
 	__u8 status;

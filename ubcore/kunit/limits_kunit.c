@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * KUnit tests of what one user context may take: per-context object
+ * limits (ubcore_device.ctx_limit, sysfs limits/), cyclic token IDs,
+ * uasids owned by processes, and the EID index of a user context.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+
+#include <ub/ubcore_device.h>
+
+#include "fake_provider.h"
+
+static const struct ubcore_device_cap limits_cap = {
+	.max_jfc = 8,
+	.max_jfs = 8,
+	.max_jfr = 8,
+	.max_jetty = 8,
+	FAKE_PROVIDER_QUEUE_CAP,
+	.reserved_jetty_id_max = 16,
+};
+
+/* A freed token ID is not handed out again before the range wraps. */
+static void token_ids_are_cyclic(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
+						      &limits_cap);
+	struct ubcore_token_id *a, *b, *c;
+
+	a = ubcore_alloc_token_id(dev, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = ubcore_alloc_token_id(dev, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, a->token_id, 1u);
+	KUNIT_EXPECT_EQ(test, b->token_id, 2u);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(a), 0);
+	c = ubcore_alloc_token_id(dev, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	/* Lowest-first would give 1 again, to the next owner. */
+	KUNIT_EXPECT_EQ(test, c->token_id, 3u);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(b), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(c), 0);
+	fake_provider_dev_free(dev);
+}
+
+/* One context at its limit gets -ENOSPC; another context still succeeds. */
+static void context_limits_are_per_context(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
+						      &limits_cap);
+	struct ubcore_tjetty_cfg tcfg = {
+		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RM,
+		.type = UBCORE_TARGET_JFR,
+	};
+	struct ubcore_jfc_cfg cfg = { .depth = 16 };
+	struct ubcore_ucontext *ua, *ub;
+	struct ubcore_udata da, db;
+	struct ubcore_jfc *a[2], *b;
+	struct ubcore_token_id *ta, *tb;
+	struct ubcore_tjetty *ia, *ib;
+
+	/* The defaults: half of what the device has. */
+	KUNIT_EXPECT_EQ(test, dev->ctx_limit[UBCORE_OBJ_JFC], 4u);
+	KUNIT_EXPECT_EQ(test, dev->ctx_limit[UBCORE_OBJ_JETTY], 4u);
+	KUNIT_EXPECT_EQ(test, dev->ctx_limit[UBCORE_OBJ_TOKEN_ID], 8u);
+
+	ua = fake_provider_uctx(test, dev, &da);
+	ub = fake_provider_uctx(test, dev, &db);
+	WRITE_ONCE(dev->ctx_limit[UBCORE_OBJ_JFC], 2);
+	WRITE_ONCE(dev->ctx_limit[UBCORE_OBJ_TOKEN_ID], 1);
+	WRITE_ONCE(dev->ctx_limit[UBCORE_OBJ_TJFR], 1);
+
+	a[0] = ubcore_create_jfc(dev, &cfg, NULL, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a[0]);
+	a[1] = ubcore_create_jfc(dev, &cfg, NULL, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a[1]);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jfc(dev, &cfg, NULL, &da),
+			    ERR_PTR(-ENOSPC));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->obj_cnt[UBCORE_OBJ_JFC]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JFC]), 2);
+	b = ubcore_create_jfc(dev, &cfg, NULL, &db);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JFC]), 3);
+	/* The kernel has no context and no such limit. */
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(b), 0);
+	b = ubcore_create_jfc(dev, &cfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(b), 0);
+	/* A freed slot of the context is usable again. */
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(a[1]), 0);
+	a[1] = ubcore_create_jfc(dev, &cfg, NULL, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a[1]);
+
+	ta = ubcore_alloc_token_id(dev, 0, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ta);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_alloc_token_id(dev, 0, &da),
+			    ERR_PTR(-ENOSPC));
+	tb = ubcore_alloc_token_id(dev, 0, &db);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tb);
+
+	ia = ubcore_import_jfr(dev, &tcfg, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ia);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_import_jfr(dev, &tcfg, &da),
+			    ERR_PTR(-ENOSPC));
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_TJFR]), 1);
+	ib = ubcore_import_jfr(dev, &tcfg, &db);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ib);
+
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_jfr(ia), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_jfr(ib), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(ta), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(tb), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(a[0]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(a[1]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->obj_cnt[UBCORE_OBJ_JFC]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->obj_cnt[UBCORE_OBJ_TOKEN_ID]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ua->obj_cnt[UBCORE_OBJ_TJFR]), 0);
+	ubcore_free_ucontext(ua);
+	ubcore_free_ucontext(ub);
+	fake_provider_dev_free(dev);
+}
+
+struct uasid_other {
+	struct ubcore_device *dev;
+	u32 uasid;
+	struct ubcore_ucontext *uctx;
+	struct completion done;
+};
+
+/* Another process (a kernel thread is a thread group of its own). */
+static int uasid_other_fn(void *data)
+{
+	struct uasid_other *o = data;
+
+	o->uctx = ubcore_alloc_ucontext(o->dev, 0, o->uasid, NULL);
+	complete(&o->done);
+	return 0;
+}
+
+static struct ubcore_ucontext *uctx_in_other(struct kunit *test,
+					     struct ubcore_device *dev, u32 uasid)
+{
+	struct uasid_other o = { .dev = dev, .uasid = uasid };
+	struct task_struct *t;
+
+	init_completion(&o.done);
+	t = kthread_run(uasid_other_fn, &o, "kunit_uasid");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&o.done);
+	return o.uctx;
+}
+
+static void uasids_belong_to_processes(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
+						      &limits_cap);
+	struct ubcore_ucontext *c1, *c2, *c3, *o;
+	u32 mine;
+
+	c1 = ubcore_alloc_ucontext(dev, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c1);
+	mine = c1->uasid;
+	KUNIT_EXPECT_NE(test, mine, 0u);
+	KUNIT_EXPECT_LE(test, mine, UBCORE_MAX_UASID);
+	/* The process gets the one it owns again, by 0 or by number. */
+	c2 = ubcore_alloc_ucontext(dev, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c2);
+	KUNIT_EXPECT_EQ(test, c2->uasid, mine);
+	c3 = ubcore_alloc_ucontext(dev, 0, mine, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c3);
+	KUNIT_EXPECT_EQ(test, c3->uasid, mine);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_alloc_ucontext(dev, 0,
+							UBCORE_MAX_UASID + 1,
+							NULL),
+			    ERR_PTR(-EINVAL));
+
+	/* Another process cannot take it, and gets another one for 0. */
+	KUNIT_EXPECT_PTR_EQ(test, uctx_in_other(test, dev, mine),
+			    ERR_PTR(-EADDRINUSE));
+	o = uctx_in_other(test, dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, o);
+	KUNIT_EXPECT_NE(test, o->uasid, mine);
+	ubcore_free_ucontext(o);
+
+	/* Once no context uses it, it is free for anyone. */
+	ubcore_free_ucontext(c1);
+	ubcore_free_ucontext(c2);
+	KUNIT_EXPECT_PTR_EQ(test, uctx_in_other(test, dev, mine),
+			    ERR_PTR(-EADDRINUSE));
+	ubcore_free_ucontext(c3);
+	o = uctx_in_other(test, dev, mine);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, o);
+	KUNIT_EXPECT_EQ(test, o->uasid, mine);
+	ubcore_free_ucontext(o);
+	fake_provider_dev_free(dev);
+}
+
+/* A user context must name an EID the device has. */
+static void user_context_needs_a_valid_eid(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
+						      &limits_cap);
+	union ubcore_eid eid = { .raw = { 0xfe, 0x80, [15] = 1 } };
+	struct ubcore_udata udata = {};
+	struct ubcore_ucontext *uctx;
+
+	KUNIT_ASSERT_EQ(test, ubcore_set_eid_mode(dev, UBCORE_EID_MODE_STATIC), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_add_static_eid(dev, 3, &eid), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_alloc_ucontext(dev, 2, 0, &udata),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_alloc_ucontext(dev, UBCORE_MAX_EID_CNT,
+							0, &udata),
+			    ERR_PTR(-EINVAL));
+	uctx = ubcore_alloc_ucontext(dev, 3, 0, &udata);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, uctx);
+	KUNIT_EXPECT_EQ(test, uctx->eid_index, 3u);
+	ubcore_free_ucontext(uctx);
+	KUNIT_EXPECT_EQ(test, ubcore_del_static_eid(dev, 3), 0);
+	fake_provider_dev_free(dev);
+}
+
+static struct kunit_case ubcore_limits_cases[] = {
+	KUNIT_CASE(token_ids_are_cyclic),
+	KUNIT_CASE(context_limits_are_per_context),
+	KUNIT_CASE(uasids_belong_to_processes),
+	KUNIT_CASE(user_context_needs_a_valid_eid),
+	{}
+};
+
+static struct kunit_suite ubcore_limits_suite = {
+	.name = "ubcore_limits",
+	.test_cases = ubcore_limits_cases,
+};
+
+kunit_test_suite(ubcore_limits_suite);
