@@ -4,6 +4,7 @@
 #   make                 modules against KDIR, and liburma/tools/tests in build/
 #   make install         modules, library, headers and tools (DESTDIR, PREFIX)
 #   make check           every test, in a QEMU guest with a debug test kernel
+#   make check-long      make check with long fuzzer and fault-injection runs
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
 #   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
 #   make bench-local     udma's local WRITE bandwidth/latency vs memcpy in that guest
@@ -17,7 +18,7 @@ BUILD ?= build
 CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 .PHONY: all modules userspace install modules_install userspace_install \
-	check demo bench bench-local checkpatch sparse clean deps help
+	check check-long demo bench bench-local checkpatch sparse clean deps help
 
 all: modules userspace
 
@@ -49,6 +50,11 @@ userspace_install: userspace
 check:
 	@scripts/check.sh
 
+# The same harness; the fuzzers and fault injection run their long counts
+# (tests/guest/cases/fuzz-*.sh, fault-injection.sh).
+check-long:
+	@UB_CHECK_LONG=1 scripts/check.sh
+
 demo:
 	@scripts/demo.sh
 
@@ -67,4 +73,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,14s/^# \{0,1\}//p' Makefile
+	@sed -n '2,15s/^# \{0,1\}//p' Makefile

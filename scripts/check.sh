@@ -61,6 +61,9 @@ if grep -E 'warning:|error:' "$res/kmod.log"; then
 	failures+=("modules build without warnings (W=1)")
 fi
 
+# "make check-long" (UB_CHECK_LONG=1): the fuzzers and fault injection
+# run their long counts; the guest gets more time.
+[ -z "${UB_CHECK_LONG:-}" ] || export UB_GUEST_TIMEOUT=${UB_GUEST_TIMEOUT:-7200}
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
 	"$UB_TOP/tests/guest/check-guest.sh" ||

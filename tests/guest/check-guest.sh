@@ -8,6 +8,8 @@ OUT=$1
 export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
 results=$OUT/results.txt
+# "make check-long": the fuzzers' long runs take up to 40 minutes each.
+[[ -z ${UB_CHECK_LONG:-} ]] || UB_CASE_TIMEOUT=${UB_CASE_TIMEOUT:-3600}
 mkdir -p "$OUT/cases" "$OUT/gtest"
 : > "$results"
 
