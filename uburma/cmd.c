@@ -6,6 +6,12 @@
  * argument struct; the struct is copied in (copy_struct_from_user, so older
  * and newer callers both work), handled, and copied back.
  *
+ * A command whose result cannot be copied back (-EFAULT) is undone: the
+ * caller never learns the handle or fd it would name, so the object is
+ * destroyed (uburma_cmd_undo()) and a new fd is never installed (a command
+ * reserves it and leaves it in ufile->new_fd; the dispatch installs it
+ * after the copy).
+ *
  * Every command runs with udev->lock held for read (the UB device stays);
  * object commands also hold the file's mutex, so that the commands of one
  * file are serialised against each other and against the teardown of its
@@ -14,6 +20,7 @@
  * operations such as pinning) nor an allocation: their argument structs
  * live on the stack, like every one up to UBURMA_CMD_STACK_ARGS bytes.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -47,7 +54,6 @@ struct uburma_cmd_desc {
 #define UBURMA_CMD_DESC_OBJ(_cmd, _handler, _struct) \
 	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, \
 			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)
-
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
 			struct uburma_cmd_query_device),
@@ -122,9 +128,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_flush),
 };
 
+/* Sets *@new_fd and *@new_file to the fd the command reserved, if any. */
 static int uburma_call_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_desc *desc, u32 command,
-			   void *args)
+			   void *args, int *new_fd, struct file **new_file)
 {
 	int ret;
 
@@ -140,6 +147,9 @@ static int uburma_call_cmd(struct uburma_file *ufile,
 	} else {
 		ret = desc->handler(ufile, args);
 	}
+	*new_fd = ufile->new_fd;
+	*new_file = ufile->new_file;
+	ufile->new_file = NULL;
 	mutex_unlock(&ufile->mutex);
 	return ret;
 }
@@ -151,6 +161,8 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	u64 stack_args[UBURMA_CMD_STACK_ARGS / sizeof(u64)];
 	const struct uburma_cmd_desc *desc;
 	struct uburma_device *udev = ufile->udev;
+	struct file *new_file = NULL;
+	int new_fd = -1;
 	void *args;
 	long ret;
 
@@ -174,13 +186,21 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 		goto out;
 
 	down_read(&udev->lock);
-	ret = udev->ub_dev ? uburma_call_cmd(ufile, desc, hdr->command, args) :
-			     -EIO;
+	ret = udev->ub_dev ? uburma_call_cmd(ufile, desc, hdr->command, args,
+					     &new_fd, &new_file) : -EIO;
 	up_read(&udev->lock);
 
 	if (!ret && !(desc->flags & UBURMA_CMD_F_NO_OUT) &&
-	    copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
+	    copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size))) {
 		ret = -EFAULT;
+		uburma_cmd_undo(ufile, hdr->command, args);
+	}
+	if (new_file && !ret) {
+		fd_install(new_fd, new_file);
+	} else if (new_file) {
+		fput(new_file);
+		put_unused_fd(new_fd);
+	}
 out:
 	if (args != stack_args)
 		kfree(args);

@@ -8,7 +8,8 @@
  * any args_len from the first version of a struct up to the current one,
  * reads the fields that an older caller did not know as zero, and writes
  * back only args_len bytes; a larger args_len is refused with E2BIG unless
- * the extra bytes are zero.
+ * the extra bytes are zero. A create whose result cannot be written back
+ * fails with EFAULT and leaves nothing behind (no object, handle or fd).
  */
 #ifndef _UAPI_UB_UBURMA_IOCTL_H
 #define _UAPI_UB_UBURMA_IOCTL_H
