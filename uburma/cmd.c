@@ -54,6 +54,15 @@ struct uburma_cmd_desc {
 #define UBURMA_CMD_DESC_OBJ(_cmd, _handler, _struct) \
 	UBURMA_CMD_DESC_F(_cmd, _handler, _struct, \
 			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX)
+/*
+ * struct uburma_cmd_destroy has no output: nothing is copied back, so that
+ * a destroy that happened is never reported as -EFAULT.
+ */
+#define UBURMA_CMD_DESC_DESTROY(_cmd, _handler) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, struct uburma_cmd_destroy, \
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | \
+			  UBURMA_CMD_F_NO_OUT)
+
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
 			struct uburma_cmd_query_device),
@@ -63,16 +72,13 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			  struct uburma_cmd_create_ctx, UBURMA_CMD_F_LOCK),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_ALLOC_TOKEN_ID, uburma_cmd_alloc_token_id,
 			    struct uburma_cmd_alloc_token_id),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_REGISTER_SEG, uburma_cmd_register_seg,
 			    struct uburma_cmd_register_seg),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_SEG, uburma_cmd_import_seg,
 			    struct uburma_cmd_import_seg),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFCE, uburma_cmd_create_jfce,
 			    struct uburma_cmd_create_jfce),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFC, uburma_cmd_create_jfc,
@@ -107,12 +113,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_delete),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JFR, uburma_cmd_import_jfr,
 			    struct uburma_cmd_import_jetty),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_IMPORT_JETTY, uburma_cmd_import_jetty,
 			    struct uburma_cmd_import_jetty),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty),
 	/* The handle lookup of these two holds the object (uobj.c). */
 	UBURMA_CMD_DESC_F(UBURMA_CMD_RING_DOORBELL, uburma_cmd_ring_doorbell,
 			  struct uburma_cmd_ring_doorbell, UBURMA_CMD_F_NO_OUT),

@@ -7,6 +7,9 @@
 // read-only page: the kernel reads it, does the work, and then cannot
 // write the handle (or fd) back; the caller would never learn of an object
 // kept. Found by the fault-injection sweep (fail_usercopy on the copy-out).
+// A destroy that names only a handle writes nothing back, so it succeeds
+// with its argument struct on a read-only page; a delete whose event
+// counts cannot be written back fails with EFAULT, the object deleted.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -264,6 +267,34 @@ TEST_F(CopyOutTest, TokenSegmentAndImportsAreUndone)
     ij.in.udata.out_addr = reinterpret_cast<uintptr_t>(&ir);
     ij.in.udata.out_len = sizeof(ir);
     expect_undone(UBURMA_CMD_IMPORT_JFR, ij, "tjfr");
+}
+
+TEST_F(CopyOutTest, DestroyWritesNothingBack)
+{
+    create_ctx();
+    uburma_cmd_alloc_token_id t = {};
+    ASSERT_EQ(ub_cmd(fd_, UBURMA_CMD_ALLOC_TOKEN_ID, &t, sizeof(t)), 0);
+    ASSERT_EQ(obj_count("token_id"), 1);
+    uburma_cmd_destroy d = {};
+    d.in.handle = t.out.handle;
+    std::memcpy(page_, &d, sizeof(d));
+    ASSERT_EQ(mprotect(page_, kPage, PROT_READ), 0);
+    EXPECT_EQ(ub_cmd(fd_, UBURMA_CMD_FREE_TOKEN_ID, page_, sizeof(d)), 0);
+    EXPECT_EQ(obj_count("token_id"), 0);
+    ASSERT_EQ(mprotect(page_, kPage, PROT_READ | PROT_WRITE), 0);
+}
+
+TEST_F(CopyOutTest, DeleteWithoutItsCountsStillDeletes)
+{
+    create_ctx();
+    uburma_cmd_delete d = {};
+    d.in.handle = jfc();
+    ASSERT_EQ(obj_count("jfc"), 1);
+    std::memcpy(page_, &d, sizeof(d));
+    ASSERT_EQ(mprotect(page_, kPage, PROT_READ), 0);
+    EXPECT_EQ(ub_cmd(fd_, UBURMA_CMD_DELETE_JFC, page_, sizeof(d)), -EFAULT);
+    EXPECT_EQ(obj_count("jfc"), 0);
+    ASSERT_EQ(mprotect(page_, kPage, PROT_READ | PROT_WRITE), 0);
 }
 
 }  // namespace

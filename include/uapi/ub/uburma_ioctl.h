@@ -185,7 +185,7 @@ struct uburma_cmd_alloc_token_id {
 
 /*
  * Commands that name only a handle: FREE_TOKEN_ID, UNREGISTER_SEG,
- * UNIMPORT_SEG, UNIMPORT_JFR, UNIMPORT_JETTY.
+ * UNIMPORT_SEG, UNIMPORT_JFR, UNIMPORT_JETTY. Nothing is written back.
  */
 struct uburma_cmd_destroy {
 	struct {
@@ -196,7 +196,8 @@ struct uburma_cmd_destroy {
 /*
  * Deletes of objects that have events: DELETE_JFC, DELETE_JFS, DELETE_JFR,
  * DELETE_JETTY. The object's unread events are dropped; out says how many
- * were read, which liburma waits to see acknowledged.
+ * were read, which liburma waits to see acknowledged. EFAULT when out
+ * cannot be written back: the object is deleted all the same.
  */
 struct uburma_cmd_delete {
 	struct {
