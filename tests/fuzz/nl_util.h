@@ -171,4 +171,42 @@ inline int nl_request(Bytes m, size_t *msgs = nullptr)
     return -ETIMEDOUT;
 }
 
+// Whether a dump (m, with NLM_F_DUMP) has a message whose top-level u32
+// attribute attr is value; false also when the dump fails.
+inline bool nl_dump_has_u32(Bytes m, uint16_t attr, uint32_t value)
+{
+    reinterpret_cast<nlmsghdr *>(m.data())->nlmsg_len = static_cast<uint32_t>(m.size());
+    NlSock s;
+    if (s.fd() < 0 || !s.send(m))
+        return false;
+    bool found = false;
+    for (int rounds = 0; rounds < 1000; rounds++) {
+        Bytes r = s.recv(3000);
+        if (r.empty())
+            return false;
+        size_t off = 0;
+        while (off + NLMSG_HDRLEN <= r.size()) {
+            auto *nh = reinterpret_cast<nlmsghdr *>(r.data() + off);
+            if (nh->nlmsg_len < NLMSG_HDRLEN || off + nh->nlmsg_len > r.size())
+                return false;
+            if (nh->nlmsg_type == NLMSG_ERROR || nh->nlmsg_type == NLMSG_DONE)
+                return found;
+            size_t a = off + NLMSG_HDRLEN + GENL_HDRLEN;
+            while (a + NLA_HDRLEN <= off + nh->nlmsg_len) {
+                auto *na = reinterpret_cast<nlattr *>(r.data() + a);
+                if (na->nla_len < NLA_HDRLEN)
+                    break;
+                uint32_t v;
+                if ((na->nla_type & NLA_TYPE_MASK) == attr && na->nla_len == NLA_HDRLEN + sizeof(v)) {
+                    std::memcpy(&v, r.data() + a + NLA_HDRLEN, sizeof(v));
+                    found = found || v == value;
+                }
+                a += NLA_ALIGN(na->nla_len);
+            }
+            off += NLMSG_ALIGN(nh->nlmsg_len);
+        }
+    }
+    return found;
+}
+
 }  // namespace ub_fuzz

@@ -155,6 +155,7 @@ private:
     uint64_t seed_;
     bool unpriv_;
     uint32_t seq_ = 1;
+    bool to_family_ = true;  // the last message built went to the family
     int findings_ = 0;
     uint64_t msgs_ = 0;
     std::map<int, uint64_t> errnos_;
@@ -282,6 +283,7 @@ Bytes Worker::message(int *cmd, bool *well_formed, bool *dump, uint32_t *seq)
     auto *nh = reinterpret_cast<nlmsghdr *>(m.data());
     nh->nlmsg_len = static_cast<uint32_t>(m.size());
     nh->nlmsg_type = rng_.pct(95) ? fam_ : static_cast<uint16_t>(rng_.below(64));
+    to_family_ = nh->nlmsg_type == fam_;
     uint16_t flags = NLM_F_REQUEST;
     if (rng_.pct(60))
         flags |= NLM_F_ACK;
@@ -349,19 +351,24 @@ void Worker::drain(NlSock &s, int cmd, bool well_formed, bool dump, size_t max_m
                 int err = 0;
                 if (nh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int))
                     std::memcpy(&err, r.data() + off + NLMSG_HDRLEN, sizeof(int));
-                if (err > 0 || (err < 0 && !documented_errno(-err)))
+                // Another family's errors (a message of a random type)
+                // are not this fuzzer's business.
+                if (to_family_ && (err > 0 || (err < 0 && !documented_errno(-err))))
                     finding("command %d: reply error %d", cmd, err);
                 if (err < 0)
                     errnos_[-err]++;
                 if (unpriv_ && kAdminCmds.count(cmd) != 0 && nh->nlmsg_type == NLMSG_ERROR) {
-                    if (err == 0)
+                    // Only a well-formed request reaches the family: a
+                    // message without NLM_F_REQUEST, or of a control or
+                    // another family's type, is acknowledged with 0 unread.
+                    if (err == 0 && well_formed)
                         finding("admin command %d succeeded for an unprivileged user", cmd);
                     else if (well_formed && err != -EPERM && !(dump && err == -EOPNOTSUPP))
                         finding("admin command %d from an unprivileged user: %d, not EPERM", cmd, err);
                 }
                 if (nh->nlmsg_type == NLMSG_DONE || !dump || err != 0)
                     return;
-            } else if (unpriv_ && kAdminCmds.count(cmd) != 0 && nh->nlmsg_type == fam_) {
+            } else if (unpriv_ && well_formed && kAdminCmds.count(cmd) != 0 && nh->nlmsg_type == fam_) {
                 finding("admin command %d answered an unprivileged user with data", cmd);
             } else if (!dump && nh->nlmsg_type == fam_ && !(nh->nlmsg_flags & NLM_F_MULTI)) {
                 return;  // a do's one reply (no ACK asked for, or the ACK follows)

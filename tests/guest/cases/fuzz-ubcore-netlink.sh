@@ -3,13 +3,13 @@
 # lo: the "ubcore" family as user nobody (admin commands refused, devices
 # and EIDs unchanged), then as root; every object count back to 0, then
 # the stack unloads. The harness judges the kernel log and kmemleak.
-# Messages per phase: 1000 in "make check", 30000 in "make check-long"
+# Messages per phase: 1000 in "make check", 20000 in "make check-long"
 # (UB_CHECK_LONG); UB_FUZZ_SEED replays a seed.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
 iterations=1000
-[[ -z ${UB_CHECK_LONG:-} ]] || iterations=30000
+[[ -z ${UB_CHECK_LONG:-} ]] || iterations=20000
 args=(--iterations "$iterations" --workers 2)
 [[ -z ${UB_FUZZ_SEED:-} ]] || args+=(--seed "$UB_FUZZ_SEED")
 

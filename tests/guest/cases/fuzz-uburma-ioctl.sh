@@ -3,13 +3,13 @@
 # lo: workers as root and as nobody, forks and SIGKILLs; every object count
 # back to 0 afterwards (the fuzzer checks), then the stack unloads. The
 # harness judges the kernel log (KASAN, lockdep, WARN) and kmemleak.
-# Operations: 1500 in "make check", 60000 in "make check-long"
+# Operations: 8000 in "make check", 240000 in "make check-long"
 # (UB_CHECK_LONG); UB_FUZZ_SEED replays a seed.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
-iterations=1500
-[[ -z ${UB_CHECK_LONG:-} ]] || iterations=60000
+iterations=8000
+[[ -z ${UB_CHECK_LONG:-} ]] || iterations=240000
 args=(--iterations "$iterations" --workers 4)
 [[ -z ${UB_FUZZ_SEED:-} ]] || args+=(--seed "$UB_FUZZ_SEED")
 
