@@ -5,13 +5,13 @@
 # DEV_DEL, then random rounds with make-it-fail on the driver; every failed
 # call returns an error and leaves no object, counts back to 0, then the
 # stack unloads. The harness judges the kernel log and kmemleak.
-# Random rounds: 10 in "make check", 1500 in "make check-long"
+# Random rounds: 10 in "make check", 1000 in "make check-long"
 # (UB_CHECK_LONG); UB_FUZZ_SEED replays a seed.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
 rounds=10
-[[ -z ${UB_CHECK_LONG:-} ]] || rounds=1500
+[[ -z ${UB_CHECK_LONG:-} ]] || rounds=1000
 args=(--sweep --device-sweep --random-rounds "$rounds" --probability 3)
 [[ -z ${UB_FUZZ_SEED:-} ]] || args+=(--seed "$UB_FUZZ_SEED")
 
