@@ -54,6 +54,7 @@ using namespace ub_fuzz;
 constexpr size_t kPage = 4096;
 constexpr size_t kScratchPages = 16;
 constexpr size_t kDataPages = 64;
+constexpr size_t kDataGuardPages = 8;
 constexpr uint32_t kLastCmd = UBURMA_CMD_FLUSH;
 // The opcodes of urma_opcode.h (URMA_OPC_*), as the SQE carries them.
 const std::vector<uint8_t> kOpcodes = {0x00, 0x01, 0x02, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24,
@@ -309,7 +310,10 @@ uint64_t Worker::data_addr(__u64 *len)
         *len = kPage;
         break;
     case 5:
-        base = rng_.interesting();
+        // An address that is never ours: below mmap_min_addr or in the
+        // kernel's half. (A random one could be the fuzzer's own stack or
+        // heap: registered, then written by the WRITEs and SENDs it posts.)
+        base = rng_.pct(50) ? rng_.below(0x10000) : 0xffff800000000000ULL | (rng_.next() & 0x7fffffffffffULL);
         *len = kPage * (1 + rng_.below(4));
         break;
     default:
@@ -607,6 +611,8 @@ void Worker::op_create_jfs(bool jetty)
             objs_.push_back({K_JFS, c.out.handle, c.out.id, 0, 0, resp.sq});
         return;
     }
+    if (rng_.pct(40))
+        cfg.trans_mode = 2;  // RC: BIND_JETTY needs one
     uburma_cmd_create_jetty c = {};
     c.in.id = rng_.pct(70) ? 0 : static_cast<uint32_t>(rng_.pct(50) ? rng_.below(2048) : rng_.interesting());
     c.in.flag = rng_.pct(70) ? 1 : static_cast<uint32_t>(rng_.interesting());  // share_jfr
@@ -646,18 +652,20 @@ void Worker::op_modify_query()
         uburma_cmd_modify_jetty m = {};
         bool jetty = rng_.pct(50);
         m.in.handle = handle_of(jetty ? K_JETTY : K_JFS);
-        m.in.mask = static_cast<uint32_t>(rng_.below(8));
-        m.in.rx_threshold = static_cast<uint32_t>(rng_.interesting());
-        m.in.state = static_cast<uint32_t>(rng_.pct(80) ? rng_.below(4) : rng_.interesting());
+        // Mostly a state change (JETTY_STATE, 0x2) to SUSPENDED or ERROR
+        // (urma_jetty_state_t 2, 3), so that FLUSH finds work.
+        m.in.mask = static_cast<uint32_t>(rng_.pct(70) ? 0x2 : rng_.below(8));
+        m.in.rx_threshold = static_cast<uint32_t>(rng_.pct(70) ? rng_.below(64) : rng_.interesting());
+        m.in.state = static_cast<uint32_t>(rng_.pct(90) ? rng_.below(4) : rng_.interesting());
         cmd_mut(jetty ? UBURMA_CMD_MODIFY_JETTY : UBURMA_CMD_MODIFY_JFS, &m, sizeof(m), "modify_jfs/jetty");
         break;
     }
     case 2: {
         uburma_cmd_modify_jfr m = {};
         m.in.handle = handle_of(K_JFR);
-        m.in.mask = static_cast<uint32_t>(rng_.below(8));
-        m.in.rx_threshold = static_cast<uint32_t>(rng_.interesting());
-        m.in.state = static_cast<uint32_t>(rng_.pct(80) ? rng_.below(3) : rng_.interesting());
+        m.in.mask = static_cast<uint32_t>(rng_.pct(70) ? 0x2 : rng_.below(8));
+        m.in.rx_threshold = static_cast<uint32_t>(rng_.pct(70) ? rng_.below(64) : rng_.interesting());
+        m.in.state = static_cast<uint32_t>(rng_.pct(90) ? rng_.below(3) : rng_.interesting());
         cmd_mut(UBURMA_CMD_MODIFY_JFR, &m, sizeof(m), "modify_jfr");
         break;
     }
@@ -1212,7 +1220,10 @@ int Worker::run(uint64_t n)
     // The scratch area, a PROT_NONE guard page and a read-only page.
     const size_t span = (kScratchPages + 2) * kPage;
     auto *s = static_cast<uint8_t *>(mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-    data_ = static_cast<uint8_t *>(mmap(nullptr, kDataPages * kPage, PROT_READ | PROT_WRITE,
+    // The data area, then kDataGuardPages PROT_NONE pages: a range that
+    // runs past the area must fail to pin, not register whatever the
+    // process has mapped next to it.
+    data_ = static_cast<uint8_t *>(mmap(nullptr, (kDataPages + kDataGuardPages) * kPage, PROT_READ | PROT_WRITE,
                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     if (s == MAP_FAILED || data_ == MAP_FAILED) {
         std::perror("mmap");
@@ -1221,6 +1232,7 @@ int Worker::run(uint64_t n)
     scratch_ = s;
     mprotect(s + kScratchPages * kPage, kPage, PROT_NONE);
     mprotect(s + (kScratchPages + 1) * kPage, kPage, PROT_READ);
+    mprotect(data_ + kDataPages * kPage, kDataGuardPages * kPage, PROT_NONE);
     std::memset(data_, 0x5a, kDataPages * kPage);
 
     RaceState rs;
@@ -1265,10 +1277,11 @@ void usage(const char *argv0)
 {
     std::fprintf(stderr,
                  "usage: %s [--seed N] [--iterations N] [--workers N] [--per-round N]\n"
-                 "          [--kill-pct P] [--dev NAME] [--verbose]\n"
+                 "          [--kill-pct P] [--dev NAME] [--verbose] [--worker-seed S]\n"
                  "Fuzzes /dev/uburma/NAME (default udma0) with N operations in all;\n"
                  "odd-numbered workers run as user nobody. Exit 0: no finding and every\n"
-                 "object count back to 0 afterwards.\n",
+                 "object count back to 0 afterwards. --worker-seed S replays the worker\n"
+                 "that printed seed S (--per-round operations; options before it).\n",
                  argv0);
     std::exit(2);
 }
@@ -1302,6 +1315,10 @@ int main(int argc, char **argv)
             opt.dev = argv[++i];
         } else if (a == "--verbose") {
             opt.verbose = true;
+        } else if (a == "--worker-seed") {
+            // One worker of a run, by the seed it printed, in this process.
+            Worker wk(opt, num(), geteuid() != 0);
+            return wk.run(opt.per_round) == 0 ? 0 : 1;
         } else {
             usage(argv[0]);
         }
