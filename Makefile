@@ -7,6 +7,7 @@
 #   make uninstall       removes what make install installed
 #   make dkms            module sources to /usr/src, then dkms add/build/install
 #   make check           every test, in a QEMU guest with a debug test kernel
+#   make check-long      make check with long fuzzer and fault-injection runs
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
 #   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
 #   make bench-local     udma's local WRITE bandwidth/latency vs memcpy in that guest
@@ -29,7 +30,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 .PHONY: all modules userspace install modules_install userspace_install \
 	uninstall modules_uninstall userspace_uninstall dkms dkms_remove \
-	check demo bench bench-local checkpatch sparse clean deps help
+	check check-long demo bench bench-local checkpatch sparse clean deps help
 
 all: modules userspace
 
@@ -96,6 +97,11 @@ dkms_remove:
 check:
 	@scripts/check.sh
 
+# The same harness; the fuzzers and fault injection run their long counts
+# (tests/guest/cases/fuzz-*.sh, fault-injection.sh).
+check-long:
+	@UB_CHECK_LONG=1 scripts/check.sh
+
 demo:
 	@scripts/demo.sh
 
@@ -114,4 +120,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,17s/^# \{0,1\}//p' Makefile
+	@sed -n '2,18s/^# \{0,1\}//p' Makefile

@@ -97,6 +97,9 @@ step "list the KUnit suites (manifest)" "$res/manifest-kunit.log" \
 	python3 "$UB_TOP/scripts/suites.py" kunit "$UB_TOP" "$build/kmod/test" "$manifest"
 host_script install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmod/test"
 
+# "make check-long" (UB_CHECK_LONG=1): the fuzzers and fault injection
+# run their long counts; the guest gets more time.
+[ -z "${UB_CHECK_LONG:-}" ] || export UB_GUEST_TIMEOUT=${UB_GUEST_TIMEOUT:-7200}
 ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
 	"$UB_TOP/tests/guest/check-guest.sh" ||

@@ -11,14 +11,16 @@
 # Environment: UB_GUEST_TIMEOUT (s), UB_GUEST_MEM (MiB), UB_QEMU_CPU,
 # UB_KERNEL_EXTRA (more kernel command line), UB_ONLY (a shell pattern: the
 # in-guest test runner runs only the cases whose names match; for development,
-# a filtered run is never a passing "make check").
+# a filtered run is never a passing "make check"), UB_CHECK_LONG (set by
+# "make check-long": the fuzzers and fault injection run long),
+# UB_FUZZ_SEED (the fuzzers' seed, to replay a run).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=test
 timeout=${UB_GUEST_TIMEOUT:-1800}
 usage() {
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,16s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do
@@ -71,6 +73,8 @@ append+=" ${UB_GUEST_BOOT_OPTS-pci=noacpi no_timer_check clocksource=tsc tsc=rel
 append+=" ${UB_KERNEL_EXTRA:-}"
 append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
 [ -z "${UB_ONLY:-}" ] || append+=" UB_ONLY=$UB_ONLY"
+[ -z "${UB_CHECK_LONG:-}" ] || append+=" UB_CHECK_LONG=1"
+[ -z "${UB_FUZZ_SEED:-}" ] || append+=" UB_FUZZ_SEED=$UB_FUZZ_SEED"
 
 # 1024 MiB: kmemleak scans all of RAM's struct pages and KASAN shadow, so a
 # scan takes about half as long as with 2048 MiB (15 s instead of 25 s); the

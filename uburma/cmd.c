@@ -6,6 +6,12 @@
  * argument struct; the struct is copied in (copy_struct_from_user, so older
  * and newer callers both work), handled, and copied back.
  *
+ * A command whose result cannot be copied back (-EFAULT) is undone: the
+ * caller never learns the handle or fd it would name, so the object is
+ * destroyed (uburma_cmd_undo()) and a new fd is never installed (a command
+ * reserves it and leaves it in ufile->new_fd; the dispatch installs it
+ * after the copy).
+ *
  * Every command runs with udev->lock held for read (the UB device stays);
  * object commands also hold the file's mutex, so that the commands of one
  * file are serialised against each other and against the teardown of its
@@ -18,14 +24,14 @@
  * copied in before the locks are taken and out after they are dropped
  * (struct uburma_udata_stage); GET_EID_LIST copies its list out after it
  * dropped udev->lock, and REGISTER_SEG pins its pages before it takes the
- * locks (cmd_seg.c). A command whose copy out fails has done its work:
- * -EFAULT, and what it created stays with the file until it is closed.
+ * locks (cmd_seg.c).
  *
  * The data path commands RING_DOORBELL and REARM_JFC take neither the
  * mutex (object commands hold it for long operations) nor an allocation:
  * their argument structs live on the stack, like every one up to
  * UBURMA_CMD_STACK_ARGS bytes.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -74,6 +80,14 @@ struct uburma_cmd_desc {
 		   .flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | \
 			    UBURMA_CMD_F_UDATA, \
 		   .udata_off = offsetof(_struct, in.udata) }
+/*
+ * struct uburma_cmd_destroy has no output: nothing is copied back, so that
+ * a destroy that happened is never reported as -EFAULT.
+ */
+#define UBURMA_CMD_DESC_DESTROY(_cmd, _handler) \
+	UBURMA_CMD_DESC_F(_cmd, _handler, struct uburma_cmd_destroy, \
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | \
+			  UBURMA_CMD_F_NO_OUT)
 
 static const struct uburma_cmd_desc uburma_cmds[] = {
 	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
@@ -89,8 +103,7 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 	},
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_ALLOC_TOKEN_ID, uburma_cmd_alloc_token_id,
 			   struct uburma_cmd_alloc_token_id),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_FREE_TOKEN_ID, uburma_cmd_free_token_id),
 	[UBURMA_CMD_REGISTER_SEG] = {
 		.handler = uburma_cmd_register_seg,
 		.size = sizeof(struct uburma_cmd_register_seg),
@@ -100,12 +113,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 		.udata_off = offsetof(struct uburma_cmd_register_seg, in.udata),
 		.prepare = uburma_cmd_register_seg_prepare,
 	},
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNREGISTER_SEG, uburma_cmd_unregister_seg),
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_SEG, uburma_cmd_import_seg,
 			   struct uburma_cmd_import_seg),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_SEG, uburma_cmd_unimport_seg),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_CREATE_JFCE, uburma_cmd_create_jfce,
 			    struct uburma_cmd_create_jfce),
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JFC, uburma_cmd_create_jfc,
@@ -140,12 +151,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_delete),
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JFR, uburma_cmd_import_jfr,
 			   struct uburma_cmd_import_jetty),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_JFR, uburma_cmd_unimport_jfr),
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JETTY, uburma_cmd_import_jetty,
 			   struct uburma_cmd_import_jetty),
-	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty,
-			    struct uburma_cmd_destroy),
+	UBURMA_CMD_DESC_DESTROY(UBURMA_CMD_UNIMPORT_JETTY, uburma_cmd_unimport_jetty),
 	/* The handle lookup of these two holds the object (uobj.c). */
 	UBURMA_CMD_DESC_F(UBURMA_CMD_RING_DOORBELL, uburma_cmd_ring_doorbell,
 			  struct uburma_cmd_ring_doorbell, UBURMA_CMD_F_NO_OUT),
@@ -161,9 +170,11 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_flush),
 };
 
+/* Sets *@new_fd and *@new_file to the fd the command reserved, if any. */
 static int uburma_call_cmd(struct uburma_file *ufile,
 			   const struct uburma_cmd_desc *desc, u32 command,
-			   void *args, struct uburma_call *call)
+			   void *args, struct uburma_call *call,
+			   int *new_fd, struct file **new_file)
 {
 	int ret;
 
@@ -181,6 +192,9 @@ static int uburma_call_cmd(struct uburma_file *ufile,
 		ret = desc->handler(ufile, args);
 		ufile->call = NULL;
 	}
+	*new_fd = ufile->new_fd;
+	*new_file = ufile->new_file;
+	ufile->new_file = NULL;
 	mutex_unlock(&ufile->mutex);
 	return ret;
 }
@@ -234,6 +248,8 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	const struct uburma_cmd_desc *desc;
 	struct uburma_device *udev = ufile->udev;
 	struct uburma_call call = {};
+	struct file *new_file = NULL;
+	int new_fd = -1;
 	void *args;
 	long ret;
 
@@ -273,16 +289,27 @@ static long uburma_run_cmd(struct uburma_file *ufile,
 	} else {
 		down_read(&udev->lock);
 		ret = udev->ub_dev ?
-		      uburma_call_cmd(ufile, desc, hdr->command, args, &call) :
+		      uburma_call_cmd(ufile, desc, hdr->command, args, &call,
+				      &new_fd, &new_file) :
 		      -EIO;
 		up_read(&udev->lock);
 	}
 
-	if (!ret)
+	if (!ret) {
 		ret = uburma_udata_stage_out(&call.udata);
-	if (!ret && !(desc->flags & UBURMA_CMD_F_NO_OUT) &&
-	    copy_to_user(uargs, args, min_t(size_t, hdr->args_len, desc->size)))
-		ret = -EFAULT;
+		if (!ret && !(desc->flags & UBURMA_CMD_F_NO_OUT) &&
+		    copy_to_user(uargs, args,
+				 min_t(size_t, hdr->args_len, desc->size)))
+			ret = -EFAULT;
+		if (ret)
+			uburma_cmd_undo(ufile, hdr->command, args);
+	}
+	if (new_file && !ret) {
+		fd_install(new_fd, new_file);
+	} else if (new_file) {
+		fput(new_file);
+		put_unused_fd(new_fd);
+	}
 out:
 	uburma_call_release(&call);
 	if (args != stack_args)

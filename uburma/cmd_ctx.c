@@ -110,7 +110,9 @@ int uburma_cmd_create_ctx(struct uburma_file *ufile, void *args)
 	list_add_tail(&ufile->node, &udev->files);
 	spin_unlock_irqrestore(&udev->files_lock, flags);
 
-	fd_install(fd, filp);
+	/* Installed once the caller has the number (uburma_run_cmd()). */
+	ufile->new_fd = fd;
+	ufile->new_file = filp;
 	cmd->out.async_fd = fd;
 	cmd->out.uasid = uctx->uasid;
 	return 0;

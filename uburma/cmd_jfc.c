@@ -27,7 +27,9 @@ int uburma_cmd_create_jfce(struct uburma_file *ufile, void *args)
 		put_unused_fd(fd);
 		return PTR_ERR(filp);
 	}
-	fd_install(fd, filp);
+	/* Installed once the caller has the number (uburma_run_cmd()). */
+	ufile->new_fd = fd;
+	ufile->new_file = filp;
 	cmd->out.fd = fd;
 	return 0;
 }

@@ -123,6 +123,10 @@ void uburma_call_release(struct uburma_call *call);
  * @node: in udev->files while @ucontext is set
  * @call: the staged user memory of the object command that runs; set and
  *	cleared around the handler under @mutex
+ * @new_fd: a file descriptor a command reserved and @new_file, the file for
+ *	it, or NULL: installed by the dispatch only after the command's result
+ *	(which names the fd) reached the caller (cmd.c); under @mutex
+ * @new_file: see @new_fd
  */
 struct uburma_file {
 	struct uburma_device *udev;
@@ -133,6 +137,8 @@ struct uburma_file {
 	struct xarray handles;
 	struct list_head node;
 	struct uburma_call *call;
+	int new_fd;
+	struct file *new_file;
 };
 
 /* Kinds of per-file objects; order of teardown is uburma_teardown_order. */
@@ -216,6 +222,7 @@ int uburma_uobj_destroy_handle(struct uburma_file *ufile, u64 handle,
 			       enum uburma_obj_type type, u32 *async_reported,
 			       u32 *comp_reported);
 void uburma_file_destroy_ctx(struct uburma_file *ufile);
+void uburma_cmd_undo(struct uburma_file *ufile, u32 command, const void *args);
 
 /* event_file.c */
 struct file *uburma_event_file_open(struct uburma_file *ufile, bool async,

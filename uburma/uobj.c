@@ -23,6 +23,8 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include <uapi/ub/uburma_ioctl.h>
+
 #include "uburma.h"
 
 static const char * const uburma_obj_names[UBURMA_OBJ_MAX] = {
@@ -402,6 +404,89 @@ void uburma_file_destroy_ctx(struct uburma_file *ufile)
 	async_file = ufile->async_file;
 	WRITE_ONCE(ufile->async_file, NULL);
 	uburma_event_file_put(async_file);
+}
+
+/**
+ * uburma_cmd_undo() - undo a command whose result the caller did not get
+ * @ufile: the file
+ * @command: the command, which succeeded
+ * @args: its argument struct, with the handle it returned
+ *
+ * The copy of the result back to the caller failed, so the caller never
+ * learns the new object's handle (or a context's async fd): the object is
+ * destroyed, a new context torn down. Takes udev->lock and ufile->mutex
+ * (the result is copied without them). If the object is in use by then (a
+ * racing command of another thread found it), it stays with the file.
+ */
+void uburma_cmd_undo(struct uburma_file *ufile, u32 command, const void *args)
+{
+	struct uburma_device *udev = ufile->udev;
+	enum uburma_obj_type type;
+	u64 handle;
+	int ret;
+
+	switch (command) {
+	case UBURMA_CMD_CREATE_CTX:
+		handle = 0;
+		type = UBURMA_OBJ_MAX;
+		break;
+	case UBURMA_CMD_ALLOC_TOKEN_ID:
+		handle = ((const struct uburma_cmd_alloc_token_id *)args)->out.handle;
+		type = UBURMA_OBJ_TOKEN_ID;
+		break;
+	case UBURMA_CMD_REGISTER_SEG:
+		handle = ((const struct uburma_cmd_register_seg *)args)->out.handle;
+		type = UBURMA_OBJ_SEG;
+		break;
+	case UBURMA_CMD_IMPORT_SEG:
+		handle = ((const struct uburma_cmd_import_seg *)args)->out.handle;
+		type = UBURMA_OBJ_TARGET_SEG;
+		break;
+	case UBURMA_CMD_CREATE_JFC:
+		handle = ((const struct uburma_cmd_create_jfc *)args)->out.handle;
+		type = UBURMA_OBJ_JFC;
+		break;
+	case UBURMA_CMD_CREATE_JFS:
+		handle = ((const struct uburma_cmd_create_jfs *)args)->out.handle;
+		type = UBURMA_OBJ_JFS;
+		break;
+	case UBURMA_CMD_CREATE_JFR:
+		handle = ((const struct uburma_cmd_create_jfr *)args)->out.handle;
+		type = UBURMA_OBJ_JFR;
+		break;
+	case UBURMA_CMD_CREATE_JETTY:
+		handle = ((const struct uburma_cmd_create_jetty *)args)->out.handle;
+		type = UBURMA_OBJ_JETTY;
+		break;
+	case UBURMA_CMD_IMPORT_JFR:
+		handle = ((const struct uburma_cmd_import_jetty *)args)->out.handle;
+		type = UBURMA_OBJ_TJFR;
+		break;
+	case UBURMA_CMD_IMPORT_JETTY:
+		handle = ((const struct uburma_cmd_import_jetty *)args)->out.handle;
+		type = UBURMA_OBJ_TJETTY;
+		break;
+	default:
+		return;		/* nothing made, or only an fd (not installed) */
+	}
+
+	down_read(&udev->lock);
+	mutex_lock(&ufile->mutex);
+	/* Without ub_dev, device removal has torn the context down. */
+	if (udev->ub_dev) {
+		if (type == UBURMA_OBJ_MAX) {
+			uburma_file_destroy_ctx(ufile);
+		} else {
+			ret = uburma_uobj_destroy_handle(ufile, handle, type,
+							 NULL, NULL);
+			if (ret)
+				dev_dbg_ratelimited(&udev->dev,
+						    "command %u: cannot undo handle %llu: %d\n",
+						    command, handle, ret);
+		}
+	}
+	mutex_unlock(&ufile->mutex);
+	up_read(&udev->lock);
 }
 
 /* Commands that name only a handle. */

@@ -9,6 +9,8 @@ set -u
 OUT=$1
 export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
+# "make check-long": the fuzzers' long runs take up to 40 minutes each.
+[[ -z ${UB_CHECK_LONG:-} ]] || UB_CASE_TIMEOUT=${UB_CASE_TIMEOUT:-3600}
 if [[ $OUT != --list ]]; then
 	results=$OUT/results.txt
 	mkdir -p "$OUT/cases" "$OUT/gtest"

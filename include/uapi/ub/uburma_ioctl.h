@@ -8,7 +8,8 @@
  * any args_len from the first version of a struct up to the current one,
  * reads the fields that an older caller did not know as zero, and writes
  * back only args_len bytes; a larger args_len is refused with E2BIG unless
- * the extra bytes are zero.
+ * the extra bytes are zero. A create whose result cannot be written back
+ * fails with EFAULT and leaves nothing behind (no object, handle or fd).
  */
 #ifndef _UAPI_UB_UBURMA_IOCTL_H
 #define _UAPI_UB_UBURMA_IOCTL_H
@@ -192,7 +193,7 @@ struct uburma_cmd_alloc_token_id {
 
 /*
  * Commands that name only a handle: FREE_TOKEN_ID, UNREGISTER_SEG,
- * UNIMPORT_SEG, UNIMPORT_JFR, UNIMPORT_JETTY.
+ * UNIMPORT_SEG, UNIMPORT_JFR, UNIMPORT_JETTY. Nothing is written back.
  */
 struct uburma_cmd_destroy {
 	struct {
@@ -203,7 +204,8 @@ struct uburma_cmd_destroy {
 /*
  * Deletes of objects that have events: DELETE_JFC, DELETE_JFS, DELETE_JFR,
  * DELETE_JETTY. The object's unread events are dropped; out says how many
- * were read, which liburma waits to see acknowledged.
+ * were read, which liburma waits to see acknowledged. EFAULT when out
+ * cannot be written back: the object is deleted all the same.
  */
 struct uburma_cmd_delete {
 	struct {
