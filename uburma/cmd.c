@@ -232,10 +232,10 @@ static int uburma_udata_stage_in(struct uburma_file *ufile,
 /* After the locks are dropped: the provider's output, if it succeeded. */
 static int uburma_udata_stage_out(const struct uburma_udata_stage *stage)
 {
-	if (!stage->out_len)
+	if (!stage->out_done)
 		return 0;
 	if (copy_to_user(stage->uout, (u8 *)stage->buf + stage->in_len,
-			 stage->out_len))
+			 min(stage->out_done, stage->out_len)))
 		return -EFAULT;
 	return 0;
 }

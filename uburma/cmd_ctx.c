@@ -26,7 +26,7 @@
 int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 		     struct ubcore_udata *udata)
 {
-	const struct uburma_udata_stage *stage;
+	struct uburma_udata_stage *stage;
 
 	lockdep_assert_held(&ufile->mutex);
 	/* Only commands with UBURMA_CMD_F_UDATA get here. */
@@ -40,6 +40,8 @@ int uburma_get_udata(struct uburma_file *ufile, const struct uburma_udata *in,
 	udata->in_len = stage->in_len;
 	udata->out = stage->buf ? (u8 *)stage->buf + stage->in_len : NULL;
 	udata->out_len = stage->out_len;
+	stage->out_done = 0;
+	udata->out_done = &stage->out_done;
 	return 0;
 }
 

@@ -81,13 +81,16 @@ struct uburma_event_file;
  * @buf: @in_len bytes of input copied from the caller, then @out_len bytes
  *	of output for it (NULL when both are 0)
  * @in_len: bytes of input
- * @out_len: bytes of output
+ * @out_len: bytes of output room
+ * @out_done: bytes of output the provider wrote (at most @out_len); only
+ *	those are copied to the caller
  * @uout: where the output goes once the locks are dropped
  */
 struct uburma_udata_stage {
 	void *buf;
 	u32 in_len;
 	u32 out_len;
+	u32 out_done;
 	void __user *uout;
 };
 

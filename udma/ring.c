@@ -302,15 +302,22 @@ void udma_ring_destroy(struct udma_ring *ring)
  * @len: bytes of @resp
  *
  * Copies min(@udata->out_len, @len) bytes into the kernel buffer that
- * uburma copies to the caller later: an older liburma with a shorter
- * response gets its prefix, a newer one finds the rest unset.
+ * uburma copies to the caller later, and records that count in
+ * *@udata->out_done: only those bytes reach the caller. An older liburma
+ * with a shorter response gets its prefix, a newer one finds the rest of
+ * its buffer as it left it.
  *
  * Return: 0.
  */
 int udma_copy_resp(struct ubcore_udata *udata, const void *resp, size_t len)
 {
+	u32 n;
+
 	if (!udata || !udata->out_len)
 		return 0;
-	memcpy(udata->out, resp, min_t(size_t, udata->out_len, len));
+	n = min_t(size_t, udata->out_len, len);
+	memcpy(udata->out, resp, n);
+	if (udata->out_done)
+		*udata->out_done = n;
 	return 0;
 }

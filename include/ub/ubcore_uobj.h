@@ -72,12 +72,15 @@ struct ubcore_ucontext {
  * @in_len: bytes at @in
  * @out: provider output
  * @out_len: bytes at @out
+ * @out_done: where the provider records how many bytes of @out it wrote;
+ *	only those reach the caller (a caller's buffer past them is left as
+ *	it was, as the RDMA core's ib_copy_to_udata() leaves it)
  *
  * NULL for kernel callers. @in and @out are kernel memory: uburma copies
  * the caller's input in before it takes any lock and the output out after
  * it dropped them, so that a stalled user page never holds up the device
  * (its removal, other users). Providers read at most @in_len bytes and
- * write at most @out_len bytes (memcpy).
+ * write at most @out_len bytes (memcpy), and set *@out_done.
  */
 struct ubcore_udata {
 	struct ubcore_ucontext *uctx;
@@ -85,6 +88,7 @@ struct ubcore_udata {
 	u32 in_len;
 	u32 out_len;
 	void *out;
+	u32 *out_done;
 };
 
 /**
