@@ -20,6 +20,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include <ub/udma_abi.h>
 #include <ub/uburma_ioctl.h>
@@ -189,6 +190,32 @@ TEST_F(CopyOutTest, CreateJfcIsUndone)
     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
     c.in.udata.out_len = sizeof(resp);
     expect_undone(UBURMA_CMD_CREATE_JFC, c, "jfc");
+}
+
+// The provider data a command writes back is the provider's response, no
+// more: an out buffer longer than the response keeps its bytes past it
+// (the staged copy-out once wrote all out_len bytes, zeros past the
+// response, over whatever the caller had there: the ioctl fuzzer's stack).
+TEST_F(CopyOutTest, ProviderDataPastTheResponseIsLeftAlone)
+{
+    create_ctx();
+    constexpr uint32_t kOut = 512;
+    static_assert(sizeof(udma_create_jfc_resp) < kOut, "the response is shorter than the buffer");
+    uburma_cmd_create_jfc c = {};
+    c.in.depth = 16;
+    c.in.jfce_fd = -1;
+    c.in.udata.out_addr = reinterpret_cast<uintptr_t>(buf_);
+    c.in.udata.out_len = kOut;
+    ASSERT_EQ(ub_cmd(fd_, UBURMA_CMD_CREATE_JFC, &c, sizeof(c)), 0);
+    for (size_t i = sizeof(udma_create_jfc_resp); i < 4 * kPage; i++)
+        ASSERT_EQ(buf_[i], 1) << "byte " << i << " past the response was written";
+    udma_create_jfc_resp resp;
+    std::memcpy(&resp, buf_, sizeof(resp));
+    EXPECT_NE(std::memcmp(buf_, std::string(sizeof(resp), '\1').data(), sizeof(resp)), 0)
+        << "the response itself was not written";
+    uburma_cmd_delete d = {};
+    d.in.handle = c.out.handle;
+    EXPECT_EQ(ub_cmd(fd_, UBURMA_CMD_DELETE_JFC, &d, sizeof(d)), 0);
 }
 
 TEST_F(CopyOutTest, CreateJfsJfrJettyAreUndone)
