@@ -59,6 +59,7 @@ static void ubcore_device_release(struct device *device)
 	WARN_ON(!xa_empty(&dev->token_table));
 	xa_destroy(&dev->token_table);
 	mutex_destroy(&dev->eid_lock);
+	mutex_destroy(&dev->eid_sysfs_lock);
 	if (dev->ops && dev->ops->release)
 		dev->ops->release(dev);
 	kfree(dev);
@@ -86,6 +87,7 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	dev->dev.release = ubcore_device_release;
 	dev->dev.groups = ubcore_device_groups;
 	mutex_init(&dev->eid_lock);
+	ubcore_eid_sysfs_init_dev(dev);
 	xa_init(&dev->client_ctx);
 	INIT_LIST_HEAD(&dev->event_handlers);
 	spin_lock_init(&dev->event_lock);
@@ -207,6 +209,7 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 		pr_err("cannot add device %s: %d\n", dev->dev_name, ret);
 		goto unlock;
 	}
+	ubcore_eid_sysfs_start(dev);
 	if (dev->netdev)
 		dev_hold(dev->netdev);
 	ubcore_netdev_sync_device(dev);
@@ -254,6 +257,7 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 	ubcore_obj_warn_leaks(dev);
 
 	dev_info(&dev->dev, "unregistered\n");
+	ubcore_eid_sysfs_stop(dev);
 	device_del(&dev->dev);
 	if (dev->netdev) {
 		dev_put(dev->netdev);

@@ -9,8 +9,11 @@
  * objects/; and in limits/ what one user context may hold (read-write).
  */
 #include <linux/device.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "ubcore_priv.h"
 
@@ -296,13 +299,71 @@ const struct attribute_group *ubcore_device_groups[] = {
 	NULL,
 };
 
-/* Show the files of the EIDs that are valid now; the device is registered. */
+/* The first retry of a failed eids/ update, and the longest back-off. */
+#define UBCORE_EID_SYSFS_DELAY_MIN	msecs_to_jiffies(10)
+#define UBCORE_EID_SYSFS_DELAY_MAX	HZ
+
+/*
+ * Show the files of the EIDs that are valid now. Under eid_sysfs_lock, so
+ * the last of concurrent updates reads the table last; one that fails
+ * (e.g. -ENOMEM: sysfs_update_group() then removed the group's files) is
+ * retried from eid_sysfs_work with a back-off until it succeeds. Sleeps;
+ * the caller does not hold eid_lock.
+ */
 void ubcore_eid_sysfs_update(struct ubcore_device *dev)
 {
-	int ret = sysfs_update_group(&dev->dev.kobj, &ubcore_eid_group);
+	int ret;
 
-	if (ret)
-		dev_warn(&dev->dev, "cannot update eids/ in sysfs: %d\n", ret);
+	mutex_lock(&dev->eid_sysfs_lock);
+	if (!dev->eid_sysfs_live)
+		goto unlock;
+	ret = sysfs_update_group(&dev->dev.kobj, &ubcore_eid_group);
+	if (!ret) {
+		if (dev->eid_sysfs_delay)
+			dev_info(&dev->dev, "eids/ in sysfs updated\n");
+		dev->eid_sysfs_delay = 0;
+		goto unlock;
+	}
+	dev->eid_sysfs_delay = clamp_t(unsigned long,
+				       dev->eid_sysfs_delay * 2,
+				       UBCORE_EID_SYSFS_DELAY_MIN,
+				       UBCORE_EID_SYSFS_DELAY_MAX);
+	dev_warn_ratelimited(&dev->dev,
+			     "cannot update eids/ in sysfs: %d, retrying in %u ms\n",
+			     ret, jiffies_to_msecs(dev->eid_sysfs_delay));
+	mod_delayed_work(system_wq, &dev->eid_sysfs_work, dev->eid_sysfs_delay);
+unlock:
+	mutex_unlock(&dev->eid_sysfs_lock);
+}
+
+static void ubcore_eid_sysfs_retry(struct work_struct *work)
+{
+	ubcore_eid_sysfs_update(container_of(to_delayed_work(work),
+					     struct ubcore_device,
+					     eid_sysfs_work));
+}
+
+/* Before the first update: the device's directory is in sysfs. */
+void ubcore_eid_sysfs_start(struct ubcore_device *dev)
+{
+	mutex_lock(&dev->eid_sysfs_lock);
+	dev->eid_sysfs_live = true;
+	mutex_unlock(&dev->eid_sysfs_lock);
+}
+
+/* Before device_del(): no update runs or is queued after this. Sleeps. */
+void ubcore_eid_sysfs_stop(struct ubcore_device *dev)
+{
+	mutex_lock(&dev->eid_sysfs_lock);
+	dev->eid_sysfs_live = false;
+	mutex_unlock(&dev->eid_sysfs_lock);
+	cancel_delayed_work_sync(&dev->eid_sysfs_work);
+}
+
+void ubcore_eid_sysfs_init_dev(struct ubcore_device *dev)
+{
+	mutex_init(&dev->eid_sysfs_lock);
+	INIT_DELAYED_WORK(&dev->eid_sysfs_work, ubcore_eid_sysfs_retry);
 }
 
 void ubcore_sysfs_init(void)

@@ -40,6 +40,9 @@ int ubcore_eid_table_del(struct ubcore_eid_entry *table, u32 size, u32 idx);
 void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 			   const union ubcore_eid *addrs, u32 n);
 void ubcore_eid_sysfs_update(struct ubcore_device *dev);
+void ubcore_eid_sysfs_init_dev(struct ubcore_device *dev);
+void ubcore_eid_sysfs_start(struct ubcore_device *dev);
+void ubcore_eid_sysfs_stop(struct ubcore_device *dev);
 
 void ubcore_sysfs_init(void);
 int ubcore_newlink(const char *type, const char *name,

@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <ub/ubcore_eid.h>
@@ -348,6 +349,18 @@ struct ubcore_access_fail {
  * @eid_lock: protects @eid_mode and @eid_table
  * @eid_mode: how the EID table is filled
  * @eid_table: the EIDs of this device
+ * @eid_sysfs_lock: serialises the updates of sysfs eids/ to @eid_table,
+ *	so that the last update shows the table as it is; taken without
+ *	@eid_lock (the files' show callbacks take @eid_lock and removing a
+ *	file waits for them), protects @eid_sysfs_live and @eid_sysfs_delay
+ * @eid_sysfs_live: eids/ may be updated (from device_add() until
+ *	unregistration starts)
+ * @eid_sysfs_delay: the delay (jiffies) of the next retry of a failed
+ *	update, doubled up to one second; 0 when eids/ matched at the last
+ *	update
+ * @eid_sysfs_work: retries a failed update (from a worker, whose
+ *	allocations do not share the failing task's context) until eids/
+ *	matches @eid_table; cancelled before the device leaves sysfs
  * @port_state: last state reported by ops->query_port (READ_ONCE)
  * @active_mtu: last MTU reported by ops->query_port (READ_ONCE)
  * @list_node: in the list of registered devices (ubcore_devices_rwsem;
@@ -399,6 +412,10 @@ struct ubcore_device {
 	struct mutex eid_lock;		/* see above */
 	enum ubcore_eid_mode eid_mode;
 	struct ubcore_eid_entry eid_table[UBCORE_MAX_EID_CNT];
+	struct mutex eid_sysfs_lock;	/* see above */
+	bool eid_sysfs_live;
+	unsigned long eid_sysfs_delay;
+	struct delayed_work eid_sysfs_work;
 
 	enum ubcore_port_state port_state;
 	enum ubcore_mtu active_mtu;
