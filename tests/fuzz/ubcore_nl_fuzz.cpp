@@ -425,17 +425,6 @@ int Worker::run(uint64_t n)
     return findings_;
 }
 
-void drop_privileges()
-{
-    struct passwd *pw = getpwnam("nobody");
-    uid_t uid = pw != nullptr ? pw->pw_uid : 65534;
-    gid_t gid = pw != nullptr ? pw->pw_gid : 65534;
-    if (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-        std::perror("drop privileges");
-        _exit(2);
-    }
-}
-
 // Objects for RES_GET to list: a context on udma0 with a JFC, JFS, JFR,
 // jetty, token ID and segment. Returns the file (closed at the end), or -1.
 int make_objects(void **buf)
@@ -524,32 +513,7 @@ void usage(const char *argv0)
 int main(int argc, char **argv)
 {
     Options opt;
-    bool seeded = false;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        uint64_t v = 0;
-        auto num = [&]() {
-            if (i + 1 >= argc || !parse_u64(argv[++i], &v))
-                usage(argv[0]);
-            return v;
-        };
-        if (a == "--seed") {
-            opt.seed = num();
-            seeded = true;
-        } else if (a == "--iterations") {
-            opt.iterations = num();
-        } else if (a == "--workers") {
-            opt.workers = static_cast<unsigned>(std::max<uint64_t>(1, num()));
-        } else if (a == "--kill-pct") {
-            opt.kill_pct = static_cast<unsigned>(num());
-        } else if (a == "--verbose") {
-            opt.verbose = true;
-        } else {
-            usage(argv[0]);
-        }
-    }
-    if (!seeded)
-        opt.seed = fresh_seed();
+    Args(usage).workers(opt).parse(argc, argv);
     std::printf("ubcore_nl_fuzz: seed %" PRIu64 ", %" PRIu64 " messages per phase, %u workers\n", opt.seed,
                 opt.iterations, opt.workers);
     std::fflush(stdout);
@@ -598,24 +562,8 @@ int main(int argc, char **argv)
                     pids.push_back(pid);
                 done += chunk;
             }
-            pid_t victim = -1;
-            if (master.pct(opt.kill_pct) && !pids.empty()) {
-                victim = pids[master.below(pids.size())];
-                usleep(static_cast<useconds_t>(50000 + master.below(1000000)));
-                if (kill(victim, SIGKILL) == 0)
-                    kills++;
-            }
-            for (pid_t pid : pids) {
-                int st = 0;
-                waitpid(pid, &st, 0);
-                if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-                    continue;
-                if (pid == victim && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-                    continue;
-                if (WIFSIGNALED(st))
-                    std::printf("FINDING: worker %d died of signal %d\n", pid, WTERMSIG(st));
-                failures++;
-            }
+            pid_t victim = maybe_kill_one(master, pids, opt.kill_pct, 50000, 1000000, &kills);
+            failures += reap_workers(pids, victim);
         }
         if (unpriv) {
             const std::string after = admin_state();

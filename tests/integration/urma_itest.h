@@ -8,34 +8,22 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "stack.h"
+#include "ub_sysfs.h"
 #include "urma_api.h"
 
 namespace ub_itest {
 
-// Live objects of a kind on a device (/sys/class/ubcore/<dev>/objects/<obj>,
-// the ubcore counts); -1 when the file is missing.
-inline long obj_count(const std::string &obj, const std::string &dev = "udma0")
-{
-    std::string path = "/sys/class/ubcore/" + dev + "/objects/" + obj;
-    FILE *f = std::fopen(path.c_str(), "r");
-    long v = -1;
-
-    if (f == nullptr)
-        return -1;
-    if (std::fscanf(f, "%ld", &v) != 1)
-        v = -1;
-    std::fclose(f);
-    return v;
-}
-
-inline const char *const kObjKinds[] = {"ucontext", "jfc",      "jfs",        "jfr",  "jetty", "token_id",
-                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages"};
+// The sysfs helpers and object counts (tests/common/ub_sysfs.h).
+using ub_test::counts;
+using ub_test::kObjKinds;
+using ub_test::obj_count;
+using ub_test::sysfs_long;
+using ub_test::write_sysfs;
 
 // Whether every count of dev is 0 (all files present).
 inline bool all_counts_zero(const std::string &dev = "udma0")
@@ -56,37 +44,6 @@ inline bool only_contexts_left(long n, const std::string &dev = "udma0")
         if (obj_count(k, dev) != (std::string(k) == "ucontext" ? n : 0))
             return false;
     return true;
-}
-
-// A string of every count, for failure messages.
-inline std::string counts(const std::string &dev = "udma0")
-{
-    std::string s;
-    for (const char *k : kObjKinds)
-        s += std::string(k) + "=" + std::to_string(obj_count(k, dev)) + " ";
-    return s;
-}
-
-inline long sysfs_long(const std::string &path)
-{
-    FILE *f = std::fopen(path.c_str(), "r");
-    long v = -1;
-    if (f == nullptr)
-        return -1;
-    if (std::fscanf(f, "%ld", &v) != 1)
-        v = -1;
-    std::fclose(f);
-    return v;
-}
-
-// Writes val to a sysfs file (as echo does); false on any error.
-inline bool write_sysfs(const std::string &path, const std::string &val)
-{
-    FILE *f = std::fopen(path.c_str(), "w");
-    if (f == nullptr)
-        return false;
-    bool ok = std::fputs(val.c_str(), f) >= 0;
-    return std::fclose(f) == 0 && ok;
 }
 
 inline bool udma_ready(const std::string &dev = "udma0")
