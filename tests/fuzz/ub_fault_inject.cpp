@@ -43,6 +43,7 @@
 
 #include "fuzz_util.h"
 #include "nl_util.h"
+#include "ub_raw_cmd.h"
 
 namespace {
 
@@ -217,8 +218,7 @@ int cmd(State &s, uint32_t c, void *args, uint32_t len) { return ub_cmd(s.fd, c,
 // A command with provider data: the provider's response goes to *resp.
 template <typename C, typename R> int cmd_resp(State &s, uint32_t command, C &c, R *resp)
 {
-    c.in.udata.out_addr = reinterpret_cast<uintptr_t>(resp);
-    c.in.udata.out_len = sizeof(*resp);
+    ub_test::set_resp(c, resp);
     return cmd(s, command, &c, sizeof(c));
 }
 
@@ -234,11 +234,7 @@ int do_mmap(State &s, const udma_ring_info &r, void **out)
 
 uburma_jfs_cfg jfs_cfg()
 {
-    uburma_jfs_cfg c = {};
-    c.depth = 16;
-    c.trans_mode = 1;  // RM
-    c.max_sge = 1;
-    c.max_rsge = 1;
+    uburma_jfs_cfg c = ub_test::raw_jfs_cfg(16);
     c.rnr_retry = 7;
     c.err_timeout = 17;
     return c;
@@ -280,10 +276,8 @@ std::vector<Step> ioctl_steps()
                  }, {}});
     v.push_back({"create_jfc", [](State &s) {
                      udma_create_jfc_resp resp = {};
-                     uburma_cmd_create_jfc c = {};
-                     c.in.depth = 64;
-                     c.in.jfce_fd = s.jfce;
-                     int r = cmd_resp(s, UBURMA_CMD_CREATE_JFC, c, &resp);
+                     uburma_cmd_create_jfc c = ub_test::raw_jfc_args(&resp, 64, s.jfce);
+                     int r = cmd(s, UBURMA_CMD_CREATE_JFC, &c, sizeof(c));
                      s.jfc = c.out.handle;
                      s.cq = resp.cq;
                      return r;
@@ -291,10 +285,8 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_cq", [](State &s) { return do_mmap(s, s.cq, &s.cq_map); }, {}});
     v.push_back({"create_jfs", [](State &s) {
                      udma_create_jfs_resp resp = {};
-                     uburma_cmd_create_jfs c = {};
-                     c.in.cfg = jfs_cfg();
-                     c.in.jfc_handle = s.jfc;
-                     int r = cmd_resp(s, UBURMA_CMD_CREATE_JFS, c, &resp);
+                     uburma_cmd_create_jfs c = ub_test::raw_jfs_args(s.jfc, &resp, jfs_cfg());
+                     int r = cmd(s, UBURMA_CMD_CREATE_JFS, &c, sizeof(c));
                      s.jfs = c.out.handle;
                      s.sq = resp.sq;
                      return r;
@@ -302,14 +294,8 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_sq", [](State &s) { return do_mmap(s, s.sq, &s.sq_map); }, {}});
     v.push_back({"create_jfr", [](State &s) {
                      udma_create_jfr_resp resp = {};
-                     uburma_cmd_create_jfr c = {};
-                     c.in.cfg.depth = 16;
-                     c.in.cfg.flag = 1;  // plain-text token
-                     c.in.cfg.trans_mode = 1;
-                     c.in.cfg.max_sge = 1;
-                     c.in.cfg.token_value = 0xabcd;
-                     c.in.jfc_handle = s.jfc;
-                     int r = cmd_resp(s, UBURMA_CMD_CREATE_JFR, c, &resp);
+                     uburma_cmd_create_jfr c = ub_test::raw_jfr_args(s.jfc, &resp);
+                     int r = cmd(s, UBURMA_CMD_CREATE_JFR, &c, sizeof(c));
                      s.jfr = c.out.handle;
                      s.jfr_id = c.out.cfg.id;
                      s.rq = resp.rq;
@@ -318,12 +304,8 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_rq", [](State &s) { return do_mmap(s, s.rq, &s.rq_map); }, {}});
     v.push_back({"create_jetty", [](State &s) {
                      udma_create_jfs_resp resp = {};
-                     uburma_cmd_create_jetty c = {};
-                     c.in.flag = 1;  // share_jfr
-                     c.in.jfs_cfg = jfs_cfg();
-                     c.in.send_jfc_handle = s.jfc;
-                     c.in.jfr_handle = s.jfr;
-                     int r = cmd_resp(s, UBURMA_CMD_CREATE_JETTY, c, &resp);
+                     uburma_cmd_create_jetty c = ub_test::raw_jetty_args(s.jfc, s.jfr, &resp, jfs_cfg());
+                     int r = cmd(s, UBURMA_CMD_CREATE_JETTY, &c, sizeof(c));
                      s.jetty = c.out.handle;
                      s.jetty_id = c.out.id;
                      return r;

@@ -47,6 +47,7 @@
 
 #include "fuzz_util.h"
 #include "nl_util.h"
+#include "ub_raw_cmd.h"
 
 namespace {
 
@@ -444,43 +445,17 @@ int make_objects(void **buf)
     if (ub_cmd(fd, UBURMA_CMD_CREATE_CTX, &ctx, sizeof(ctx)) != 0)
         return fd;
     close(ctx.out.async_fd);
-    uburma_cmd_create_jfc jfc = {};
     udma_create_jfc_resp cq = {};
-    jfc.in.depth = 64;
-    jfc.in.jfce_fd = -1;
-    jfc.in.udata.out_addr = reinterpret_cast<uintptr_t>(&cq);
-    jfc.in.udata.out_len = sizeof(cq);
+    uburma_cmd_create_jfc jfc = ub_test::raw_jfc_args(&cq, 64);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFC, &jfc, sizeof(jfc));
-    uburma_jfs_cfg cfg = {};
-    cfg.depth = 64;
-    cfg.trans_mode = 1;  // RM
-    cfg.max_sge = 1;
-    cfg.max_rsge = 1;
+    const uburma_jfs_cfg cfg = ub_test::raw_jfs_cfg(64);
     udma_create_jfs_resp sq = {};
-    uburma_cmd_create_jfs jfs = {};
-    jfs.in.cfg = cfg;
-    jfs.in.jfc_handle = jfc.out.handle;
-    jfs.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    jfs.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jfs jfs = ub_test::raw_jfs_args(jfc.out.handle, &sq, cfg);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFS, &jfs, sizeof(jfs));
     udma_create_jfr_resp rq = {};
-    uburma_cmd_create_jfr jfr = {};
-    jfr.in.cfg.depth = 64;
-    jfr.in.cfg.flag = 1;
-    jfr.in.cfg.trans_mode = 1;
-    jfr.in.cfg.max_sge = 1;
-    jfr.in.cfg.token_value = 0x1234;
-    jfr.in.jfc_handle = jfc.out.handle;
-    jfr.in.udata.out_addr = reinterpret_cast<uintptr_t>(&rq);
-    jfr.in.udata.out_len = sizeof(rq);
+    uburma_cmd_create_jfr jfr = ub_test::raw_jfr_args(jfc.out.handle, &rq, 64, 0x1234);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFR, &jfr, sizeof(jfr));
-    uburma_cmd_create_jetty jetty = {};
-    jetty.in.flag = 1;  // share_jfr
-    jetty.in.jfs_cfg = cfg;
-    jetty.in.send_jfc_handle = jfc.out.handle;
-    jetty.in.jfr_handle = jfr.out.handle;
-    jetty.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    jetty.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jetty jetty = ub_test::raw_jetty_args(jfc.out.handle, jfr.out.handle, &sq, cfg);
     ub_cmd(fd, UBURMA_CMD_CREATE_JETTY, &jetty, sizeof(jetty));
     uburma_cmd_alloc_token_id tid = {};
     ub_cmd(fd, UBURMA_CMD_ALLOC_TOKEN_ID, &tid, sizeof(tid));

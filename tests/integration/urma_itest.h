@@ -133,9 +133,9 @@ inline urma_seg_cfg_t seg_cfg(void *buf, uint64_t len, uint32_t access = URMA_AC
     return c;
 }
 
-// A suite over the stack loaded with udma on lo, and a test over a context
-// on udma0 (cap_: its limits); after each test every kernel count is 0.
-class CtxTest : public ::testing::Test {
+// A suite over the stack loaded with udma on lo (udma0 ready), unloaded
+// after the suite.
+class StackTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
@@ -143,7 +143,12 @@ protected:
         ASSERT_TRUE(wait_udma_ready());
     }
     static void TearDownTestSuite() { EXPECT_TRUE(unload_stack()); }
+};
 
+// A StackTest whose tests run over a context on udma0 (cap_: its limits);
+// after each test every kernel count is 0.
+class CtxTest : public StackTest {
+protected:
     void SetUp() override
     {
         ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
