@@ -39,6 +39,12 @@ struct OptEntry {
 #define CFG(opt, type, field) {opt, OptKind::Cfg, offsetof(type, field), sizeof(type::field)}
 #define JFS_CFG(opt, field) {opt, OptKind::JfsCfg, offsetof(urma_jfs_cfg_t, field), sizeof(urma_jfs_cfg_t::field)}
 #define RING(opt, kind, size) {opt, OptKind::kind, 0, size}
+// The ring options of P (URMA_JFC, URMA_JFS, URMA_JFR), whose ring base
+// option is P_E_BASE_ADDR.
+#define RING_OPTS(P, E)                                                                                      \
+    RING(P##_##E##_BASE_ADDR, RingBase, 8), RING(P##_ID, Id, 4), RING(P##_DB_ADDR, DbAddr, 8),               \
+        RING(P##_DB_STATUS, DbStatus, 1), RING(P##_PI, Pi, 2), RING(P##_PI_TYPE, PiType, 2),                 \
+        RING(P##_CI, Ci, 2), RING(P##_FULL_CTX, FullCtx, 0)
 
 constexpr OptEntry kJfcOpts[] = {
     CFG(URMA_JFC_DEPTH, urma_jfc_cfg_t, depth),
@@ -46,14 +52,7 @@ constexpr OptEntry kJfcOpts[] = {
     CFG(URMA_JFC_FLAG, urma_jfc_cfg_t, flag),
     CFG(URMA_JFC_BIND_JFCE, urma_jfc_cfg_t, jfce),
     CFG(URMA_JFC_USER_CTX, urma_jfc_cfg_t, user_ctx),
-    RING(URMA_JFC_CQE_BASE_ADDR, RingBase, 8),
-    RING(URMA_JFC_ID, Id, 4),
-    RING(URMA_JFC_DB_ADDR, DbAddr, 8),
-    RING(URMA_JFC_DB_STATUS, DbStatus, 1),
-    RING(URMA_JFC_PI, Pi, 2),
-    RING(URMA_JFC_PI_TYPE, PiType, 2),
-    RING(URMA_JFC_CI, Ci, 2),
-    RING(URMA_JFC_FULL_CTX, FullCtx, 0),
+    RING_OPTS(URMA_JFC, CQE),
 };
 
 #define JFS_OPTS(K)                                                                                     \
@@ -61,10 +60,7 @@ constexpr OptEntry kJfcOpts[] = {
         K(URMA_JFS_PRIORITY, priority), K(URMA_JFS_MAX_SGE, max_sge), K(URMA_JFS_MAX_RSGE, max_rsge),   \
         K(URMA_JFS_MAX_INLINE_DATA, max_inline_data), K(URMA_JFS_RNR_RETRY, rnr_retry),                \
         K(URMA_JFS_ERR_TIMEOUT, err_timeout), K(URMA_JFS_BIND_JFC, jfc), K(URMA_JFS_USER_CTX, user_ctx), \
-        RING(URMA_JFS_SQE_BASE_ADDR, RingBase, 8), RING(URMA_JFS_ID, Id, 4),                            \
-        RING(URMA_JFS_DB_ADDR, DbAddr, 8), RING(URMA_JFS_DB_STATUS, DbStatus, 1),                       \
-        RING(URMA_JFS_PI, Pi, 2), RING(URMA_JFS_PI_TYPE, PiType, 2), RING(URMA_JFS_CI, Ci, 2),          \
-        RING(URMA_JFS_FULL_CTX, FullCtx, 0)
+        RING_OPTS(URMA_JFS, SQE)
 #define JFS_AS_CFG(opt, field) CFG(opt, urma_jfs_cfg_t, field)
 
 constexpr OptEntry kJfsOpts[] = {JFS_OPTS(JFS_AS_CFG)};
@@ -78,14 +74,7 @@ constexpr OptEntry kJfrOpts[] = {
     CFG(URMA_JFR_BIND_JFC, urma_jfr_cfg_t, jfc),
     CFG(URMA_JFR_TOKEN_VALUE, urma_jfr_cfg_t, token_value),
     CFG(URMA_JFR_USER_CTX, urma_jfr_cfg_t, user_ctx),
-    RING(URMA_JFR_RQE_BASE_ADDR, RingBase, 8),
-    RING(URMA_JFR_ID, Id, 4),
-    RING(URMA_JFR_DB_ADDR, DbAddr, 8),
-    RING(URMA_JFR_DB_STATUS, DbStatus, 1),
-    RING(URMA_JFR_PI, Pi, 2),
-    RING(URMA_JFR_PI_TYPE, PiType, 2),
-    RING(URMA_JFR_CI, Ci, 2),
-    RING(URMA_JFR_FULL_CTX, FullCtx, 0),
+    RING_OPTS(URMA_JFR, RQE),
 };
 
 // A jetty: its own fields, and the JFS options on its send side.
@@ -102,6 +91,7 @@ constexpr OptEntry kJettyOpts[] = {
 
 #undef CFG
 #undef JFS_CFG
+#undef RING_OPTS
 #undef RING
 
 template <size_t N> const OptEntry *find_opt(const OptEntry (&table)[N], uint64_t opt)
@@ -219,60 +209,36 @@ urma_status_t get_opt(const OptEntry *e, uint64_t opt, bool active, const void *
     return URMA_SUCCESS;
 }
 
-// What the two-phase calls need of each kind of object.
+// What the two-phase calls need of each kind of object: Kind<urma_K_t>
+// names K's implementation (Impl, whose member QUEUE is its ring), its
+// configuration, option table and activate/deactivate, and reaches the
+// public struct's urma_K_opt.is_actived, K_cfg and K_id.
 template <typename Pub> struct Kind;
 
-template <> struct Kind<urma_jfc_t> {
-    using Impl = JfcImpl;
-    using Cfg = urma_jfc_cfg_t;
-    static constexpr const char *name = "jfc";
-    static constexpr const auto &opts = kJfcOpts;
-    static constexpr auto activate = jfc_activate;
-    static constexpr auto deactivate = jfc_deactivate;
-    static bool &active(urma_jfc_t *o) { return o->urma_jfc_opt.is_actived; }
-    static Cfg &cfg(urma_jfc_t *o) { return o->jfc_cfg; }
-    static void *jfs_cfg(urma_jfc_t *) { return nullptr; }
-    static RingView ring(urma_jfc_t *o) { return {&from_pub<Impl>(o)->cq.ring(), o->jfc_id.id}; }
-};
+// The JFS configuration inside a configuration: a jetty's send side.
+inline void *jfs_cfg_of(const void *) { return nullptr; }
+inline void *jfs_cfg_of(urma_jetty_t *o) { return &o->jetty_cfg.jfs_cfg; }
 
-template <> struct Kind<urma_jfs_t> {
-    using Impl = JfsImpl;
-    using Cfg = urma_jfs_cfg_t;
-    static constexpr const char *name = "jfs";
-    static constexpr const auto &opts = kJfsOpts;
-    static constexpr auto activate = jfs_activate;
-    static constexpr auto deactivate = jfs_deactivate;
-    static bool &active(urma_jfs_t *o) { return o->urma_jfs_opt.is_actived; }
-    static Cfg &cfg(urma_jfs_t *o) { return o->jfs_cfg; }
-    static void *jfs_cfg(urma_jfs_t *) { return nullptr; }
-    static RingView ring(urma_jfs_t *o) { return {&from_pub<Impl>(o)->sq.ring(), o->jfs_id.id}; }
-};
+#define URMA_TWO_PHASE_KIND(K, IMPL, QUEUE, OPTS)                                                              \
+    template <> struct Kind<urma_##K##_t> {                                                                    \
+        using Impl = IMPL;                                                                                     \
+        using Cfg = urma_##K##_cfg_t;                                                                          \
+        static constexpr const char *name = #K;                                                                \
+        static constexpr const auto &opts = OPTS;                                                              \
+        static constexpr auto activate = K##_activate;                                                         \
+        static constexpr auto deactivate = K##_deactivate;                                                     \
+        static bool &active(urma_##K##_t *o) { return o->urma_##K##_opt.is_actived; }                          \
+        static Cfg &cfg(urma_##K##_t *o) { return o->K##_cfg; }                                                \
+        static void *jfs_cfg(urma_##K##_t *o) { return jfs_cfg_of(o); }                                        \
+        static RingView ring(urma_##K##_t *o) { return {&from_pub<Impl>(o)->QUEUE.ring(), o->K##_id.id}; }     \
+    }
 
-template <> struct Kind<urma_jfr_t> {
-    using Impl = JfrImpl;
-    using Cfg = urma_jfr_cfg_t;
-    static constexpr const char *name = "jfr";
-    static constexpr const auto &opts = kJfrOpts;
-    static constexpr auto activate = jfr_activate;
-    static constexpr auto deactivate = jfr_deactivate;
-    static bool &active(urma_jfr_t *o) { return o->urma_jfr_opt.is_actived; }
-    static Cfg &cfg(urma_jfr_t *o) { return o->jfr_cfg; }
-    static void *jfs_cfg(urma_jfr_t *) { return nullptr; }
-    static RingView ring(urma_jfr_t *o) { return {&from_pub<Impl>(o)->rq.ring(), o->jfr_id.id}; }
-};
+URMA_TWO_PHASE_KIND(jfc, JfcImpl, cq, kJfcOpts);
+URMA_TWO_PHASE_KIND(jfs, JfsImpl, sq, kJfsOpts);
+URMA_TWO_PHASE_KIND(jfr, JfrImpl, rq, kJfrOpts);
+URMA_TWO_PHASE_KIND(jetty, JettyImpl, sq, kJettyOpts);
 
-template <> struct Kind<urma_jetty_t> {
-    using Impl = JettyImpl;
-    using Cfg = urma_jetty_cfg_t;
-    static constexpr const char *name = "jetty";
-    static constexpr const auto &opts = kJettyOpts;
-    static constexpr auto activate = jetty_activate;
-    static constexpr auto deactivate = jetty_deactivate;
-    static bool &active(urma_jetty_t *o) { return o->urma_jetty_opt.is_actived; }
-    static Cfg &cfg(urma_jetty_t *o) { return o->jetty_cfg; }
-    static void *jfs_cfg(urma_jetty_t *o) { return &o->jetty_cfg.jfs_cfg; }
-    static RingView ring(urma_jetty_t *o) { return {&from_pub<Impl>(o)->sq.ring(), o->jetty_id.id}; }
-};
+#undef URMA_TWO_PHASE_KIND
 
 // alloc: an inactive object with a copy of cfg; holds a context reference
 // until free, as UMDK's does.

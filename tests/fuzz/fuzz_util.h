@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The UB/URMA stack authors
 // Shared by the fuzzers and the fault-injection driver of tests/fuzz: a
-// seeded generator, the object counts of every UB device (sysfs), the errno
-// values the stack's ABI documents, and the raw UBURMA_CMD call.
+// seeded generator, the object counts of every UB device (sysfs, from
+// tests/common/ub_sysfs.h), the errno values the stack's ABI documents, the
+// raw UBURMA_CMD call, the command line, and forked workers.
 #pragma once
 
-#include <dirent.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <ub/uburma_ioctl.h>
+
+#include "ub_sysfs.h"
 
 namespace ub_fuzz {
 
@@ -136,58 +144,9 @@ inline bool documented_errno(int e)
     }
 }
 
-// Objects of every UB device: the sum of each file of
-// /sys/class/ubcore/*/objects/ (pinned_pages included), and one line
-// naming the non-zero ones.
-inline long total_objects(std::string *detail = nullptr)
-{
-    const char *cls = "/sys/class/ubcore";
-    long total = 0;
-    DIR *d = opendir(cls);
-    if (d == nullptr)
-        return 0;  // no ubcore: no objects
-    while (struct dirent *de = readdir(d)) {
-        if (de->d_name[0] == '.')
-            continue;
-        std::string objdir = std::string(cls) + "/" + de->d_name + "/objects";
-        DIR *o = opendir(objdir.c_str());
-        if (o == nullptr)
-            continue;
-        while (struct dirent *oe = readdir(o)) {
-            if (oe->d_name[0] == '.')
-                continue;
-            std::string path = objdir + "/" + oe->d_name;
-            FILE *f = std::fopen(path.c_str(), "r");
-            long v = 0;
-            if (f == nullptr || std::fscanf(f, "%ld", &v) != 1)
-                v = 1;  // unreadable: never "zero"
-            if (f != nullptr)
-                std::fclose(f);
-            total += v;
-            if (v != 0 && detail != nullptr)
-                *detail += std::string(de->d_name) + "/" + oe->d_name + "=" + std::to_string(v) + " ";
-        }
-        closedir(o);
-    }
-    closedir(d);
-    return total;
-}
-
-// Waits up to timeout_ms for every object count to be 0.
-inline bool wait_objects_zero(int timeout_ms, std::string *detail)
-{
-    for (int waited = 0;; waited += 50) {
-        std::string d;
-        if (total_objects(&d) == 0)
-            return true;
-        if (waited >= timeout_ms) {
-            if (detail != nullptr)
-                *detail = d;
-            return false;
-        }
-        usleep(50 * 1000);
-    }
-}
+// The object counts of every device (tests/common/ub_sysfs.h).
+using ub_test::total_objects;
+using ub_test::wait_objects_zero;
 
 // Reads an unsigned number from the command line: decimal or 0x-hex.
 inline bool parse_u64(const char *s, uint64_t *v)
@@ -199,6 +158,159 @@ inline bool parse_u64(const char *s, uint64_t *v)
         return false;
     *v = x;
     return true;
+}
+
+// The command line of a fuzzer, option by option: a flag, a number
+// (parse_u64) or a string after the option's name. An unknown option, a
+// missing or malformed value, or one the option refuses calls usage(argv0)
+// (which exits). Actions run in the order of the command line.
+class Args {
+public:
+    using Usage = void (*)(const char *argv0);
+    explicit Args(Usage usage) : usage_(usage) {}
+
+    Args &flag(const char *name, bool *v)
+    {
+        opts_.push_back({name, false, [v](const char *) {
+                             *v = true;
+                             return true;
+                         }});
+        return *this;
+    }
+    // A number; refused (usage) when fn returns false.
+    Args &num(const char *name, std::function<bool(uint64_t)> fn)
+    {
+        opts_.push_back({name, true, [fn](const char *s) {
+                             uint64_t v = 0;
+                             return parse_u64(s, &v) && fn(v);
+                         }});
+        return *this;
+    }
+    Args &num(const char *name, uint64_t *v, uint64_t max = UINT64_MAX)
+    {
+        return num(name, [v, max](uint64_t x) {
+            *v = x;
+            return x <= max;
+        });
+    }
+    // A count, at least min (a smaller value is taken as min).
+    Args &num(const char *name, unsigned *v, unsigned min = 0)
+    {
+        return num(name, [v, min](uint64_t x) {
+            *v = static_cast<unsigned>(std::max<uint64_t>(min, x));
+            return true;
+        });
+    }
+    Args &str(const char *name, std::string *v)
+    {
+        opts_.push_back({name, true, [v](const char *s) {
+                             *v = s;
+                             return true;
+                         }});
+        return *this;
+    }
+    // --seed S; without it, parse() takes fresh_seed().
+    Args &seed(uint64_t *v)
+    {
+        seed_ = v;
+        return num("--seed", [this, v](uint64_t x) {
+            *v = x;
+            seeded_ = true;
+            return true;
+        });
+    }
+
+    // The options of a fuzzer with forked workers: --seed, --iterations,
+    // --workers (at least 1), --kill-pct and --verbose, into the fields of
+    // the same names.
+    template <typename O> Args &workers(O &opt)
+    {
+        return seed(&opt.seed)
+            .num("--iterations", &opt.iterations)
+            .num("--workers", &opt.workers, 1)
+            .num("--kill-pct", &opt.kill_pct)
+            .flag("--verbose", &opt.verbose);
+    }
+
+    void parse(int argc, char **argv)
+    {
+        for (int i = 1; i < argc; i++) {
+            const Opt *o = find(argv[i]);
+            if (o == nullptr || (o->has_value && i + 1 >= argc))
+                usage_(argv[0]);
+            if (!o->apply(o->has_value ? argv[++i] : nullptr))
+                usage_(argv[0]);
+        }
+        if (seed_ != nullptr && !seeded_)
+            *seed_ = fresh_seed();
+    }
+
+private:
+    struct Opt {
+        std::string name;
+        bool has_value;
+        std::function<bool(const char *)> apply;
+    };
+    const Opt *find(const std::string &name) const
+    {
+        for (const Opt &o : opts_)
+            if (o.name == name)
+                return &o;
+        return nullptr;
+    }
+
+    Usage usage_;
+    std::vector<Opt> opts_;
+    uint64_t *seed_ = nullptr;
+    bool seeded_ = false;
+};
+
+// Makes this (forked) process user nobody, or exits with 2.
+inline void drop_privileges()
+{
+    struct passwd *pw = getpwnam("nobody");
+    uid_t uid = pw != nullptr ? pw->pw_uid : 65534;
+    gid_t gid = pw != nullptr ? pw->pw_gid : 65534;
+    if (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
+        std::perror("drop privileges");
+        _exit(2);
+    }
+}
+
+// With a chance of pct percent (from rng), SIGKILLs one of pids after
+// min_us plus up to spread_us microseconds; returns it (-1: none), and
+// counts the kill in *kills.
+inline pid_t maybe_kill_one(Rng &rng, const std::vector<pid_t> &pids, unsigned pct, uint64_t min_us,
+                            uint64_t spread_us, uint64_t *kills)
+{
+    if (!rng.pct(pct) || pids.empty())
+        return -1;
+    pid_t victim = pids[rng.below(pids.size())];
+    usleep(static_cast<useconds_t>(min_us + rng.below(spread_us)));
+    if (kill(victim, SIGKILL) == 0)
+        (*kills)++;
+    return victim;
+}
+
+// Waits for every worker; returns how many failed: exited non-zero, or
+// died of a signal other than the SIGKILL of victim.
+inline int reap_workers(const std::vector<pid_t> &pids, pid_t victim)
+{
+    int failures = 0;
+    for (pid_t pid : pids) {
+        int st = 0;
+        waitpid(pid, &st, 0);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            continue;
+        if (pid == victim && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+            continue;
+        if (WIFSIGNALED(st))
+            std::printf("FINDING: worker %d died of signal %d\n", pid, WTERMSIG(st));
+        else
+            std::printf("worker %d exited with %d (findings above)\n", pid, WEXITSTATUS(st));
+        failures++;
+    }
+    return failures;
 }
 
 }  // namespace ub_fuzz

@@ -43,6 +43,7 @@
 
 #include "fuzz_util.h"
 #include "nl_util.h"
+#include "ub_raw_cmd.h"
 
 namespace {
 
@@ -54,12 +55,10 @@ const char *const kDev = "udma0";
 const char *const kDebugfs = "/sys/kernel/debug";
 const char *const kAttrs[] = {"failslab", "fail_page_alloc", "fail_usercopy"};
 
-// Object counts of udma0 (/sys/class/ubcore/udma0/objects), in this order.
-const char *const kCounts[] = {"ucontext", "jfc", "jfs", "jfr", "jetty", "token_id",
-                               "seg", "target_seg", "tjfr", "tjetty", "pinned_pages"};
-constexpr size_t kNumCounts = sizeof(kCounts) / sizeof(kCounts[0]);
-using Counts = std::array<long, kNumCounts>;
+// Object counts of udma0 (ub_test::kObjKinds), indexed by these.
+using Counts = ub_test::ObjCounts;
 enum { C_CTX, C_JFC, C_JFS, C_JFR, C_JETTY, C_TID, C_SEG, C_TSEG, C_TJFR, C_TJETTY, C_PINNED };
+static_assert(C_PINNED + 1 == ub_test::kNumObjKinds, "a count for every kind");
 
 // Sentinels of the steps' own checks.
 constexpr int kNoResult = -EPROTO;   // "succeeded" without its effect
@@ -81,43 +80,10 @@ bool reply_lost(int r)
     return r == -ENOBUFS || r == -ETIMEDOUT || r == -EBADMSG || r == -EFAULT || r == -ENOMEM;
 }
 
-bool write_file(const std::string &path, const std::string &v)
-{
-    int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    bool ok = write(fd, v.c_str(), v.size()) == static_cast<ssize_t>(v.size());
-    close(fd);
-    return ok;
-}
+Counts counts() { return ub_test::obj_counts(kDev); }
 
-long read_long(const std::string &path)
-{
-    FILE *f = std::fopen(path.c_str(), "r");
-    long v = -1;
-    if (f == nullptr)
-        return -1;
-    if (std::fscanf(f, "%ld", &v) != 1)
-        v = -1;
-    std::fclose(f);
-    return v;
-}
-
-Counts counts()
-{
-    Counts c;
-    for (size_t i = 0; i < kNumCounts; i++)
-        c[i] = read_long(std::string("/sys/class/ubcore/") + kDev + "/objects/" + kCounts[i]);
-    return c;
-}
-
-std::string counts_str(const Counts &c)
-{
-    std::string s;
-    for (size_t i = 0; i < kNumCounts; i++)
-        s += std::string(kCounts[i]) + "=" + std::to_string(c[i]) + " ";
-    return s;
-}
+using ub_test::counts_str;
+using ub_test::write_sysfs;
 
 bool exists(const std::string &path)
 {
@@ -158,13 +124,13 @@ public:
             }
             // verbose 0: no "forcing a failure" and no stack in the log
             // for each injected fault (a stack dump reads like a bug).
-            bool ok = write_file(d + "verbose", "0") && write_file(d + "probability", std::to_string(probability)) &&
-                      write_file(d + "interval", "1") && write_file(d + "times", "-1") &&
-                      write_file(d + "space", "0") && write_file(d + "task-filter", "Y");
+            bool ok = write_sysfs(d + "verbose", "0") && write_sysfs(d + "probability", std::to_string(probability)) &&
+                      write_sysfs(d + "interval", "1") && write_sysfs(d + "times", "-1") &&
+                      write_sysfs(d + "space", "0") && write_sysfs(d + "task-filter", "Y");
             if (std::string(a) != "fail_usercopy")
-                ok = ok && write_file(d + "ignore-gfp-wait", "N");
+                ok = ok && write_sysfs(d + "ignore-gfp-wait", "N");
             if (std::string(a) == "fail_page_alloc")
-                ok = ok && write_file(d + "ignore-gfp-highmem", "N") && write_file(d + "min-order", "0");
+                ok = ok && write_sysfs(d + "ignore-gfp-highmem", "N") && write_sysfs(d + "min-order", "0");
             if (!ok) {
                 std::printf("cannot set up %s: %s\n", a, std::strerror(errno));
                 return false;
@@ -176,7 +142,7 @@ public:
     static void off()
     {
         for (const char *a : kAttrs)
-            write_file(std::string(kDebugfs) + "/" + a + "/probability", "0");
+            write_sysfs(std::string(kDebugfs) + "/" + a + "/probability", "0");
     }
 
     // Sweep: the n-th fault point from now fails.
@@ -249,6 +215,13 @@ struct Step {
 
 int cmd(State &s, uint32_t c, void *args, uint32_t len) { return ub_cmd(s.fd, c, args, len); }
 
+// A command with provider data: the provider's response goes to *resp.
+template <typename C, typename R> int cmd_resp(State &s, uint32_t command, C &c, R *resp)
+{
+    ub_test::set_resp(c, resp);
+    return cmd(s, command, &c, sizeof(c));
+}
+
 int do_mmap(State &s, const udma_ring_info &r, void **out)
 {
     void *p = mmap(nullptr, r.mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, s.fd, static_cast<off_t>(r.mmap_offset));
@@ -261,11 +234,7 @@ int do_mmap(State &s, const udma_ring_info &r, void **out)
 
 uburma_jfs_cfg jfs_cfg()
 {
-    uburma_jfs_cfg c = {};
-    c.depth = 16;
-    c.trans_mode = 1;  // RM
-    c.max_sge = 1;
-    c.max_rsge = 1;
+    uburma_jfs_cfg c = ub_test::raw_jfs_cfg(16);
     c.rnr_retry = 7;
     c.err_timeout = 17;
     return c;
@@ -307,11 +276,7 @@ std::vector<Step> ioctl_steps()
                  }, {}});
     v.push_back({"create_jfc", [](State &s) {
                      udma_create_jfc_resp resp = {};
-                     uburma_cmd_create_jfc c = {};
-                     c.in.depth = 64;
-                     c.in.jfce_fd = s.jfce;
-                     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-                     c.in.udata.out_len = sizeof(resp);
+                     uburma_cmd_create_jfc c = ub_test::raw_jfc_args(&resp, 64, s.jfce);
                      int r = cmd(s, UBURMA_CMD_CREATE_JFC, &c, sizeof(c));
                      s.jfc = c.out.handle;
                      s.cq = resp.cq;
@@ -320,11 +285,7 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_cq", [](State &s) { return do_mmap(s, s.cq, &s.cq_map); }, {}});
     v.push_back({"create_jfs", [](State &s) {
                      udma_create_jfs_resp resp = {};
-                     uburma_cmd_create_jfs c = {};
-                     c.in.cfg = jfs_cfg();
-                     c.in.jfc_handle = s.jfc;
-                     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-                     c.in.udata.out_len = sizeof(resp);
+                     uburma_cmd_create_jfs c = ub_test::raw_jfs_args(s.jfc, &resp, jfs_cfg());
                      int r = cmd(s, UBURMA_CMD_CREATE_JFS, &c, sizeof(c));
                      s.jfs = c.out.handle;
                      s.sq = resp.sq;
@@ -333,15 +294,7 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_sq", [](State &s) { return do_mmap(s, s.sq, &s.sq_map); }, {}});
     v.push_back({"create_jfr", [](State &s) {
                      udma_create_jfr_resp resp = {};
-                     uburma_cmd_create_jfr c = {};
-                     c.in.cfg.depth = 16;
-                     c.in.cfg.flag = 1;  // plain-text token
-                     c.in.cfg.trans_mode = 1;
-                     c.in.cfg.max_sge = 1;
-                     c.in.cfg.token_value = 0xabcd;
-                     c.in.jfc_handle = s.jfc;
-                     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-                     c.in.udata.out_len = sizeof(resp);
+                     uburma_cmd_create_jfr c = ub_test::raw_jfr_args(s.jfc, &resp);
                      int r = cmd(s, UBURMA_CMD_CREATE_JFR, &c, sizeof(c));
                      s.jfr = c.out.handle;
                      s.jfr_id = c.out.cfg.id;
@@ -351,13 +304,7 @@ std::vector<Step> ioctl_steps()
     v.push_back({"mmap_rq", [](State &s) { return do_mmap(s, s.rq, &s.rq_map); }, {}});
     v.push_back({"create_jetty", [](State &s) {
                      udma_create_jfs_resp resp = {};
-                     uburma_cmd_create_jetty c = {};
-                     c.in.flag = 1;  // share_jfr
-                     c.in.jfs_cfg = jfs_cfg();
-                     c.in.send_jfc_handle = s.jfc;
-                     c.in.jfr_handle = s.jfr;
-                     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-                     c.in.udata.out_len = sizeof(resp);
+                     uburma_cmd_create_jetty c = ub_test::raw_jetty_args(s.jfc, s.jfr, &resp, jfs_cfg());
                      int r = cmd(s, UBURMA_CMD_CREATE_JETTY, &c, sizeof(c));
                      s.jetty = c.out.handle;
                      s.jetty_id = c.out.id;
@@ -391,9 +338,7 @@ std::vector<Step> ioctl_steps()
                      c.in.len = kBufLen;
                      c.in.attr = 1 | (0xeu << 5);
                      c.in.token_value = 0x5eed;
-                     c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-                     c.in.udata.out_len = sizeof(resp);
-                     int r = cmd(s, UBURMA_CMD_IMPORT_SEG, &c, sizeof(c));
+                     int r = cmd_resp(s, UBURMA_CMD_IMPORT_SEG, c, &resp);
                      s.tseg = c.out.handle;
                      s.tseg_idx = resp.target_idx;
                      return r;
@@ -407,9 +352,7 @@ std::vector<Step> ioctl_steps()
         c.in.trans_mode = 1;
         c.in.type = jfr ? 0 : 1;  // URMA_JFR, URMA_JETTY
         c.in.token_value = 0xabcd;
-        c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-        c.in.udata.out_len = sizeof(resp);
-        int r = cmd(s, jfr ? UBURMA_CMD_IMPORT_JFR : UBURMA_CMD_IMPORT_JETTY, &c, sizeof(c));
+        int r = cmd_resp(s, jfr ? UBURMA_CMD_IMPORT_JFR : UBURMA_CMD_IMPORT_JETTY, c, &resp);
         (jfr ? s.tjfr : s.tjetty) = c.out.handle;
         if (jfr)
             s.tjfr_idx = resp.target_idx;
@@ -549,6 +492,7 @@ private:
     bool setup(State &s, const std::vector<Step> &steps, size_t upto);
     bool teardown(State &s, const char *what);
     bool check(const Step &st, int r, const Counts &before, const char *mode, unsigned n);
+    int attempt(Stats &stat, unsigned nth, const std::function<int()> &call, bool *injected);
     void finding(const std::string &m)
     {
         std::printf("FINDING: %s\n", m.c_str());
@@ -602,6 +546,34 @@ bool Driver::teardown(State &s, const char *what)
         return false;
     }
     return true;
+}
+
+// One call in a fault window, counted in stat: the nth fault point of the
+// call fails (sweep), or with nth 0 every fault point may fail
+// (make-it-fail, random rounds). Returns the call's result; *injected:
+// whether the nth fault was injected (always false for make-it-fail,
+// which cannot tell).
+int Driver::attempt(Stats &stat, unsigned nth, const std::function<int()> &call, bool *injected)
+{
+    if (nth != 0)
+        faults_.arm_nth(nth);
+    else
+        faults_.make_it_fail(true);
+    int r = call();
+    if (nth != 0) {
+        *injected = faults_.nth_injected();
+    } else {
+        faults_.make_it_fail(false);
+        *injected = false;
+    }
+    stat.runs++;
+    if (r < 0)
+        stat.errnos[-r]++;
+    else if (*injected)
+        stat.absorbed++;
+    else
+        stat.ok++;
+    return r;
 }
 
 // A failure leaves the counts as they were; a success changes them by the
@@ -673,9 +645,8 @@ int Driver::sweep()
             }
             ready = true;
             Counts before = counts();
-            faults_.arm_nth(n);
-            int r = it.step->run(s);
-            bool injected = faults_.nth_injected();
+            bool injected = false;
+            int r = attempt(stat, n, [&] { return it.step->run(s); }, &injected);
             if (std::string(it.step->name) == "nl_eid_add") {
                 const std::string where = "nl_eid_add (fail-nth " + std::to_string(n) + ", returned " +
                                           std::to_string(r) + ")";
@@ -693,13 +664,6 @@ int Driver::sweep()
                                 " deleted from the table but still in sysfs after 2 s");
                 }
             }
-            stat.runs++;
-            if (r < 0)
-                stat.errnos[-r]++;
-            else if (injected)
-                stat.absorbed++;
-            else
-                stat.ok++;
             bool same = check(*it.step, r, before, "fail-nth", n);
             if (r < 0 && !injected && r != kNoResult && r != kHalfDone)
                 finding(std::string(it.step->name) + " (fail-nth " + std::to_string(n) + ") failed with " +
@@ -767,17 +731,9 @@ int Driver::device_sweep()
                 finding(std::string("udma0 did not ") + (add ? "go" : "come back"));
                 return findings_;
             }
-            faults_.arm_nth(n);
-            int r = add ? dev_add() : dev_del();
-            bool injected = faults_.nth_injected();
+            bool injected = false;
+            int r = attempt(stat, n, add ? std::function<int()>(dev_add) : std::function<int()>(dev_del), &injected);
             bool there = exists(path);
-            stat.runs++;
-            if (r < 0)
-                stat.errnos[-r]++;
-            else if (injected)
-                stat.absorbed++;
-            else
-                stat.ok++;
             if (r < 0 && !documented_errno(-r) && !reply_lost(r))
                 finding(std::string(name) + ": undocumented errno " + std::to_string(-r));
             if (r == 0 && there != add)
@@ -813,14 +769,8 @@ int Driver::random(uint64_t rounds, uint64_t seed)
             const Step &st = io[k];
             Stats &stat = stat_of(stats_, order_, std::string("random:") + st.name);
             Counts before = counts();
-            faults_.make_it_fail(true);
-            int r = st.run(s);
-            faults_.make_it_fail(false);
-            stat.runs++;
-            if (r < 0)
-                stat.errnos[-r]++;
-            else
-                stat.ok++;
+            bool injected = false;
+            int r = attempt(stat, 0, [&] { return st.run(s); }, &injected);
             check(st, r, before, "random round", static_cast<unsigned>(round));
             if (r < 0 || std::string(st.name) == "close")
                 break;
@@ -860,26 +810,13 @@ int main(int argc, char **argv)
 {
     bool sweep = false, dev_sweep = false;
     uint64_t rounds = 0, prob = 3, seed = 0;
-    bool seeded = false;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (a == "--sweep") {
-            sweep = true;
-        } else if (a == "--device-sweep") {
-            dev_sweep = true;
-        } else if (a == "--random-rounds" && i + 1 < argc && parse_u64(argv[i + 1], &rounds)) {
-            i++;
-        } else if (a == "--probability" && i + 1 < argc && parse_u64(argv[i + 1], &prob) && prob <= 100) {
-            i++;
-        } else if (a == "--seed" && i + 1 < argc && parse_u64(argv[i + 1], &seed)) {
-            seeded = true;
-            i++;
-        } else {
-            usage(argv[0]);
-        }
-    }
-    if (!seeded)
-        seed = fresh_seed();
+    Args(usage)
+        .flag("--sweep", &sweep)
+        .flag("--device-sweep", &dev_sweep)
+        .num("--random-rounds", &rounds)
+        .num("--probability", &prob, 100)
+        .seed(&seed)
+        .parse(argc, argv);
     std::printf("ub_fault_inject: seed %" PRIu64 "%s%s, %" PRIu64 " random rounds at %" PRIu64 "%%\n", seed,
                 sweep ? ", sweep" : "", dev_sweep ? ", device sweep" : "", rounds, prob);
     std::fflush(stdout);

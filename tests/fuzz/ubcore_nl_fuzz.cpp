@@ -47,6 +47,7 @@
 
 #include "fuzz_util.h"
 #include "nl_util.h"
+#include "ub_raw_cmd.h"
 
 namespace {
 
@@ -425,17 +426,6 @@ int Worker::run(uint64_t n)
     return findings_;
 }
 
-void drop_privileges()
-{
-    struct passwd *pw = getpwnam("nobody");
-    uid_t uid = pw != nullptr ? pw->pw_uid : 65534;
-    gid_t gid = pw != nullptr ? pw->pw_gid : 65534;
-    if (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-        std::perror("drop privileges");
-        _exit(2);
-    }
-}
-
 // Objects for RES_GET to list: a context on udma0 with a JFC, JFS, JFR,
 // jetty, token ID and segment. Returns the file (closed at the end), or -1.
 int make_objects(void **buf)
@@ -455,43 +445,17 @@ int make_objects(void **buf)
     if (ub_cmd(fd, UBURMA_CMD_CREATE_CTX, &ctx, sizeof(ctx)) != 0)
         return fd;
     close(ctx.out.async_fd);
-    uburma_cmd_create_jfc jfc = {};
     udma_create_jfc_resp cq = {};
-    jfc.in.depth = 64;
-    jfc.in.jfce_fd = -1;
-    jfc.in.udata.out_addr = reinterpret_cast<uintptr_t>(&cq);
-    jfc.in.udata.out_len = sizeof(cq);
+    uburma_cmd_create_jfc jfc = ub_test::raw_jfc_args(&cq, 64);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFC, &jfc, sizeof(jfc));
-    uburma_jfs_cfg cfg = {};
-    cfg.depth = 64;
-    cfg.trans_mode = 1;  // RM
-    cfg.max_sge = 1;
-    cfg.max_rsge = 1;
+    const uburma_jfs_cfg cfg = ub_test::raw_jfs_cfg(64);
     udma_create_jfs_resp sq = {};
-    uburma_cmd_create_jfs jfs = {};
-    jfs.in.cfg = cfg;
-    jfs.in.jfc_handle = jfc.out.handle;
-    jfs.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    jfs.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jfs jfs = ub_test::raw_jfs_args(jfc.out.handle, &sq, cfg);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFS, &jfs, sizeof(jfs));
     udma_create_jfr_resp rq = {};
-    uburma_cmd_create_jfr jfr = {};
-    jfr.in.cfg.depth = 64;
-    jfr.in.cfg.flag = 1;
-    jfr.in.cfg.trans_mode = 1;
-    jfr.in.cfg.max_sge = 1;
-    jfr.in.cfg.token_value = 0x1234;
-    jfr.in.jfc_handle = jfc.out.handle;
-    jfr.in.udata.out_addr = reinterpret_cast<uintptr_t>(&rq);
-    jfr.in.udata.out_len = sizeof(rq);
+    uburma_cmd_create_jfr jfr = ub_test::raw_jfr_args(jfc.out.handle, &rq, 64, 0x1234);
     ub_cmd(fd, UBURMA_CMD_CREATE_JFR, &jfr, sizeof(jfr));
-    uburma_cmd_create_jetty jetty = {};
-    jetty.in.flag = 1;  // share_jfr
-    jetty.in.jfs_cfg = cfg;
-    jetty.in.send_jfc_handle = jfc.out.handle;
-    jetty.in.jfr_handle = jfr.out.handle;
-    jetty.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    jetty.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jetty jetty = ub_test::raw_jetty_args(jfc.out.handle, jfr.out.handle, &sq, cfg);
     ub_cmd(fd, UBURMA_CMD_CREATE_JETTY, &jetty, sizeof(jetty));
     uburma_cmd_alloc_token_id tid = {};
     ub_cmd(fd, UBURMA_CMD_ALLOC_TOKEN_ID, &tid, sizeof(tid));
@@ -524,32 +488,7 @@ void usage(const char *argv0)
 int main(int argc, char **argv)
 {
     Options opt;
-    bool seeded = false;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        uint64_t v = 0;
-        auto num = [&]() {
-            if (i + 1 >= argc || !parse_u64(argv[++i], &v))
-                usage(argv[0]);
-            return v;
-        };
-        if (a == "--seed") {
-            opt.seed = num();
-            seeded = true;
-        } else if (a == "--iterations") {
-            opt.iterations = num();
-        } else if (a == "--workers") {
-            opt.workers = static_cast<unsigned>(std::max<uint64_t>(1, num()));
-        } else if (a == "--kill-pct") {
-            opt.kill_pct = static_cast<unsigned>(num());
-        } else if (a == "--verbose") {
-            opt.verbose = true;
-        } else {
-            usage(argv[0]);
-        }
-    }
-    if (!seeded)
-        opt.seed = fresh_seed();
+    Args(usage).workers(opt).parse(argc, argv);
     std::printf("ubcore_nl_fuzz: seed %" PRIu64 ", %" PRIu64 " messages per phase, %u workers\n", opt.seed,
                 opt.iterations, opt.workers);
     std::fflush(stdout);
@@ -598,24 +537,8 @@ int main(int argc, char **argv)
                     pids.push_back(pid);
                 done += chunk;
             }
-            pid_t victim = -1;
-            if (master.pct(opt.kill_pct) && !pids.empty()) {
-                victim = pids[master.below(pids.size())];
-                usleep(static_cast<useconds_t>(50000 + master.below(1000000)));
-                if (kill(victim, SIGKILL) == 0)
-                    kills++;
-            }
-            for (pid_t pid : pids) {
-                int st = 0;
-                waitpid(pid, &st, 0);
-                if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-                    continue;
-                if (pid == victim && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-                    continue;
-                if (WIFSIGNALED(st))
-                    std::printf("FINDING: worker %d died of signal %d\n", pid, WTERMSIG(st));
-                failures++;
-            }
+            pid_t victim = maybe_kill_one(master, pids, opt.kill_pct, 50000, 1000000, &kills);
+            failures += reap_workers(pids, victim);
         }
         if (unpriv) {
             const std::string after = admin_state();

@@ -124,6 +124,7 @@ private:
     uint64_t any_handle();
     const Obj *obj_of(Kind k);
     void forget(uint64_t handle);
+    void destroy(Kind k, uint32_t command, const char *name);
     uint32_t depth();
     void udata(uburma_udata *u, void *resp, uint32_t resp_len);
 
@@ -367,6 +368,16 @@ void Worker::forget(uint64_t handle)
         }
 }
 
+// Destroys (command, uburma_cmd_destroy) an object of kind k, or a handle
+// that is not one; forgets it when that succeeds.
+void Worker::destroy(Kind k, uint32_t command, const char *name)
+{
+    uburma_cmd_destroy d = {};
+    d.in.handle = handle_of(k);
+    if (cmd_mut(command, &d, sizeof(d), name) == 0)
+        forget(d.in.handle);
+}
+
 uint32_t Worker::depth()
 {
     switch (rng_.below(12)) {
@@ -480,20 +491,14 @@ void Worker::op_token()
         if (cmd_mut(UBURMA_CMD_ALLOC_TOKEN_ID, &a, sizeof(a), "alloc_token_id") == 0 && a.out.handle != 0)
             objs_.push_back({K_TOKEN, a.out.handle, a.out.token_id, 0, 0, {}});
     } else {
-        uburma_cmd_destroy d = {};
-        d.in.handle = handle_of(K_TOKEN);
-        if (cmd_mut(UBURMA_CMD_FREE_TOKEN_ID, &d, sizeof(d), "free_token_id") == 0)
-            forget(d.in.handle);
+        destroy(K_TOKEN, UBURMA_CMD_FREE_TOKEN_ID, "free_token_id");
     }
 }
 
 void Worker::op_register_seg()
 {
     if (rng_.pct(35)) {
-        uburma_cmd_destroy d = {};
-        d.in.handle = handle_of(K_SEG);
-        if (cmd_mut(UBURMA_CMD_UNREGISTER_SEG, &d, sizeof(d), "unregister_seg") == 0)
-            forget(d.in.handle);
+        destroy(K_SEG, UBURMA_CMD_UNREGISTER_SEG, "unregister_seg");
         return;
     }
     uburma_cmd_register_seg r = {};
@@ -518,10 +523,7 @@ void Worker::op_register_seg()
 void Worker::op_import_seg()
 {
     if (rng_.pct(35)) {
-        uburma_cmd_destroy d = {};
-        d.in.handle = handle_of(K_TSEG);
-        if (cmd_mut(UBURMA_CMD_UNIMPORT_SEG, &d, sizeof(d), "unimport_seg") == 0)
-            forget(d.in.handle);
+        destroy(K_TSEG, UBURMA_CMD_UNIMPORT_SEG, "unimport_seg");
         return;
     }
     uburma_cmd_import_seg im = {};
@@ -1261,18 +1263,6 @@ int Worker::run(uint64_t n)
     return findings_;
 }
 
-void drop_privileges()
-{
-    struct passwd *pw = getpwnam("nobody");
-    uid_t uid = pw != nullptr ? pw->pw_uid : 65534;
-    gid_t gid = pw != nullptr ? pw->pw_gid : 65534;
-    if (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-        std::perror("drop privileges");
-        _exit(2);
-    }
-    prctl(PR_SET_DUMPABLE, 1);
-}
-
 void usage(const char *argv0)
 {
     std::fprintf(stderr,
@@ -1291,40 +1281,19 @@ void usage(const char *argv0)
 int main(int argc, char **argv)
 {
     Options opt;
-    bool seeded = false;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        uint64_t v = 0;
-        auto num = [&]() {
-            if (i + 1 >= argc || !parse_u64(argv[++i], &v))
-                usage(argv[0]);
-            return v;
-        };
-        if (a == "--seed") {
-            opt.seed = num();
-            seeded = true;
-        } else if (a == "--iterations") {
-            opt.iterations = num();
-        } else if (a == "--workers") {
-            opt.workers = static_cast<unsigned>(std::max<uint64_t>(1, num()));
-        } else if (a == "--per-round") {
-            opt.per_round = static_cast<unsigned>(std::max<uint64_t>(1, num()));
-        } else if (a == "--kill-pct") {
-            opt.kill_pct = static_cast<unsigned>(num());
-        } else if (a == "--dev" && i + 1 < argc) {
-            opt.dev = argv[++i];
-        } else if (a == "--verbose") {
-            opt.verbose = true;
-        } else if (a == "--worker-seed") {
-            // One worker of a run, by the seed it printed, in this process.
-            Worker wk(opt, num(), geteuid() != 0);
-            return wk.run(opt.per_round) == 0 ? 0 : 1;
-        } else {
-            usage(argv[0]);
-        }
-    }
-    if (!seeded)
-        opt.seed = fresh_seed();
+    Args(usage)
+        .workers(opt)
+        .num("--per-round", &opt.per_round, 1)
+        .str("--dev", &opt.dev)
+        .num("--worker-seed",
+             [&opt](uint64_t wseed) {
+                 // One worker of a run, by the seed it printed, in this
+                 // process, with the options before it.
+                 Worker wk(opt, wseed, geteuid() != 0);
+                 std::exit(wk.run(opt.per_round) == 0 ? 0 : 1);
+                 return true;
+             })
+        .parse(argc, argv);
     std::printf("uburma_ioctl_fuzz: seed %" PRIu64 ", %" PRIu64 " operations, %u workers, %u per round\n", opt.seed,
                 opt.iterations, opt.workers, opt.per_round);
     std::fflush(stdout);
@@ -1349,8 +1318,10 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (pid == 0) {
-                if (unpriv)
+                if (unpriv) {
                     drop_privileges();
+                    prctl(PR_SET_DUMPABLE, 1);  // setresuid() cleared it
+                }
                 Worker wk(opt, wseed, unpriv);
                 int f = wk.run(n);
                 std::fflush(nullptr);
@@ -1358,26 +1329,8 @@ int main(int argc, char **argv)
             }
             pids.push_back(pid);
         }
-        pid_t victim = -1;
-        if (master.pct(opt.kill_pct) && !pids.empty()) {
-            victim = pids[master.below(pids.size())];
-            usleep(static_cast<useconds_t>(100000 + master.below(2000000)));
-            if (kill(victim, SIGKILL) == 0)
-                kills++;
-        }
-        for (pid_t pid : pids) {
-            int st = 0;
-            waitpid(pid, &st, 0);
-            if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-                continue;
-            if (pid == victim && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-                continue;
-            if (WIFSIGNALED(st))
-                std::printf("FINDING: worker %d died of signal %d\n", pid, WTERMSIG(st));
-            else
-                std::printf("worker %d exited with %d (findings above)\n", pid, WEXITSTATUS(st));
-            failures++;
-        }
+        pid_t victim = maybe_kill_one(master, pids, opt.kill_pct, 100000, 2000000, &kills);
+        failures += reap_workers(pids, victim);
         rounds++;
     }
 

@@ -186,6 +186,46 @@ protected:
         return ce;
     }
 
+    // A full JFC is fatal to the queue that cannot complete. Makes a JFC
+    // of depth 4 (*depth: the depth it got, d) and on it a queue of depth
+    // 4 * d with make(jfc, 4 * d), posts nops_per_depth * d signalled NOPs
+    // (user_ctx 0, 1, ...) there with post, and checks the overflow: JFC_ERR,
+    // then err_event on the queue, which is in ERROR (state); the d CQEs
+    // that fit are successes with user_ctx 0 .. d-1. Returns the queue and
+    // (if jfc_out) the JFC; nullptr (after a failure) when it could not be
+    // set up.
+    template <typename Q, typename Make>
+    Q *overflow_cq(Make make, urma_status_t (*post)(Q *, urma_jfs_wr_t *, urma_jfs_wr_t **), int (*state)(Q *),
+                   int err_event, uint32_t nops_per_depth, urma_jfc_t **jfc_out, uint32_t *depth)
+    {
+        urma_jfc_t *jfc = own_jfc(4);
+        if (jfc == nullptr)
+            return nullptr;
+        const uint32_t d = jfc->jfc_cfg.depth;
+        Q *q = make(jfc, 4 * d);
+        EXPECT_NE(q, nullptr);
+        if (q == nullptr)
+            return nullptr;
+        auto wr = nop_chain(nops_per_depth * d, 0);
+        urma_jfs_wr_t *bad = nullptr;
+        EXPECT_EQ(post(q, wr.data(), &bad), URMA_SUCCESS);
+
+        expect_async(ctx_, URMA_EVENT_JFC_ERR, jfc);
+        expect_async(ctx_, err_event, q);
+        EXPECT_EQ(state(q), URMA_JETTY_STATE_ERROR);
+
+        std::vector<urma_cr_t> got = drain(jfc);
+        EXPECT_EQ(got.size(), d);
+        for (uint32_t i = 0; i < d && i < got.size(); i++) {
+            EXPECT_EQ(got[i].status, URMA_CR_SUCCESS);
+            EXPECT_EQ(got[i].user_ctx, i);
+        }
+        if (jfc_out != nullptr)
+            *jfc_out = jfc;
+        *depth = d;
+        return q;
+    }
+
     std::vector<urma_jfc_t *> jfcs_;
     std::vector<urma_jfce_t *> jfces_;
 };

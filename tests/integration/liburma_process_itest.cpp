@@ -32,15 +32,8 @@ using ub_itest::obj_count;
 
 constexpr size_t k64M = 64ul << 20;
 
-class ProcessTest : public ::testing::Test {
+class ProcessTest : public ub_itest::StackTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
     void SetUp() override { ASSERT_TRUE(ub_itest::all_counts_zero()) << ub_itest::counts(); }
 };
 

@@ -26,6 +26,7 @@
 #include <ub/uburma_ioctl.h>
 
 #include "stack.h"
+#include "ub_raw_cmd.h"
 #include "urma_itest.h"
 
 namespace {
@@ -56,15 +57,8 @@ int open_fds()
     return n;
 }
 
-class CopyOutTest : public ::testing::Test {
+class CopyOutTest : public ub_itest::StackTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
     void SetUp() override
     {
         ASSERT_TRUE(ub_itest::all_counts_zero()) << ub_itest::counts();
@@ -123,37 +117,9 @@ protected:
     uint64_t jfc()
     {
         udma_create_jfc_resp resp = {};
-        uburma_cmd_create_jfc c = {};
-        c.in.depth = 16;
-        c.in.jfce_fd = -1;
-        c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-        c.in.udata.out_len = sizeof(resp);
+        uburma_cmd_create_jfc c = ub_test::raw_jfc_args(&resp);
         EXPECT_EQ(ub_cmd(fd_, UBURMA_CMD_CREATE_JFC, &c, sizeof(c)), 0);
         return c.out.handle;
-    }
-
-    static uburma_jfs_cfg jfs_cfg()
-    {
-        uburma_jfs_cfg c = {};
-        c.depth = 16;
-        c.trans_mode = 1;  // RM
-        c.max_sge = 1;
-        c.max_rsge = 1;
-        return c;
-    }
-
-    uburma_cmd_create_jfr jfr_args(uint64_t jfc_handle, udma_create_jfr_resp *resp)
-    {
-        uburma_cmd_create_jfr c = {};
-        c.in.cfg.depth = 16;
-        c.in.cfg.flag = 1;  // plain-text token
-        c.in.cfg.trans_mode = 1;
-        c.in.cfg.max_sge = 1;
-        c.in.cfg.token_value = 0xabcd;
-        c.in.jfc_handle = jfc_handle;
-        c.in.udata.out_addr = reinterpret_cast<uintptr_t>(resp);
-        c.in.udata.out_len = sizeof(*resp);
-        return c;
     }
 
     void *page_ = nullptr;
@@ -184,11 +150,7 @@ TEST_F(CopyOutTest, CreateJfcIsUndone)
 {
     create_ctx();
     udma_create_jfc_resp resp = {};
-    uburma_cmd_create_jfc c = {};
-    c.in.depth = 16;
-    c.in.jfce_fd = -1;
-    c.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    c.in.udata.out_len = sizeof(resp);
+    uburma_cmd_create_jfc c = ub_test::raw_jfc_args(&resp);
     expect_undone(UBURMA_CMD_CREATE_JFC, c, "jfc");
 }
 
@@ -223,25 +185,15 @@ TEST_F(CopyOutTest, CreateJfsJfrJettyAreUndone)
     create_ctx();
     const uint64_t cq = jfc();
     udma_create_jfs_resp sq = {};
-    uburma_cmd_create_jfs s = {};
-    s.in.cfg = jfs_cfg();
-    s.in.jfc_handle = cq;
-    s.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    s.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jfs s = ub_test::raw_jfs_args(cq, &sq, ub_test::raw_jfs_cfg());
     expect_undone(UBURMA_CMD_CREATE_JFS, s, "jfs");
 
     udma_create_jfr_resp rq = {};
-    uburma_cmd_create_jfr r = jfr_args(cq, &rq);
+    uburma_cmd_create_jfr r = ub_test::raw_jfr_args(cq, &rq);
     expect_undone(UBURMA_CMD_CREATE_JFR, r, "jfr");
 
     ASSERT_EQ(ub_cmd(fd_, UBURMA_CMD_CREATE_JFR, &r, sizeof(r)), 0);
-    uburma_cmd_create_jetty j = {};
-    j.in.flag = 1;  // share_jfr
-    j.in.jfs_cfg = jfs_cfg();
-    j.in.send_jfc_handle = cq;
-    j.in.jfr_handle = r.out.handle;
-    j.in.udata.out_addr = reinterpret_cast<uintptr_t>(&sq);
-    j.in.udata.out_len = sizeof(sq);
+    uburma_cmd_create_jetty j = ub_test::raw_jetty_args(cq, r.out.handle, &sq, ub_test::raw_jfs_cfg());
     expect_undone(UBURMA_CMD_CREATE_JETTY, j, "jetty");
 
     // The JFC and JFR have no users left: they delete.
@@ -277,13 +229,12 @@ TEST_F(CopyOutTest, TokenSegmentAndImportsAreUndone)
     is.in.attr = 1 | (0x6u << 5);
     is.in.token_value = 0x5eed;
     udma_import_resp ir = {};
-    is.in.udata.out_addr = reinterpret_cast<uintptr_t>(&ir);
-    is.in.udata.out_len = sizeof(ir);
+    ub_test::set_resp(is, &ir);
     expect_undone(UBURMA_CMD_IMPORT_SEG, is, "target_seg");
 
     const uint64_t cq = jfc();
     udma_create_jfr_resp rq = {};
-    uburma_cmd_create_jfr jr = jfr_args(cq, &rq);
+    uburma_cmd_create_jfr jr = ub_test::raw_jfr_args(cq, &rq);
     ASSERT_EQ(ub_cmd(fd_, UBURMA_CMD_CREATE_JFR, &jr, sizeof(jr)), 0);
     uburma_cmd_import_jetty ij = {};
     std::memcpy(ij.in.eid, eid_.eid, sizeof(ij.in.eid));
@@ -291,8 +242,7 @@ TEST_F(CopyOutTest, TokenSegmentAndImportsAreUndone)
     ij.in.id = jr.out.cfg.id;
     ij.in.trans_mode = 1;
     ij.in.token_value = 0xabcd;
-    ij.in.udata.out_addr = reinterpret_cast<uintptr_t>(&ir);
-    ij.in.udata.out_len = sizeof(ir);
+    ub_test::set_resp(ij, &ir);
     expect_undone(UBURMA_CMD_IMPORT_JFR, ij, "tjfr");
 }
 

@@ -124,14 +124,8 @@ std::string sysfs_line(const std::string &path)
     return line;
 }
 
-class UrmaAdmin : public ::testing::Test {
+class UrmaAdmin : public ub_itest::StackTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
 };
 
 TEST_F(UrmaAdmin, ShowListsTheDeviceAndWholeDecodesItsCapabilities)

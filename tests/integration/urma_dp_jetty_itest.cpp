@@ -320,21 +320,11 @@ TEST_F(DpJetty, RcBindAndUnbind)
 
 TEST_F(DpJetty, CqOverflowMovesJettyToError)
 {
-    urma_jfc_t *jfc = own_jfc(4);
-    ASSERT_NE(jfc, nullptr);
-    const uint32_t d = jfc->jfc_cfg.depth;
-    urma_jetty_t *a = jetty(URMA_TM_RM, jfr_, jfc, 4 * d);
+    uint32_t d = 0;
+    urma_jetty_t *a = overflow_cq([this](urma_jfc_t *c, uint32_t depth) { return jetty(URMA_TM_RM, jfr_, c, depth); },
+                                  urma_post_jetty_send_wr, ub_itest::jetty_state, URMA_EVENT_JETTY_ERR, 2, nullptr, &d);
     ASSERT_NE(a, nullptr);
-    auto wr = ub_itest::nop_chain(2 * d, 0);
-    urma_jfs_wr_t *bad = nullptr;
-    ASSERT_EQ(urma_post_jetty_send_wr(a, wr.data(), &bad), URMA_SUCCESS);
-    ub_itest::expect_async(ctx_, URMA_EVENT_JFC_ERR, jfc);
-    ub_itest::expect_async(ctx_, URMA_EVENT_JETTY_ERR, a);
-    EXPECT_EQ(ub_itest::jetty_state(a), URMA_JETTY_STATE_ERROR);
-    std::vector<urma_cr_t> got = ub_itest::drain(jfc);
-    ASSERT_EQ(got.size(), d);
-    for (uint32_t i = 0; i < d; i++)
-        EXPECT_EQ(got[i].user_ctx, i);
+    ASSERT_FALSE(HasFailure());
     std::vector<urma_cr_t> fl(2 * d);
     ASSERT_EQ(urma_flush_jetty(a, static_cast<int>(fl.size()), fl.data()), static_cast<int>(d - 1));
     EXPECT_EQ(fl[0].user_ctx, d + 1u);

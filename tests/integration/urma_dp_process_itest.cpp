@@ -72,6 +72,19 @@ urma_target_jetty_t *peer_import_jfr(urma_context_t *ctx, urma_jfr_id_t id)
     return urma_import_jfr(ctx, &rj, &t);
 }
 
+// In a child: len bytes of fill mapped (*addr) and registered on ctx with
+// every access right; nullptr if either fails.
+urma_target_seg_t *child_seg(urma_context_t *ctx, size_t len, int fill, void **addr)
+{
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return nullptr;
+    std::memset(p, fill, len);
+    *addr = p;
+    urma_seg_cfg_t gc = ub_itest::seg_cfg(p, len, ub_itest::kAllAccess);
+    return urma_register_seg(ctx, &gc);
+}
+
 // The child of ChildKilledWithWorkInFlight; never returns.
 [[noreturn]] void child_main(int wfd, urma_jetty_id_t parent_jetty)
 {
@@ -90,12 +103,10 @@ urma_target_jetty_t *peer_import_jfr(urma_context_t *ctx, urma_jfr_id_t id)
         _exit(11);
     urma_target_jetty_t *tjfr = peer_import_jfr(ctx, jfr->jfr_id);
 
-    void *p = mmap(nullptr, 16384, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (tjfr == nullptr || p == MAP_FAILED)
+    if (tjfr == nullptr)
         _exit(12);
-    std::memset(p, 0x77, 16384);
-    urma_seg_cfg_t gc = ub_itest::seg_cfg(p, 16384, ub_itest::kAllAccess);
-    urma_target_seg_t *seg = urma_register_seg(ctx, &gc);
+    void *p = nullptr;
+    urma_target_seg_t *seg = child_seg(ctx, 16384, 0x77, &p);
     if (seg == nullptr)
         _exit(13);
     urma_target_seg_t *iseg = peer_import_seg(ctx, seg->seg);
@@ -288,12 +299,10 @@ TEST_F(DpProcess, PeerKilledWhileWritingOurSegment)
         urma_jfc_t *jfc = ctx != nullptr ? urma_create_jfc(ctx, &cc) : nullptr;
         urma_jfs_cfg_t sc = ub_itest::jfs_cfg(jfc, 64);
         urma_jfs_t *jfs = jfc != nullptr ? urma_create_jfs(ctx, &sc) : nullptr;
-        void *p = mmap(nullptr, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (jfs == nullptr || p == MAP_FAILED)
+        if (jfs == nullptr)
             _exit(10);
-        std::memset(p, 0x99, 65536);
-        urma_seg_cfg_t gc = ub_itest::seg_cfg(p, 65536, ub_itest::kAllAccess);
-        urma_target_seg_t *src = urma_register_seg(ctx, &gc);
+        void *p = nullptr;
+        urma_target_seg_t *src = child_seg(ctx, 65536, 0x99, &p);
         urma_target_seg_t *dst = peer_import_seg(ctx, seg);
         urma_target_jetty_t *tjfr = peer_import_jfr(ctx, jfr_id);
         if (src == nullptr || dst == nullptr || tjfr == nullptr)

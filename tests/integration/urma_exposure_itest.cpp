@@ -610,17 +610,9 @@ namespace brute {
 
 using ub_itest::DpTest;
 using ub_itest::Region;
+using ub_itest::write_sysfs;
 
 const std::string kAf = "/sys/class/ubcore/udma0/access_fail/";
-
-bool write_sysfs(const std::string &path, const std::string &v)
-{
-    FILE *f = std::fopen(path.c_str(), "w");
-    if (f == nullptr)
-        return false;
-    bool ok = std::fputs(v.c_str(), f) >= 0;
-    return std::fclose(f) == 0 && ok;
-}
 
 std::vector<std::string> lines_of(const std::string &path)
 {

@@ -8,34 +8,22 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "stack.h"
+#include "ub_sysfs.h"
 #include "urma_api.h"
 
 namespace ub_itest {
 
-// Live objects of a kind on a device (/sys/class/ubcore/<dev>/objects/<obj>,
-// the ubcore counts); -1 when the file is missing.
-inline long obj_count(const std::string &obj, const std::string &dev = "udma0")
-{
-    std::string path = "/sys/class/ubcore/" + dev + "/objects/" + obj;
-    FILE *f = std::fopen(path.c_str(), "r");
-    long v = -1;
-
-    if (f == nullptr)
-        return -1;
-    if (std::fscanf(f, "%ld", &v) != 1)
-        v = -1;
-    std::fclose(f);
-    return v;
-}
-
-inline const char *const kObjKinds[] = {"ucontext", "jfc",      "jfs",        "jfr",  "jetty", "token_id",
-                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages"};
+// The sysfs helpers and object counts (tests/common/ub_sysfs.h).
+using ub_test::counts;
+using ub_test::kObjKinds;
+using ub_test::obj_count;
+using ub_test::sysfs_long;
+using ub_test::write_sysfs;
 
 // Whether every count of dev is 0 (all files present).
 inline bool all_counts_zero(const std::string &dev = "udma0")
@@ -56,37 +44,6 @@ inline bool only_contexts_left(long n, const std::string &dev = "udma0")
         if (obj_count(k, dev) != (std::string(k) == "ucontext" ? n : 0))
             return false;
     return true;
-}
-
-// A string of every count, for failure messages.
-inline std::string counts(const std::string &dev = "udma0")
-{
-    std::string s;
-    for (const char *k : kObjKinds)
-        s += std::string(k) + "=" + std::to_string(obj_count(k, dev)) + " ";
-    return s;
-}
-
-inline long sysfs_long(const std::string &path)
-{
-    FILE *f = std::fopen(path.c_str(), "r");
-    long v = -1;
-    if (f == nullptr)
-        return -1;
-    if (std::fscanf(f, "%ld", &v) != 1)
-        v = -1;
-    std::fclose(f);
-    return v;
-}
-
-// Writes val to a sysfs file (as echo does); false on any error.
-inline bool write_sysfs(const std::string &path, const std::string &val)
-{
-    FILE *f = std::fopen(path.c_str(), "w");
-    if (f == nullptr)
-        return false;
-    bool ok = std::fputs(val.c_str(), f) >= 0;
-    return std::fclose(f) == 0 && ok;
 }
 
 inline bool udma_ready(const std::string &dev = "udma0")
@@ -176,9 +133,9 @@ inline urma_seg_cfg_t seg_cfg(void *buf, uint64_t len, uint32_t access = URMA_AC
     return c;
 }
 
-// A suite over the stack loaded with udma on lo, and a test over a context
-// on udma0 (cap_: its limits); after each test every kernel count is 0.
-class CtxTest : public ::testing::Test {
+// A suite over the stack loaded with udma on lo (udma0 ready), unloaded
+// after the suite.
+class StackTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
@@ -186,7 +143,12 @@ protected:
         ASSERT_TRUE(wait_udma_ready());
     }
     static void TearDownTestSuite() { EXPECT_TRUE(unload_stack()); }
+};
 
+// A StackTest whose tests run over a context on udma0 (cap_: its limits);
+// after each test every kernel count is 0.
+class CtxTest : public StackTest {
+protected:
     void SetUp() override
     {
         ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);

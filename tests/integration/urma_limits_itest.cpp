@@ -221,15 +221,8 @@ private:
     int fd_ = -1;
 };
 
-class LimitsTest : public ::testing::Test {
+class LimitsTest : public ub_itest::StackTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
     void SetUp() override
     {
         ASSERT_TRUE(ub_itest::all_counts_zero()) << ub_itest::counts();

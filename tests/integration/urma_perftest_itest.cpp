@@ -111,15 +111,8 @@ bool listening(unsigned port)
     return false;
 }
 
-class PerftestTest : public ::testing::Test {
+class PerftestTest : public ub_itest::StackTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        ASSERT_TRUE(ub_itest::load_stack("lo"));
-        ASSERT_TRUE(ub_itest::wait_udma_ready());
-    }
-    static void TearDownTestSuite() { EXPECT_TRUE(ub_itest::unload_stack()); }
-
     void TearDown() override
     {
         // Both processes are gone: nothing of theirs is left on udma0.

@@ -6,7 +6,9 @@
  * EID operations, with a fake provider that has no netdev.
  */
 #include <kunit/test.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_event.h>
@@ -225,11 +227,76 @@ static void static_eids_raise_events(struct kunit *test)
 	ubcore_dealloc_device(a);
 }
 
+/*
+ * The nth fault point of this thread from now fails (0: none), as a write
+ * to /proc/thread-self/fail-nth does.
+ */
+static void set_fail_nth(unsigned int nth)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	WRITE_ONCE(current->fail_nth, nth);
+#endif
+}
+
+/*
+ * A device unregistered while a failed eids/ update waits for its retry
+ * (eid_sysfs_work): unregistration cancels the retry, which neither stays
+ * queued nor runs on the freed device, and the device is released. The
+ * update fails for real: fail-nth makes an allocation of
+ * sysfs_update_group() in this thread fail (failslab; the harness sets its
+ * ignore-gfp-wait to N, tests/guest/check-guest.sh).
+ */
+static void eid_sysfs_retry_cancelled_on_unregister(struct kunit *test)
+{
+	bool rel = false, pending = false;
+	struct ubcore_device *a;
+	union ubcore_eid eid;
+	unsigned int nth;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_FAILSLAB))
+		kunit_skip(test, "needs CONFIG_FAILSLAB (fail-nth)");
+	a = fake_alloc(test, &rel);
+	ubcore_eid_from_ipv4(&eid, htonl(0xc0a80109));
+	KUNIT_ASSERT_EQ(test, ubcore_register_device(a, "kunitretry%d"), 0);
+
+	/* Fault point n = 1, 2, ... of the add fails, until one is the update's. */
+	for (nth = 1; nth <= 64 && !pending; nth++) {
+		/*
+		 * As after earlier failed retries: the next waits the longest
+		 * back-off (1 s), time enough to unregister before it runs.
+		 */
+		mutex_lock(&a->eid_sysfs_lock);
+		a->eid_sysfs_delay = HZ;
+		mutex_unlock(&a->eid_sysfs_lock);
+		set_fail_nth(nth);
+		ret = ubcore_add_static_eid(a, 5, &eid);
+		set_fail_nth(0);
+		pending = delayed_work_pending(&a->eid_sysfs_work);
+		if (!ret && !pending)
+			KUNIT_EXPECT_EQ(test, ubcore_del_static_eid(a, 5), 0);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, pending,
+			      "no eids/ update failed under fail-nth 1..%u (failslab ignore-gfp-wait must be N)",
+			      nth - 1);
+	KUNIT_EXPECT_EQ(test, ret, 0);	/* the table took the EID all the same */
+
+	ubcore_unregister_device(a);
+	KUNIT_EXPECT_FALSE_MSG(test, delayed_work_pending(&a->eid_sysfs_work),
+			       "eids/ retry still queued after unregistration");
+	KUNIT_EXPECT_EQ_MSG(test, work_busy(&a->eid_sysfs_work.work), 0,
+			    "eids/ retry pending or running after unregistration");
+	ubcore_dealloc_device(a);
+	/* Nothing (no queued work) holds the device: it is released. */
+	KUNIT_EXPECT_TRUE(test, rel);
+}
+
 static struct kunit_case ubcore_device_cases[] = {
 	KUNIT_CASE(device_names_and_lookup),
 	KUNIT_CASE(client_sees_devices_before_and_after),
 	KUNIT_CASE(client_that_refuses_gets_no_remove),
 	KUNIT_CASE(static_eids_raise_events),
+	KUNIT_CASE(eid_sysfs_retry_cancelled_on_unregister),
 	{}
 };
 
