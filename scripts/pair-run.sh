@@ -34,6 +34,14 @@
 # - Synchronisation is in the guests, over the link (tests/pair/lib.sh): the
 #   runner meets the peer before the first case and before each case; a
 #   case meets it at its own barriers.
+# - A case (hook for the cross-kernel tests: import, bind, SEND, WRITE over
+#   UBoE) is one script tests/pair/cases/NAME.sh, run by both guests: it
+#   sources tests/guest/lib.sh and tests/pair/lib.sh, branches on
+#   UB_PAIR_ROLE where the sides differ, meets the peer with ub_pair_sync
+#   NAME [VALUE] before each step that needs the other side ready (and to
+#   trade EIDs, jetty IDs, tokens), exits non-zero on failure and leaves
+#   the modules unloaded. make check picks it up by itself (suites.py lists
+#   it in the manifest as a pair case); udma-link.sh is the model.
 # - A guest that stops without finishing its script (panic, timeout) stops
 #   its peer too, which would otherwise wait at barriers until they time out.
 # - 1 vCPU and 768 MiB a guest: two guests then take the 2 vCPUs and less
