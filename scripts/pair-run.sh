@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot two guests of the test kernel joined by one link, run the same case
 # scripts in both, and give one result for the pair.
-#   usage: pair-run.sh [--timeout SECONDS] OUTDIR CASE...
+#   usage: pair-run.sh OUTDIR CASE...
 # Each CASE is a script under the checkout (tests/pair/cases/*.sh); both
 # guests run each one, with UB_PAIR_ROLE (a or b), UB_PAIR_DEV, UB_PAIR_ADDR
 # and UB_PAIR_PEER in its environment and tests/pair/lib.sh to meet the peer
@@ -12,7 +12,7 @@
 # OUTDIR: a/ and b/ (each guest's results as scripts/guest-run.sh leaves
 # them, with results.txt and cases/NAME.log from tests/pair/pair-guest.sh),
 # a.log and b.log (guest-run.sh's messages), manifest.json, summary.txt.
-# Environment: UB_PAIR_TIMEOUT (s, the whole run, default 900; --timeout),
+# Environment: UB_PAIR_TIMEOUT (s, each guest's whole run, default 900),
 # UB_PAIR_CASE_TIMEOUT (s, each case in a guest, default 300), UB_PAIR_MEM
 # (MiB a guest, default 768), UB_PAIR_SMP (vCPUs a guest, default 1),
 # UB_ONLY (as for make check: only the matching cases run, the run fails).
@@ -53,20 +53,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 timeout=${UB_PAIR_TIMEOUT:-900}
-usage() {
+if [ $# -lt 2 ] || [[ $1 == -* ]]; then
 	sed -n '2,19s/^# \{0,1\}//p' "$0"
-	exit "${1:-0}"
-}
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--timeout) timeout=$2; shift 2 ;;
-	-h|--help) usage ;;
-	--) shift; break ;;
-	-*) ub_log "unknown option $1"; usage 2 ;;
-	*) break ;;
-	esac
-done
-[ $# -ge 2 ] || usage 2
+	[[ ${1:-} == -h || ${1:-} == --help ]] && exit 0
+	exit 2
+fi
 out=$1
 shift
 

@@ -51,9 +51,9 @@ done
 ub_link_up "$UB_PAIR_DEV"
 echo "ub-pair: role $UB_PAIR_ROLE, $UB_PAIR_DEV $UB_PAIR_ADDR, peer $UB_PAIR_PEER" > /dev/kmsg
 
-# The peer may boot late: scripts/guest-run.sh boots a guest hung at boot
-# again after 90 s, up to 3 times.
-runner_sync boot "" 300 || fail_all "the peer never met this guest on the link"
+# The peer may boot late: a guest hung at boot is booted again after 180 s
+# (scripts/pair-run.sh, guest-run.sh).
+runner_sync boot "" 540 || fail_all "the peer never met this guest on the link"
 
 for c in "${cases[@]}"; do
 	name=${c##*/}

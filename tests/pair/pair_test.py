@@ -218,7 +218,6 @@ echo "rc=$rc value=$UB_PAIR_PEER_VALUE"
 '''
 
 
-@unittest.skipUnless(os.access("/bin/busybox", os.X_OK), "no /bin/busybox")
 class Sync(unittest.TestCase):
     def side(self, role, port, name, value, limit):
         return subprocess.Popen(["bash", "-c", SYNC_SCRIPT, "sync", role, str(port),
