@@ -55,16 +55,18 @@ echo "ub-pair: role $UB_PAIR_ROLE, $UB_PAIR_DEV $UB_PAIR_ADDR, peer $UB_PAIR_PEE
 # (scripts/pair-run.sh, guest-run.sh).
 runner_sync boot "" 540 || fail_all "the peer never met this guest on the link"
 
+case_timeout=${UB_PAIR_CASE_TIMEOUT:-300}
 for c in "${cases[@]}"; do
 	name=${c##*/}
 	name=${name%.sh}
-	if ! runner_sync "case-$name" "" 120; then
+	# The peer may still be in the case before, until its time-out.
+	if ! runner_sync "case-$name" "" $((case_timeout + 60)); then
 		echo "FAIL $name (the peer did not start it)" >> "$results"
 		continue
 	fi
 	echo "ub-pair: $name" > /dev/kmsg
 	rc=0
-	timeout -k 5 "${UB_PAIR_CASE_TIMEOUT:-300}" bash "$c" > "$OUT/cases/$name.log" 2>&1 || rc=$?
+	timeout -k 5 "$case_timeout" bash "$c" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "PASS $name" >> "$results"
 	else
@@ -73,4 +75,4 @@ for c in "${cases[@]}"; do
 	echo "ub-pair: $name exit $rc" > /dev/kmsg
 done
 # Neither guest powers off while the other may still need it.
-runner_sync finished "" 300 || :
+runner_sync finished "" $((case_timeout + 60)) || :
