@@ -3,7 +3,8 @@
 #   1. dependencies, userspace build, host GoogleTest suites;
 #   2. the test kernel (built once, cached), the modules against it;
 #   3. a QEMU guest with that kernel runs the KUnit suites, the in-guest cases
-#      and the GoogleTest integration binaries;
+#      and the GoogleTest integration binaries; then two such guests joined
+#      by a link run the pair cases (scripts/pair-run.sh, tests/pair/cases);
 #   4. host tests as scripts (tests/host): make install into a DESTDIR, a
 #      checkout under /tmp in the guest, DKMS against the stock kernel;
 #   5. scripts/summarize.py judges it all against the manifest of what must
@@ -104,7 +105,10 @@ ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
 "$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
 	"$UB_TOP/tests/guest/check-guest.sh" ||
 	ub_log "guest run incomplete; console: $res/guest/console.log"
+ub_log "running the guest pair"
+"$UB_TOP/scripts/pair-run.sh" "$res/pair" "$UB_TOP"/tests/pair/cases/*.sh \
+	> "$res/pair.log" 2>&1 || ub_log "guest pair failed: $res/pair.log"
 host_script guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
 	"$res/tmp-checkout" test
 host_script dkms "$UB_TOP/tests/host/dkms.sh" "$res/dkms"
-finish --host "$res/host" --guest "$res/guest"
+finish --host "$res/host" --guest "$res/guest" --pair "$res/pair"

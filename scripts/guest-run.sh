@@ -13,14 +13,17 @@
 # in-guest test runner runs only the cases whose names match; for development,
 # a filtered run is never a passing "make check"), UB_CHECK_LONG (set by
 # "make check-long": the fuzzers and fault injection run long),
-# UB_FUZZ_SEED (the fuzzers' seed, to replay a run).
+# UB_FUZZ_SEED (the fuzzers' seed, to replay a run), UB_GUEST_NET (QEMU's
+# network options, default "-nic none"; scripts/pair-run.sh gives each guest
+# of a pair its link), UB_GUEST_SMP (vCPUs, default 2). OUTDIR/qemu.pid holds
+# the PID that, signalled, stops the guest (scripts/pair-run.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=test
 timeout=${UB_GUEST_TIMEOUT:-1800}
 usage() {
-	sed -n '2,16s/^# \{0,1\}//p' "$0"
+	sed -n '2,19s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do
@@ -79,12 +82,13 @@ append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
 # 1024 MiB: kmemleak scans all of RAM's struct pages and KASAN shadow, so a
 # scan takes about half as long as with 2048 MiB (15 s instead of 25 s); the
 # integration tests need room to pin their segments (64 MiB).
-# shellcheck disable=SC2054 # the commas are QEMU's
-qemu=(qemu-system-x86_64 -accel tcg -cpu "${UB_QEMU_CPU:-qemu64}" -m "${UB_GUEST_MEM:-1024}" -smp 2
+# shellcheck disable=SC2054,SC2206 # the commas are QEMU's; UB_GUEST_NET splits into words
+qemu=(qemu-system-x86_64 -accel tcg -cpu "${UB_QEMU_CPU:-qemu64}" -m "${UB_GUEST_MEM:-1024}"
+	-smp "${UB_GUEST_SMP:-2}"
 	-kernel "$image" "${initrd[@]}" -append "$append"
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=$out,mount_tag=out,security_model=none"
-	-nic none -nographic -no-reboot -monitor none -serial stdio)
+	${UB_GUEST_NET:--nic none} -nographic -no-reboot -monitor none -serial stdio)
 
 # Now and then (2 boots in 12 with the test kernel, loaded host or not; 3 in
 # 8 on one busy afternoon) the TCG guest stops in the kernel's early timer
@@ -100,6 +104,7 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
 	timeout --foreground -k 10 "$timeout" "${qemu[@]}" \
 		< /dev/null > "$out/console.log" 2>&1 &
 	pid=$!
+	echo $pid > "$out/qemu.pid"
 	waited=0
 	while kill -0 $pid 2>/dev/null &&
 		! grep -q 'ub-guest: running' "$out/console.log"; do

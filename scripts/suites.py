@@ -13,6 +13,8 @@ The manifest (JSON) lists:
   itest       every integration binary (BUILD/tests/integration/*_itest) and
               its tests (listed on the host; they run in the guest);
   guest_cases the in-guest cases, as "check-guest.sh --list" names them;
+  pair_cases  the cases of the guest pair (TOP/tests/pair/cases/*.sh, which
+              scripts/check.sh gives scripts/pair-run.sh), by name;
   kunit       every KUnit module (*_kunit.o in a Kbuild's obj-m, and every
               *_kunit.ko built) and the suites each registers, read from the
               module's .kunit_test_suites section: the array that KUnit runs
@@ -80,8 +82,14 @@ def guest_cases(top):
     return cases
 
 
+def pair_cases(top):
+    """Names of the guest pair's cases: tests/pair/cases/NAME.sh."""
+    return sorted(os.path.basename(p)[: -len(".sh")] for p in
+                  glob.glob(os.path.join(top, "tests", "pair", "cases", "*.sh")))
+
+
 def host_manifest(top, build):
-    man = {"host": [], "itest": [], "guest_cases": [], "errors": []}
+    man = {"host": [], "itest": [], "guest_cases": [], "pair_cases": [], "errors": []}
     suites = [(os.path.basename(p), [p])
               for p in executables(os.path.join(build, "tests", "unit", "*_test"))]
     suites += [(os.path.basename(p)[: -len(".py")], [p])
@@ -102,6 +110,9 @@ def host_manifest(top, build):
         man["guest_cases"] = guest_cases(top)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         man["errors"].append(f"guest cases: {e}")
+    man["pair_cases"] = pair_cases(top)
+    if not man["pair_cases"]:
+        man["errors"].append("no guest pair case (tests/pair/cases/*.sh)")
     return man
 
 

@@ -5,9 +5,10 @@
 Reads the manifest of what must report (scripts/suites.py), the host
 suites' GoogleTest JSON reports and exit statuses, and the results directory
 of the guest run (results.txt, dmesg.txt with KUnit's KTAP, GoogleTest JSON,
-kmemleak.txt, lockdep.txt, console.log, timeout, ub-only). Prints one line
-per suite and a last line "N passed, N failed"; exits 1 when anything failed
-or when nothing ran at all.
+kmemleak.txt, lockdep.txt, console.log, timeout, ub-only) and that of the
+guest pair (scripts/pair-run.sh: the same for each guest in a/ and b/).
+Prints one line per suite and a last line "N passed, N failed"; exits 1
+when anything failed or when nothing ran at all.
 
 Counting rules (README.md, "How the test harness works"):
 - every manifest entry must report: a host or integration binary that writes
@@ -20,7 +21,10 @@ Counting rules (README.md, "How the test harness works"):
 - a skipped test (GTEST_SKIP, DISABLED_, KUnit SKIP) fails unless
   tests/expected-skips.txt declares it with a reason ("suite.case reason",
   suite as printed in the summary); declared skips are reported;
-- a run filtered with UB_ONLY fails.
+- a run filtered with UB_ONLY fails;
+- a pair case passes only when both guests recorded it as passed; each
+  guest's kernel is judged like the single guest's (log, kmemleak, lockdep,
+  time-out).
 """
 import argparse
 import glob
@@ -412,8 +416,8 @@ def kunit_checks(lines, manifest, guest_ran, suites, skips):
 
 # ---- the guest run ----------------------------------------------------------
 
-def guest_health(out, lines, suites):
-    health = Suite("guest", "health")
+def guest_health(out, lines, suites, kind="guest", name="health"):
+    health = Suite(kind, name)
     suites.append(health)
     if os.path.exists(os.path.join(out, "timeout")):
         health.add(False, "finished in time", "guest timed out and was killed")
@@ -421,8 +425,10 @@ def guest_health(out, lines, suites):
         health.add(True, "finished in time")
     finished = os.path.exists(os.path.join(out, "script.rc"))
     if not finished:
-        health.add(False, "script ran to the end",
-                   "no script.rc (see console.log); kmemleak and lockdep not judged")
+        why = "no script.rc (see console.log); kmemleak and lockdep not judged"
+        if os.path.exists(os.path.join(out, "peer-stopped")):
+            why = "stopped because its peer stopped first; " + why
+        health.add(False, "script ran to the end", why)
     problems = [l.rstrip() for l in lines if PROBLEM_RE.search(l)]
     health.add(not problems, "kernel log clean",
                "; ".join(problems[:5]) + (" ..." if len(problems) > 5 else ""))
@@ -443,31 +449,40 @@ def guest_health(out, lines, suites):
                    "a development run, never a passing one")
 
 
-def guest_cases(out, manifest, suites):
-    """results.txt: one "PASS name" or "FAIL name (why)" a case; returns
-    {name: passed}."""
-    cases = Suite("guest", "cases")
-    suites.append(cases)
-    status = {}
-    text = read_text(os.path.join(out, "results.txt"))
-    for line in (text or "").splitlines():
+def read_results(path):
+    """results.txt of a guest: {name: (passed, why)} and the names recorded
+    more than once."""
+    status, twice = {}, []
+    for line in (read_text(path) or "").splitlines():
         word, _, rest = line.strip().partition(" ")
         name, _, why = rest.partition(" ")
         if not name:
             continue
         if name in status:
-            cases.add(False, name, "recorded twice")
+            twice.append(name)
             continue
-        status[name] = word == "PASS"
-        cases.add(word == "PASS", name, why)
+        status[name] = (word == "PASS", why)
+    return status, twice
+
+
+def guest_cases(out, manifest, suites):
+    """results.txt: one "PASS name" or "FAIL name (why)" a case; returns
+    {name: passed}."""
+    cases = Suite("guest", "cases")
+    suites.append(cases)
+    status, twice = read_results(os.path.join(out, "results.txt"))
+    for name, (ok, why) in status.items():
+        cases.add(ok, name, why)
         if manifest is not None and name not in manifest.get("guest_cases", []):
             cases.add(False, name, "not in the manifest (check-guest.sh --list)")
+    for name in twice:
+        cases.add(False, name, "recorded twice")
     if manifest is not None:
         cases.fail_many([c for c in manifest.get("guest_cases", []) if c not in status],
                         "never recorded in results.txt")
     if cases.passed + cases.failed == 0:
         cases.add(False, "results.txt", "the guest recorded no case")
-    return status
+    return {name: ok for name, (ok, _) in status.items()}
 
 
 def guest_checks(out, manifest, suites, skips):
@@ -485,6 +500,56 @@ def guest_checks(out, manifest, suites, skips):
     guest_cases(out, manifest, suites)
     gtest_binaries("guest", os.path.join(out, "gtest"), manifest and manifest.get("itest", []),
                    suites, skips, log_dir=os.path.join(out, "cases"))
+
+
+PAIR_ROLES = ("a", "b")
+
+
+def pair_checks(out, manifest, suites):
+    """The guest pair of scripts/pair-run.sh in OUT: each guest's health
+    (a/, b/) and the cases, each passing only if both guests passed it."""
+    sides = {}
+    for role in PAIR_ROLES:
+        d = os.path.join(out, role)
+        if not os.path.isdir(d):
+            s = Suite("pair", f"{role} health")
+            s.add(False, "booted", f"guest {role} never ran (no {role}/)")
+            suites.append(s)
+            sides[role] = ({}, False)
+            continue
+        text = read_text(os.path.join(d, "dmesg.txt"))
+        if text is None:
+            text = read_text(os.path.join(d, "console.log")) or ""
+        guest_health(d, text.splitlines(), suites, "pair", f"{role} health")
+        status, twice = read_results(os.path.join(d, "results.txt"))
+        for name in twice:
+            suites[-1].add(False, name, f"recorded twice in {role}/results.txt")
+        sides[role] = (status, os.path.exists(os.path.join(d, "timeout")))
+    cases = Suite("pair", "cases")
+    suites.append(cases)
+    only = read_text(os.path.join(out, "ub-only"))
+    if only is not None:
+        cases.add(False, "full run", f"filtered with UB_ONLY={only.strip()}: "
+                  "a development run, never a passing one")
+    recorded = sorted(set().union(*(set(st) for st, _ in sides.values())))
+    expected = manifest.get("pair_cases") if manifest is not None else None
+    names = expected if expected is not None else recorded
+    for name in names:
+        whys = []
+        for role in PAIR_ROLES:
+            status, timed_out = sides[role]
+            if name not in status:
+                whys.append(f"{role}: never recorded" +
+                            (" (guest timed out)" if timed_out else ""))
+            elif not status[name][0]:
+                whys.append(f"{role}: {status[name][1] or 'failed'}")
+        cases.add(not whys, name, "; ".join(whys))
+    if expected is not None:
+        for name in recorded:
+            if name not in expected:
+                cases.add(False, name, "recorded but not in the manifest")
+    if not names and not recorded:
+        cases.add(False, "results.txt", "the pair recorded no case")
 
 
 def host_rc(hdir, name):
@@ -557,6 +622,8 @@ def main():
     ap.add_argument("--manifest", help="what must report (scripts/suites.py)")
     ap.add_argument("--host", help="directory of the host suites' reports")
     ap.add_argument("--guest", help="results directory of the guest run")
+    ap.add_argument("--pair", help="results directory of the guest pair "
+                    "(scripts/pair-run.sh)")
     ap.add_argument("--expected-skips", default=DEFAULT_SKIPS,
                     help="declared skips (default: tests/expected-skips.txt)")
     ap.add_argument("--extra-failure", action="append", default=[],
@@ -571,7 +638,7 @@ def main():
         suites.append(s)
     skips = Skips(args.expected_skips)
     man = None
-    if args.manifest or args.host or args.guest:
+    if args.manifest or args.host or args.guest or args.pair:
         man = load_manifest(args.manifest, suites)
     if args.host or (man and man.get("host")):
         hdir = args.host or "/nonexistent"
@@ -579,8 +646,14 @@ def main():
                        rc=lambda name: host_rc(hdir, name))
     if args.guest:
         guest_checks(args.guest, man, suites, skips)
-    elif man is not None:
+    elif man is not None and "guest_cases" in man:
         not_run(man, suites)
+    if args.pair:
+        pair_checks(args.pair, man, suites)
+    elif man is not None and man.get("pair_cases"):
+        s = Suite("pair", "not run")
+        s.fail_many(man["pair_cases"], "pair cases not run")
+        suites.append(s)
     skips.check(suites, known_ids(man))
 
     passed = sum(s.passed for s in suites)
