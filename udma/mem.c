@@ -216,6 +216,30 @@ int udma_range_copy_to_buf(const struct udma_mem_range *src,
 EXPORT_SYMBOL_IF_KUNIT(udma_range_copy_to_buf);
 
 /**
+ * udma_buf_copy() - copy the start of one local buffer into another (READ
+ *	data from a response's payload into the initiator's buffer)
+ * @dst: ranges (inline data cannot be written: -EINVAL)
+ * @src: ranges or inline data
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src or @dst holds fewer than @len bytes
+ * (nothing is copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_buf_copy(const struct udma_local_buf *dst,
+		  const struct udma_local_buf *src, u64 len)
+{
+	struct udma_mem_iter s, d;
+
+	if (!dst->nr)
+		return -EINVAL;
+	udma_iter_init_buf(&s, src);
+	udma_iter_init_ranges(&d, dst->range, dst->nr);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy);
+
+/**
  * udma_buf_copy_to_ranges() - copy the start of a local buffer into a list
  *	of ranges (SEND: the payload into the ranges of an RQE)
  * @src: ranges or inline data
@@ -317,7 +341,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_unmap_word);
  * udma_atomic_exec() - execute one of the nine atomics of the UB
  *	transaction layer on a mapped word
  * @word: from udma_map_word(); 8-byte aligned
- * @opcode: UDMA_TA_CAS .. UDMA_TA_FXOR
+ * @opcode: UBOE_TA_CAS .. UBOE_TA_FXOR
  * @operand1: the swap / store / add / sub / and / or / xor value
  * @operand2: CAS: the compare value
  * @old: the word's value before the operation (for STORE too, though the
@@ -337,31 +361,31 @@ int udma_atomic_exec(u64 *word, u8 opcode, u64 operand1, u64 operand2,
 	atomic64_t *v = (atomic64_t *)word;
 
 	switch (opcode) {
-	case UDMA_TA_CAS:
+	case UBOE_TA_CAS:
 		*old = atomic64_cmpxchg(v, operand2, operand1);
 		break;
-	case UDMA_TA_SWAP:
+	case UBOE_TA_SWAP:
 		*old = atomic64_xchg(v, operand1);
 		break;
-	case UDMA_TA_STORE:
+	case UBOE_TA_STORE:
 		*old = atomic64_xchg(v, operand1);
 		break;
-	case UDMA_TA_LOAD:
+	case UBOE_TA_LOAD:
 		*old = atomic64_read(v);
 		break;
-	case UDMA_TA_FADD:
+	case UBOE_TA_FADD:
 		*old = atomic64_fetch_add(operand1, v);
 		break;
-	case UDMA_TA_FSUB:
+	case UBOE_TA_FSUB:
 		*old = atomic64_fetch_sub(operand1, v);
 		break;
-	case UDMA_TA_FAND:
+	case UBOE_TA_FAND:
 		*old = atomic64_fetch_and(operand1, v);
 		break;
-	case UDMA_TA_FOR:
+	case UBOE_TA_FOR:
 		*old = atomic64_fetch_or(operand1, v);
 		break;
-	case UDMA_TA_FXOR:
+	case UBOE_TA_FXOR:
 		*old = atomic64_fetch_xor(operand1, v);
 		break;
 	default:
