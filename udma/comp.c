@@ -46,7 +46,10 @@
 
 #include <kunit/visibility.h>
 
+#include <asm/unaligned.h>
+
 #include "msg.h"
+#include "target.h"
 #include "udma.h"
 
 /* The first RNR retry delay, doubled per retry up to 2^6 times it. */
@@ -90,9 +93,34 @@ static bool udma_comp_match(const struct udma_sq *sq,
 	case UBOE_TA_READ_RESP:
 		return udma_msg_len(rsp) == wqe->buf.total;
 	case UBOE_TA_ATOMIC_RESP:
-		return udma_msg_len(rsp) == sizeof(u64);
+		/* UBOE_PL_WORD: 8 bytes, in the packet (not scattered) */
+		return udma_msg_len(rsp) == sizeof(u64) && !rsp->payload->nr &&
+		       rsp->payload->inline_data;
 	default:
 		return !udma_msg_len(rsp);
+	}
+}
+
+/*
+ * Place the data of a successful response into the WQE's local buffer:
+ * READ data as they are, an atomic's old value (big-endian on the wire)
+ * in the CPU's order, as the initiator's atomics on that memory see it.
+ */
+static int udma_comp_place(struct udma_wqe *wqe, const struct udma_msg *rsp)
+{
+	u64 old;
+
+	switch (rsp->pkt.ta_opcode) {
+	case UBOE_TA_READ_RESP:
+		if (!udma_msg_len(rsp))
+			return 0;
+		return udma_buf_copy(&wqe->buf, rsp->payload,
+				     udma_msg_len(rsp));
+	case UBOE_TA_ATOMIC_RESP:
+		old = get_unaligned_be64(rsp->payload->inline_data);
+		return udma_buf_copy_from_kernel(&wqe->buf, &old, sizeof(old));
+	default:
+		return 0;
 	}
 }
 
@@ -124,8 +152,7 @@ void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp)
 		return;
 	}
 	st = udma_comp_cr_status(rsp->pkt.rspst);
-	if (st == URMA_CR_SUCCESS && udma_msg_len(rsp) &&
-	    udma_buf_copy(&wqe->buf, rsp->payload, udma_msg_len(rsp)))
+	if (st == URMA_CR_SUCCESS && udma_comp_place(wqe, rsp))
 		st = URMA_CR_LOC_LEN_ERR;
 	wqe->len = st == URMA_CR_SUCCESS ?
 		   min_t(u64, wqe->buf.total, U32_MAX) : 0;

@@ -286,6 +286,69 @@ int udma_buf_copy_from_kernel(const struct udma_local_buf *dst,
 EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_from_kernel);
 
 /**
+ * udma_sges_get() - the registered memory a list of SGEs names
+ * @dev: the device whose segments the SGEs name
+ * @uctx: the context the segments must belong to (NULL: the kernel's)
+ * @sge: the SGEs (a copy the kernel owns)
+ * @n: entries of @sge
+ * @range: out: one range per SGE that is not empty, each holding a
+ *	reference on its segment
+ * @nr: out: entries of @range
+ * @total: out: bytes of all ranges
+ *
+ * Empty SGEs are skipped. On failure nothing is held.
+ *
+ * Context: any context.
+ * Return: 0, or -EACCES if an SGE is not inside a registered segment of
+ * @uctx.
+ */
+int udma_sges_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+		  const struct udma_sge *sge, u32 n,
+		  struct udma_mem_range *range, u32 *nr, u64 *total)
+{
+	struct ubcore_target_seg *tseg;
+	u32 i;
+
+	*nr = 0;
+	*total = 0;
+	for (i = 0; i < n; i++) {
+		if (!sge[i].len)
+			continue;
+		tseg = ubcore_find_get_seg(dev, sge[i].token_id, sge[i].va,
+					   sge[i].len);
+		if (!tseg)
+			goto fail;
+		/* A context uses the memory it registered, nothing else. */
+		if (tseg->uctx != uctx) {
+			ubcore_obj_ref_put(&tseg->obj_ref);
+			goto fail;
+		}
+		range[*nr].seg = tseg;
+		range[*nr].va = sge[i].va;
+		range[*nr].len = sge[i].len;
+		(*nr)++;
+		*total += sge[i].len;
+	}
+	return 0;
+fail:
+	udma_ranges_put(range, nr);
+	return -EACCES;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sges_get);
+
+/**
+ * udma_ranges_put() - drop the segment references of ranges
+ * @range: from udma_sges_get()
+ * @nr: entries; set to 0
+ */
+void udma_ranges_put(struct udma_mem_range *range, u32 *nr)
+{
+	while (*nr)
+		ubcore_obj_ref_put(&range[--*nr].seg->obj_ref);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_ranges_put);
+
+/**
  * udma_map_word() - map the 8-byte word an atomic works on
  * @range: 8 bytes at an 8-byte aligned VA, inside its segment (checked by
  *	the caller)

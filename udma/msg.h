@@ -153,6 +153,13 @@ int udma_range_copy_to_buf(const struct udma_mem_range *src,
 int udma_buf_copy(const struct udma_local_buf *dst,
 		  const struct udma_local_buf *src, u64 len);
 
+struct ubcore_device;
+struct ubcore_ucontext;
+int udma_sges_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+		  const struct udma_sge *sge, u32 n,
+		  struct udma_mem_range *range, u32 *nr, u64 *total);
+void udma_ranges_put(struct udma_mem_range *range, u32 *nr);
+
 /*
  * Map one 8-byte aligned word of a segment range for an atomic (mem.c);
  * returns the kernel address, to be released with udma_unmap_word().

@@ -170,61 +170,36 @@ static bool udma_sq_seg_only(const struct udma_sq *sq,
  */
 void udma_wqe_release(struct udma_wqe *wqe)
 {
-	struct udma_local_buf *buf = &wqe->buf;
-	u32 i;
-
 	if (!wqe->held)
 		return;
-	for (i = 0; i < buf->nr; i++)
-		ubcore_obj_ref_put(&buf->range[i].seg->obj_ref);
-	buf->nr = 0;
+	udma_ranges_put(wqe->buf.range, &wqe->buf.nr);
 	wqe->held = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_wqe_release);
 
-/* Resolve the local SGEs (or the inline data) of a checked SQE. */
+/*
+ * Resolve the local SGEs (or the inline data) of a checked SQE: segments
+ * of the queue's own context.
+ */
 static u8 udma_sq_get_local(const struct udma_sq_batch *b,
 			    struct udma_wqe *wqe)
 {
 	const struct udma_sqe *sqe = &wqe->sqe;
 	struct udma_local_buf *buf = &wqe->buf;
-	struct ubcore_target_seg *seg;
-	u32 i;
 
 	buf->nr = 0;
 	buf->total = 0;
 	buf->inline_data = NULL;
-	wqe->held = true;
 	if (sqe->flags & UDMA_SQE_F_INLINE) {
 		buf->inline_data = sqe->inline_data;
 		buf->total = sqe->inline_len;
 		return URMA_CR_SUCCESS;
 	}
-	for (i = 0; i < sqe->num_sge; i++) {
-		const struct udma_sge *sge = &sqe->sge[i];
-
-		if (!sge->len)
-			continue;
-		seg = ubcore_find_get_seg(b->dev, sge->token_id, sge->va,
-					  sge->len);
-		if (!seg)
-			goto access;
-		/* A process uses the memory it registered, nothing else. */
-		if (seg->uctx != b->uctx) {
-			ubcore_obj_ref_put(&seg->obj_ref);
-			goto access;
-		}
-		buf->range[buf->nr].seg = seg;
-		buf->range[buf->nr].va = sge->va;
-		buf->range[buf->nr].len = sge->len;
-		buf->nr++;
-		buf->total += sge->len;
-	}
+	if (udma_sges_get(b->dev, b->uctx, sqe->sge, sqe->num_sge, buf->range,
+			  &buf->nr, &buf->total))
+		return URMA_CR_LOC_ACCESS_ERR;
+	wqe->held = true;
 	return URMA_CR_SUCCESS;
-
-access:
-	udma_wqe_release(wqe);
-	return URMA_CR_LOC_ACCESS_ERR;
 }
 
 /* The TAOpcode of an SQE's opcode (SEND_INVALIDATE: a SEND + INVETAH). */
@@ -296,7 +271,7 @@ struct udma_req_target {
  * the payload by reference (@wqe's local buffer, or the atomic's operands
  * in @req->word).
  */
-static void udma_req_build(struct udma_msg *req, const struct udma_sq *sq,
+static void udma_req_build(struct udma_msg *req, struct udma_sq *sq,
 			   const struct udma_sq_batch *b,
 			   const struct udma_wqe *wqe, u32 psn,
 			   const struct udma_req_target *t)
@@ -317,8 +292,7 @@ static void udma_req_build(struct udma_msg *req, const struct udma_sq *sq,
 	p->tassn = psn;
 	p->rc_id = b->id & UBOE_ID_MASK;
 	p->tco = true;
-	p->solicited = sqe->flags & UDMA_SQE_F_SOLICITED;
-	req->sq = (struct udma_sq *)sq;
+	req->sq = sq;
 
 	switch (sqe->opcode) {
 	case URMA_OPC_SEND_INVALIDATE:
@@ -334,6 +308,8 @@ static void udma_req_build(struct udma_msg *req, const struct udma_sq *sq,
 		p->mte.tgt_id = t->peer.id;
 		p->token_value = t->peer.token_value;
 		p->uasid = b->src_uasid;
+		/* BTAH SE: the opcodes that take an RQE */
+		p->solicited = sqe->flags & UDMA_SQE_F_SOLICITED;
 		if (sqe->opcode == URMA_OPC_SEND_IMM) {
 			p->hdrs |= UBOE_EXT_IMMETAH;
 			p->imm.data = sqe->data;

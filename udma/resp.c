@@ -480,50 +480,24 @@ struct udma_rqe_ranges {
 
 static void udma_rqe_ranges_put(struct udma_rqe_ranges *r)
 {
-	while (r->nr)
-		ubcore_obj_ref_put(&r->range[--r->nr].seg->obj_ref);
+	udma_ranges_put(r->range, &r->nr);
 }
 
 /*
- * Resolve the SGEs of @rqe (a copy) in the JFR's own context. Empty SGEs
- * are skipped. Returns false (and holds nothing) if there are more SGEs
- * than the JFR allows or one is not inside a segment of the JFR's context.
+ * Resolve the SGEs of @rqe (a copy) in the JFR's own context. Returns
+ * false (and holds nothing) if there are more SGEs than the JFR allows or
+ * one is not inside a segment of the JFR's context.
  */
 static bool udma_rqe_ranges_get(struct ubcore_device *dev,
 				const struct ubcore_jfr *jfr,
 				const struct udma_rqe *rqe,
 				struct udma_rqe_ranges *r)
 {
-	struct ubcore_target_seg *tseg;
-	u32 i;
-
 	r->nr = 0;
-	r->total = 0;
 	if (rqe->num_sge > jfr->cfg.max_sge || rqe->num_sge > UDMA_RQE_MAX_SGE)
 		return false;
-	for (i = 0; i < rqe->num_sge; i++) {
-		const struct udma_sge *sge = &rqe->sge[i];
-
-		if (!sge->len)
-			continue;
-		tseg = ubcore_find_get_seg(dev, sge->token_id, sge->va,
-					   sge->len);
-		if (!tseg)
-			goto fail;
-		if (tseg->uctx != jfr->uctx) {
-			ubcore_obj_ref_put(&tseg->obj_ref);
-			goto fail;
-		}
-		r->range[r->nr].seg = tseg;
-		r->range[r->nr].va = sge->va;
-		r->range[r->nr].len = sge->len;
-		r->nr++;
-		r->total += sge->len;
-	}
-	return true;
-fail:
-	udma_rqe_ranges_put(r);
-	return false;
+	return !udma_sges_get(dev, jfr->uctx, rqe->sge, rqe->num_sge,
+			      r->range, &r->nr, &r->total);
 }
 
 /*

@@ -39,18 +39,38 @@
 struct held {
 	u32 n;
 	struct uboe_pkt req[64];
+	enum uboe_drop req_drop[64];
 	u32 nrsp;
 	struct uboe_pkt rsp[8];
+	enum uboe_drop rsp_drop[8];
 	u8 data[64];
 	u64 data_len;
 };
 
 static struct held *held;
 
+/*
+ * What the UBoE codec says of a message: the fields a wire carrier adds
+ * (the TPNs of a reliable TP, the payload's length) filled in.
+ */
+static enum uboe_drop codec_check(const struct udma_msg *msg)
+{
+	struct uboe_pkt p = msg->pkt;
+
+	if (p.tp_opcode == UBOE_TP_RTP_DATA) {
+		p.dtpn = 1;
+		p.stpn = 2;
+	}
+	p.payload_len = udma_msg_len(msg);
+	return uboe_check(&p);
+}
+
 static void hold_xmit(struct udma_msg *req)
 {
-	if (held->n < ARRAY_SIZE(held->req))
+	if (held->n < ARRAY_SIZE(held->req)) {
 		held->req[held->n] = req->pkt;
+		held->req_drop[held->n] = codec_check(req);
+	}
 	held->n++;
 }
 
@@ -66,8 +86,10 @@ static void capture_reply(const struct udma_msg *req,
 		.total = sizeof(held->data),
 	};
 
-	if (held->nrsp < ARRAY_SIZE(held->rsp))
+	if (held->nrsp < ARRAY_SIZE(held->rsp)) {
 		held->rsp[held->nrsp] = rsp->pkt;
+		held->rsp_drop[held->nrsp] = codec_check(rsp);
+	}
 	held->nrsp++;
 	held->data_len = udma_msg_len(rsp);
 	if (held->data_len && held->data_len <= sizeof(held->data) &&
@@ -192,6 +214,8 @@ static void msg_requester_window(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, held->req[i].token_value, RSEG_TOKEN);
 		KUNIT_EXPECT_EQ(test, held->req[i].dst_eid.raw[15], 1);
 		KUNIT_EXPECT_TRUE(test, held->req[i].hdrs & UBOE_EXT_MAETAH);
+		/* what the UBoE carrier will encode as it is */
+		KUNIT_EXPECT_EQ(test, held->req_drop[i], UBOE_DROP_NONE);
 	}
 	expect_no_cqe(test, fq);
 
@@ -450,6 +474,8 @@ static void msg_completer_places_data(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, held->req[0].hdrs & UBOE_EXT_TAIDETAH);
 	KUNIT_EXPECT_EQ(test, held->req[1].ta_opcode, UBOE_TA_FADD);
 	KUNIT_EXPECT_EQ(test, held->req[1].mae.len, 8U);
+	KUNIT_EXPECT_EQ(test, held->req_drop[0], UBOE_DROP_NONE);
+	KUNIT_EXPECT_EQ(test, held->req_drop[1], UBOE_DROP_NONE);
 
 	/* 8 bytes for a READ of 16: not its answer */
 	data.total = 8;
@@ -519,6 +545,7 @@ static void expect_rsp(struct kunit *test, u8 op, u8 st)
 	KUNIT_EXPECT_EQ(test, p->src_eid.raw[15], 3);
 	KUNIT_EXPECT_EQ(test, p->dst_eid.raw[15], 2);
 	KUNIT_EXPECT_EQ(test, p->seg, UBOE_SEG_ONLY);
+	KUNIT_EXPECT_EQ(test, held->rsp_drop[0], UBOE_DROP_NONE);
 }
 
 /*

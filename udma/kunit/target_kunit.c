@@ -278,7 +278,25 @@ static void format_atomics(struct kunit *test)
 {
 	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
-	u32 i;
+	/* payloads: the operands, none, 8 inline bytes, an 8-byte range */
+	const struct udma_local_buf *pl[] = { &c->ops, NULL, &c->inl,
+					      &c->buf8 };
+	static const struct {
+		u64 off;
+		u64 len;
+		u32 pl;
+		enum uboe_rspst want;
+	} bad[] = {
+		{ 4, 8, 0, UBOE_RSPST_ACCESS },
+		{ 1, 8, 0, UBOE_RSPST_ACCESS },
+		{ 0, 4, 0, UBOE_RSPST_ACCESS },
+		{ 0, 16, 0, UBOE_RSPST_ACCESS },
+		{ 0, 0, 0, UBOE_RSPST_ACCESS },
+		{ 0, 8, 1, UBOE_RSPST_OPERATION },
+		{ 0, 8, 2, UBOE_RSPST_OPERATION },
+		{ 0, 8, 3, UBOE_RSPST_OPERATION },
+	};
+	u32 i, j;
 
 	for (i = 0; i < ARRAY_SIZE(spec_atomics); i++) {
 		u8 op = spec_atomics[i].opcode;
@@ -296,26 +314,14 @@ static void format_atomics(struct kunit *test)
 				    UBOE_RSPST_UNSUPPORTED, "opcode 0x%x", op);
 		if (!bit)
 			continue;
-		/* one aligned 8-byte word */
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 4, 8, &c->ops,
-					  feat),
-				UBOE_RSPST_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 1, 8, &c->ops,
-					  feat),
-				UBOE_RSPST_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, &c->ops, feat),
-				UBOE_RSPST_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 16, &c->ops, feat),
-				UBOE_RSPST_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, &c->ops, feat),
-				UBOE_RSPST_ACCESS);
-		/* the two operands (16 bytes of inline payload) */
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, feat),
-				UBOE_RSPST_OPERATION);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->inl, feat),
-				UBOE_RSPST_OPERATION);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf8, feat),
-				UBOE_RSPST_OPERATION);
+		/* one aligned 8-byte word, then the two operands */
+		for (j = 0; j < ARRAY_SIZE(bad); j++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    fmt(op, SEG_VA + bad[j].off,
+						bad[j].len, pl[bad[j].pl],
+						feat),
+					    bad[j].want, "opcode 0x%x case %u",
+					    op, j);
 	}
 }
 
