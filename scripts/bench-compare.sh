@@ -4,8 +4,9 @@
 # two revisions in ONE boot of the stock kernel, so that the numbers are
 # comparable on a noisy machine: the modules of REV (default: the
 # merge-base of HEAD and main) and those of the working tree, loaded in
-# turn (base, new, base, new), each time on lo; prints every run, the
-# mean of each side and the ratio new/base.
+# turn (base, new, three times), each time on lo; prints every run, the
+# median of each side (a busy host makes single runs jump) and the ratio
+# new/base.
 #   usage: scripts/bench-compare.sh [REV] [-- BENCH_ARGS...]
 # Environment: UB_BENCH_TIMEOUT (guest timeout, s, 1200). Raw outputs:
 # build/bench-compare/. Numbers under TCG are the emulator's: compare
@@ -15,7 +16,7 @@ set -euo pipefail
 
 rev=
 case "${1:-}" in
--h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
 --|"") ;;
 *) rev=$1; shift ;;
 esac
@@ -85,16 +86,16 @@ for side in ("base", "new"):
     for i, r in enumerate(runs[side]):
         print("%-28s" % ("%s run %d" % (side, i + 1)) +
               "".join("%18.2f" % r.get(k, float("nan")) for k, _ in cols))
-mean = {}
+med = {}
 for side in ("base", "new"):
     rs = [r for r in runs[side] if all(k in r for k, _ in cols)]
     if not rs:
         sys.exit("no complete %s run" % side)
-    mean[side] = {k: sum(r[k] for r in rs) / len(rs) for k, _ in cols}
-label = {"base": "base %s (mean)" % sys.argv[2][:12], "new": "new (mean)"}
+    med[side] = {k: sorted(r[k] for r in rs)[len(rs) // 2] for k, _ in cols}
+label = {"base": "base %s (median)" % sys.argv[2][:12], "new": "new (median)"}
 for side in ("base", "new"):
-    print("%-28s" % label[side] + "".join("%18.2f" % mean[side][k] for k, _ in cols))
+    print("%-28s" % label[side] + "".join("%18.2f" % med[side][k] for k, _ in cols))
 print("%-28s" % "ratio new/base" +
-      "".join("%18.3f" % (mean["new"][k] / mean["base"][k]) for k, _ in cols))
+      "".join("%18.3f" % (med["new"][k] / med["base"][k]) for k, _ in cols))
 print("(bandwidth: higher is better; latency: lower is better)")
 PY

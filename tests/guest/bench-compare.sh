@@ -1,6 +1,6 @@
 #!/bin/bash
 # In-guest part of scripts/bench-compare.sh: urma_local_bench with the
-# modules of each side in turn (base, new, base, new), the stack on lo.
+# modules of each side in turn (base, new, three times), the stack on lo.
 # The module directories and the benchmark's arguments are in
 # build/bench-compare/{kmods,args}. Runs from the repo top.
 set -eu
@@ -19,7 +19,7 @@ fi
 echo "== kernel: $(uname -r), $(nproc) cpus; urma_local_bench ${args[*]:-}"
 rc=0
 n=0
-for side in base new base new; do
+for side in base new base new base new; do
 	n=$((n + 1))
 	echo "== run $n: $side (${kmod[$side]})"
 	UB_KMOD=${kmod[$side]}
