@@ -11,6 +11,8 @@
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
 #   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
 #   make bench-local     udma's local WRITE bandwidth/latency vs memcpy in that guest
+#   make bench-compare   bench-local with the modules of REV (default: merge-base
+#                        with main) and of the tree in one guest: both rows, ratio
 #   make checkpatch      kernel style of every kernel source
 #   make sparse          build the modules with sparse (C=1)
 #   make clean
@@ -30,7 +32,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 .PHONY: all modules userspace install modules_install userspace_install \
 	uninstall modules_uninstall userspace_uninstall dkms dkms_remove \
-	check check-long demo bench bench-local checkpatch sparse clean deps help
+	check check-long demo bench bench-local bench-compare checkpatch sparse clean deps help
 
 all: modules userspace
 
@@ -112,6 +114,10 @@ bench:
 bench-local:
 	@scripts/bench-local.sh -- $(BENCH_ARGS)
 
+# REV: the base revision (default: merge-base with main); BENCH_ARGS as above.
+bench-compare:
+	@scripts/bench-compare.sh $(REV) -- $(BENCH_ARGS)
+
 checkpatch:
 	@scripts/checkpatch
 
@@ -120,4 +126,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,18s/^# \{0,1\}//p' Makefile
+	@sed -n '2,20s/^# \{0,1\}//p' Makefile

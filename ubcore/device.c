@@ -27,12 +27,14 @@
  *
  * ubcore_devices_list_lock also protects ubcore_devices: it is taken,
  * inside ubcore_devices_rwsem, only to add and remove a device, so that
- * ubcore_devices is stable under either lock. The data path looks devices
- * up under it alone (ubcore_get_device_by_eid()): it runs under locks of
- * the clients (uburma's udev->lock) that the clients' remove callbacks
- * take for write while ubcore_devices_rwsem is held for write. Lock
- * order: ubcore_devices_rwsem, then ubcore_devices_list_lock, then
- * eid_lock; nothing else is taken under ubcore_devices_list_lock.
+ * ubcore_devices is stable under either lock, for a walk that cannot take
+ * ubcore_devices_rwsem (it runs under locks of the clients, such as
+ * uburma's udev->lock, that the clients' remove callbacks take while
+ * ubcore_devices_rwsem is held for write). Lock order:
+ * ubcore_devices_rwsem, then ubcore_devices_list_lock, then eid_lock;
+ * nothing else is taken under ubcore_devices_list_lock. The data path
+ * finds devices by EID in the EID index (eid_index.c) under RCU, without
+ * any of these.
  *
  * The object tables of a device (jfc_table, jetty_table: their xarray
  * locks, taken with interrupts disabled; seg_lock, likewise) are leaves:
@@ -216,6 +218,7 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 	mutex_lock(&ubcore_devices_list_lock);
 	list_add_tail(&dev->list_node, &ubcore_devices);
 	mutex_unlock(&ubcore_devices_list_lock);
+	ubcore_eid_index_set(dev, true);
 	dev->registered = true;
 	list_for_each_entry(client, &ubcore_clients, list_node)
 		ubcore_client_add_one(client, dev);
@@ -250,6 +253,8 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 	mutex_lock(&ubcore_devices_list_lock);
 	list_del_init(&dev->list_node);
 	mutex_unlock(&ubcore_devices_list_lock);
+	/* The data path finds it no more (after a grace period). */
+	ubcore_eid_index_set(dev, false);
 	list_for_each_entry_reverse(client, &ubcore_clients, list_node)
 		ubcore_client_remove_one(client, dev);
 	up_write(&ubcore_devices_rwsem);
@@ -285,63 +290,6 @@ struct ubcore_device *ubcore_get_device_by_name(const char *name)
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ubcore_get_device_by_name);
-
-static bool ubcore_device_has_eid(struct ubcore_device *dev,
-				  const union ubcore_eid *eid)
-{
-	bool found = false;
-	u32 i;
-
-	mutex_lock(&dev->eid_lock);
-	for (i = 0; i < UBCORE_MAX_EID_CNT; i++) {
-		if (dev->eid_table[i].valid &&
-		    !memcmp(dev->eid_table[i].eid.raw, eid->raw,
-			    sizeof(eid->raw))) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&dev->eid_lock);
-	return found;
-}
-
-/**
- * ubcore_get_device_by_eid() - the registered device that has an EID
- * @eid: the EID
- *
- * Walks the registered devices under ubcore_devices_list_lock (not
- * ubcore_devices_rwsem, which is held for write across the clients'
- * remove callbacks) and their EID tables under each device's eid_lock.
- * Lock order: ubcore_devices_list_lock, then eid_lock; the caller may
- * hold client locks such as uburma's udev->lock and the provider's own
- * sleeping locks, but neither eid_lock nor ubcore_devices_list_lock. If
- * several devices have @eid, the first registered wins.
- *
- * Context: process context (the data path's doorbells and workers);
- * sleeps.
- * Return: the device with a reference (drop it with ubcore_put_device()),
- * or NULL. The device may be unregistering by the time it is used; its
- * tables stay valid while the reference is held.
- */
-struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid)
-{
-	struct ubcore_device *dev, *found = NULL;
-
-	might_sleep();
-	if (!eid)
-		return NULL;
-	mutex_lock(&ubcore_devices_list_lock);
-	list_for_each_entry(dev, &ubcore_devices, list_node) {
-		if (ubcore_device_has_eid(dev, eid)) {
-			found = dev;
-			get_device(&dev->dev);
-			break;
-		}
-	}
-	mutex_unlock(&ubcore_devices_list_lock);
-	return found;
-}
-EXPORT_SYMBOL_GPL(ubcore_get_device_by_eid);
 
 /**
  * ubcore_get_device_by_netdev() - the registered device bound to a netdev

@@ -162,6 +162,7 @@ void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 		n = 0;
 	ret = ubcore_eid_table_sync(dev->eid_table, UBCORE_MAX_EID_CNT,
 				    addrs, n, changed);
+	ubcore_eid_index_sync(dev);
 	mutex_unlock(&dev->eid_lock);
 	if (ret)
 		dev_warn_ratelimited(&dev->dev,
@@ -187,6 +188,7 @@ static int ubcore_edit_static_eid(struct ubcore_device *dev, u32 idx,
 	else
 		ret = ubcore_eid_table_del(dev->eid_table, UBCORE_MAX_EID_CNT,
 					   idx);
+	ubcore_eid_index_sync(dev);
 	mutex_unlock(&dev->eid_lock);
 	if (!ret) {
 		set_bit(idx, changed);

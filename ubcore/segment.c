@@ -3,14 +3,26 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * Token IDs (dev->token_table), registered segments (on their token ID's
- * seg_list under dev->seg_lock, with the pages of a user segment pinned,
- * see umem.c) and imported segments.
+ * seg_list, with the pages of a user segment pinned, see umem.c) and
+ * imported segments.
+ *
+ * Locking of the lookup (ubcore_find_get_seg(), the data path's): under
+ * rcu_read_lock() alone, the token ID by its number in the xarray, then
+ * the few segments of that token ID on its seg_list, whose reference is
+ * taken with refcount_inc_not_zero(): no lock, no interrupts disabled,
+ * nothing that sleeps. Writers add and remove list entries with the _rcu
+ * list primitives under dev->seg_lock; providers free token IDs and
+ * segments only after an RCU grace period (ubcore_ops.free_token_id,
+ * .unregister_seg), so a lookup never touches freed memory. A segment
+ * taken off its list drains its references before it is freed: a lookup
+ * that found it either got a reference first (waited for) or fails to.
  */
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
+#include <linux/rculist.h>
 
 #include "ubcore_priv.h"
 
@@ -131,9 +143,7 @@ int ubcore_free_token_id(struct ubcore_token_id *token_id)
 		return -EBUSY;
 	}
 	xa_erase(&dev->token_table, id);
-	/* A lookup that loaded it before the erase is done when we get here. */
-	spin_lock_irq(&dev->seg_lock);
-	spin_unlock_irq(&dev->seg_lock);
+	/* A lookup may still see it: the provider frees it after RCU. */
 	dev->ops->free_token_id(token_id);
 	ubcore_obj_cnt_put(dev, uctx, UBCORE_OBJ_TOKEN_ID);
 	return 0;
@@ -261,7 +271,8 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 	atomic_set(&tseg->access_fail, 0);
 	ubcore_obj_ref_init(&tseg->obj_ref);
 	spin_lock_irqsave(&dev->seg_lock, flags);
-	list_add_tail(&tseg->node, &cfg->token_id->seg_list);
+	/* Publishes the fields above to lookups under RCU. */
+	list_add_tail_rcu(&tseg->node, &cfg->token_id->seg_list);
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
 	return tseg;
 
@@ -301,7 +312,7 @@ int ubcore_unregister_seg(struct ubcore_target_seg *tseg)
 	token_id = tseg->token_id;
 	umem = tseg->umem;
 	spin_lock_irqsave(&dev->seg_lock, flags);
-	list_del(&tseg->node);
+	list_del_rcu(&tseg->node);
 	spin_unlock_irqrestore(&dev->seg_lock, flags);
 	ubcore_obj_ref_drain(&tseg->obj_ref);
 	dev->ops->unregister_seg(tseg);
@@ -319,22 +330,24 @@ static bool ubcore_seg_covers(const struct ubcore_seg *seg, u64 va, u64 len)
 	       va - seg->ubva.va <= seg->len - len;
 }
 
-/* The lookup of ubcore_find_get_seg() and ubcore_find_get_remote_seg(). */
+/*
+ * The lookup of ubcore_find_get_seg() and ubcore_find_get_remote_seg():
+ * RCU only (see the top of this file).
+ */
 static struct ubcore_target_seg *ubcore_seg_lookup(struct ubcore_device *dev,
 						   u32 token_id, u64 va,
 						   u64 len, bool remote)
 {
 	struct ubcore_target_seg *tseg, *found = NULL;
 	struct ubcore_token_id *token;
-	unsigned long flags;
 
-	spin_lock_irqsave(&dev->seg_lock, flags);
+	rcu_read_lock();
 	/* NULL for a free number or one still being allocated. */
 	token = xa_load(&dev->token_table, token_id);
 	if (!token)
 		goto out;
-	list_for_each_entry(tseg, &token->seg_list, node) {
-		if (remote && tseg->invalid)
+	list_for_each_entry_rcu(tseg, &token->seg_list, node) {
+		if (remote && READ_ONCE(tseg->invalid))
 			continue;
 		if (ubcore_seg_covers(&tseg->seg, va, len) &&
 		    ubcore_obj_ref_get(&tseg->obj_ref)) {
@@ -343,7 +356,7 @@ static struct ubcore_target_seg *ubcore_seg_lookup(struct ubcore_device *dev,
 		}
 	}
 out:
-	spin_unlock_irqrestore(&dev->seg_lock, flags);
+	rcu_read_unlock();
 	return found;
 }
 

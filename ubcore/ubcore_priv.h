@@ -39,6 +39,9 @@ int ubcore_eid_table_del(struct ubcore_eid_entry *table, u32 size, u32 idx);
 
 void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 			   const union ubcore_eid *addrs, u32 n);
+/* eid_index.c */
+void ubcore_eid_index_sync(struct ubcore_device *dev);
+void ubcore_eid_index_set(struct ubcore_device *dev, bool on);
 void ubcore_eid_sysfs_update(struct ubcore_device *dev);
 void ubcore_eid_sysfs_init_dev(struct ubcore_device *dev);
 void ubcore_eid_sysfs_start(struct ubcore_device *dev);

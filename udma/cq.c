@@ -20,7 +20,7 @@
 #include <kunit/visibility.h>
 #include <ub/ubcore_event.h>
 
-#include "txn.h"
+#include "msg.h"
 #include "udma.h"
 
 static_assert(sizeof(struct udma_cqe) == UDMA_CQE_SIZE);

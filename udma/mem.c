@@ -214,6 +214,30 @@ int udma_range_copy_to_buf(const struct udma_mem_range *src,
 EXPORT_SYMBOL_IF_KUNIT(udma_range_copy_to_buf);
 
 /**
+ * udma_buf_copy() - copy the start of one local buffer into another (READ
+ *	data from a response's payload into the initiator's buffer)
+ * @dst: ranges (inline data cannot be written: -EINVAL)
+ * @src: ranges or inline data
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src or @dst holds fewer than @len bytes
+ * (nothing is copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_buf_copy(const struct udma_local_buf *dst,
+		  const struct udma_local_buf *src, u64 len)
+{
+	struct udma_mem_iter s, d;
+
+	if (!dst->nr)
+		return -EINVAL;
+	udma_iter_init_buf(&s, src);
+	udma_iter_init_ranges(&d, dst->range, dst->nr);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy);
+
+/**
  * udma_buf_copy_to_ranges() - copy the start of a local buffer into a list
  *	of ranges (SEND: the payload into the ranges of an RQE)
  * @src: ranges or inline data
@@ -258,6 +282,69 @@ int udma_buf_copy_from_kernel(const struct udma_local_buf *dst,
 	return udma_copy(&d, &s, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_from_kernel);
+
+/**
+ * udma_sges_get() - the registered memory a list of SGEs names
+ * @dev: the device whose segments the SGEs name
+ * @uctx: the context the segments must belong to (NULL: the kernel's)
+ * @sge: the SGEs (a copy the kernel owns)
+ * @n: entries of @sge
+ * @range: out: one range per SGE that is not empty, each holding a
+ *	reference on its segment
+ * @nr: out: entries of @range
+ * @total: out: bytes of all ranges
+ *
+ * Empty SGEs are skipped. On failure nothing is held.
+ *
+ * Context: any context.
+ * Return: 0, or -EACCES if an SGE is not inside a registered segment of
+ * @uctx.
+ */
+int udma_sges_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
+		  const struct udma_sge *sge, u32 n,
+		  struct udma_mem_range *range, u32 *nr, u64 *total)
+{
+	struct ubcore_target_seg *tseg;
+	u32 i;
+
+	*nr = 0;
+	*total = 0;
+	for (i = 0; i < n; i++) {
+		if (!sge[i].len)
+			continue;
+		tseg = ubcore_find_get_seg(dev, sge[i].token_id, sge[i].va,
+					   sge[i].len);
+		if (!tseg)
+			goto fail;
+		/* A context uses the memory it registered, nothing else. */
+		if (tseg->uctx != uctx) {
+			ubcore_obj_ref_put(&tseg->obj_ref);
+			goto fail;
+		}
+		range[*nr].seg = tseg;
+		range[*nr].va = sge[i].va;
+		range[*nr].len = sge[i].len;
+		(*nr)++;
+		*total += sge[i].len;
+	}
+	return 0;
+fail:
+	udma_ranges_put(range, nr);
+	return -EACCES;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sges_get);
+
+/**
+ * udma_ranges_put() - drop the segment references of ranges
+ * @range: from udma_sges_get()
+ * @nr: entries; set to 0
+ */
+void udma_ranges_put(struct udma_mem_range *range, u32 *nr)
+{
+	while (*nr)
+		ubcore_obj_ref_put(&range[--*nr].seg->obj_ref);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_ranges_put);
 
 /**
  * udma_map_word() - map the 8-byte word an atomic works on
@@ -313,7 +400,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_unmap_word);
  * udma_atomic_exec() - execute one of the nine atomics of the UB
  *	transaction layer on a mapped word
  * @word: from udma_map_word(); 8-byte aligned
- * @opcode: UDMA_TA_CAS .. UDMA_TA_FXOR
+ * @opcode: UBOE_TA_CAS .. UBOE_TA_FXOR
  * @operand1: the swap / store / add / sub / and / or / xor value
  * @operand2: CAS: the compare value
  * @old: the word's value before the operation (for STORE too, though the
@@ -333,31 +420,31 @@ int udma_atomic_exec(u64 *word, u8 opcode, u64 operand1, u64 operand2,
 	atomic64_t *v = (atomic64_t *)word;
 
 	switch (opcode) {
-	case UDMA_TA_CAS:
+	case UBOE_TA_CAS:
 		*old = atomic64_cmpxchg(v, operand2, operand1);
 		break;
-	case UDMA_TA_SWAP:
+	case UBOE_TA_SWAP:
 		*old = atomic64_xchg(v, operand1);
 		break;
-	case UDMA_TA_STORE:
+	case UBOE_TA_STORE:
 		*old = atomic64_xchg(v, operand1);
 		break;
-	case UDMA_TA_LOAD:
+	case UBOE_TA_LOAD:
 		*old = atomic64_read(v);
 		break;
-	case UDMA_TA_FADD:
+	case UBOE_TA_FADD:
 		*old = atomic64_fetch_add(operand1, v);
 		break;
-	case UDMA_TA_FSUB:
+	case UBOE_TA_FSUB:
 		*old = atomic64_fetch_sub(operand1, v);
 		break;
-	case UDMA_TA_FAND:
+	case UBOE_TA_FAND:
 		*old = atomic64_fetch_and(operand1, v);
 		break;
-	case UDMA_TA_FOR:
+	case UBOE_TA_FOR:
 		*old = atomic64_fetch_or(operand1, v);
 		break;
-	case UDMA_TA_FXOR:
+	case UBOE_TA_FXOR:
 		*old = atomic64_fetch_xor(operand1, v);
 		break;
 	default:

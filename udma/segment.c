@@ -42,7 +42,8 @@ void udma_free_token_id(struct ubcore_token_id *base)
 	struct udma_token_id *token_id = to_udma_token_id(base);
 
 	atomic_dec(&token_id->udev->nr_token_ids);
-	kfree(token_id);
+	/* Segment lookups read token IDs under RCU. */
+	kfree_rcu(token_id, rcu);
 }
 
 /**
@@ -80,7 +81,8 @@ void udma_unregister_seg(struct ubcore_target_seg *base)
 
 	atomic64_sub(seg->len, &seg->udev->seg_bytes);
 	atomic_dec(&seg->udev->nr_segs);
-	kfree(seg);
+	/* Segment lookups walk the segments under RCU. */
+	kfree_rcu(seg, rcu);
 }
 
 /**

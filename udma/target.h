@@ -2,10 +2,10 @@
 /*
  * Copyright (c) 2026 The UB/URMA stack authors
  *
- * The target side of the engine, inside udma: the checks of a memory
- * transaction as a pure function, the copies and atomics of mem.c beyond
- * the contract of txn.h, and taking RQEs off a JFR (rq.c). The KUnit suites
- * of udma_kunit.ko test these directly.
+ * The target side of the engine, inside udma: the responder's checks of a
+ * request as pure functions (resp.c), the copies and atomics of mem.c
+ * beyond the contract of msg.h, and taking RQEs off a JFR (rq.c). The
+ * KUnit suites of udma_kunit.ko test these directly.
  */
 #ifndef _UDMA_TARGET_H
 #define _UDMA_TARGET_H
@@ -15,7 +15,7 @@
 #include <ub/ubcore_jetty.h>
 #include <ub/ubcore_segment.h>
 
-#include "txn.h"
+#include "msg.h"
 #include "udma.h"
 
 /* Token policy of a segment (seg.attr) or a JFR (cfg.flag), bits 0-2. */
@@ -29,19 +29,20 @@
 #define UDMA_CR_OPC_SEND_WITH_INV	2
 #define UDMA_CR_OPC_WRITE_WITH_IMM	3
 
-/* target.c */
+/* resp.c */
 bool udma_ta_is_atomic(u8 opcode);
 u32 udma_ta_atomic_feature(u8 opcode);
-enum udma_txn_status udma_target_check_format(const struct udma_txn *txn,
-					      u32 atomic_feature);
-enum udma_txn_status udma_target_check_seg(const struct ubcore_target_seg *tseg,
-					   const struct udma_txn *txn);
-enum udma_txn_status
+enum uboe_rspst udma_target_check_format(const struct udma_msg *req,
+					 u32 atomic_feature);
+enum uboe_rspst udma_target_check_seg(const struct ubcore_target_seg *tseg,
+				      const struct udma_msg *req);
+enum uboe_rspst
 udma_target_check_notify(const struct ubcore_target_seg *tseg,
-			 const struct udma_txn *txn);
-enum udma_txn_status udma_target_check_inv(const struct ubcore_target_seg *tseg,
-					   const struct udma_txn *txn);
+			 const struct udma_msg *req);
+enum uboe_rspst udma_target_check_inv(const struct ubcore_target_seg *tseg,
+				      const struct udma_msg *req);
 bool udma_target_token_ok(u32 policy_flag, u32 token_value, u32 presented);
+void udma_resp_init(struct udma_msg *rsp, const struct udma_msg *req, u8 st);
 
 /* mem.c */
 int udma_buf_copy_to_ranges(const struct udma_local_buf *src,

@@ -24,6 +24,8 @@
 #include <ub/ubcore_device.h>
 #include <uapi/ub/udma_abi.h>
 
+#include "msg.h"
+
 /* Name format of devices created without an administrator's name. */
 #define UDMA_DEV_NAME_FMT	"udma%d"
 /* Provider name in ubcore_ops and link type in ubcore_link_ops. */
@@ -378,29 +380,72 @@ struct udma_import {
 	u64 len;
 };
 
+/* Requests one SQ may have in flight: the requester's window. */
+#define UDMA_SQ_WINDOW	8
+
+/* Where a WQE of the window is (struct udma_wqe.state). */
+enum udma_wqe_state {
+	UDMA_WQE_TAKEN,		/* copied off the ring, not sent */
+	UDMA_WQE_SENT,		/* its request is out, no response yet */
+	UDMA_WQE_DONE,		/* answered or failed here: its CQE is due */
+};
+
+/* struct udma_wqe.status of a WQE the target answered RNR. */
+#define UDMA_WQE_RNR	0xff
+
+/**
+ * struct udma_wqe - a WQE of an SQ's window
+ * @sqe: the copy taken off the ring (never read there again)
+ * @buf: the local memory it names, resolved when it is sent; its segment
+ *	references are held while @held
+ * @held: @buf holds references
+ * @state: enum udma_wqe_state
+ * @status: DONE: the CQE's urma_cr_status_t, or UDMA_WQE_RNR
+ * @rsp: SENT: the response that carries its data (UBOE_TA_READ_RESP,
+ *	UBOE_TA_ATOMIC_RESP) or UBOE_TA_TAACK
+ * @len: DONE: the CQE's completion_len
+ */
+struct udma_wqe {
+	struct udma_sqe sqe;
+	struct udma_local_buf buf;
+	bool held;
+	u8 state;
+	u8 status;
+	u8 rsp;
+	u32 len;
+};
+
 /**
  * struct udma_sq - the engine's side of a send queue (JFS or jetty)
  * @ring: the SQ ring (UDMA_SQE_SIZE entries); owned by the queue
  * @udev: the device
  * @jfs: the JFS, or NULL for a jetty
  * @jetty: the jetty, or NULL for a JFS
- * @work: processes the SQ in the background (udma_wq): the rest of a
- *	doorbell beyond the inline budget, and RNR retries (delayed)
- * @proc_lock: held by the one context that processes the SQ (the
- *	doorbell caller inline, or @work), and by state changes, flush and
- *	bind, which so never run in the middle of a WQE. A mutex: a WQE may
- *	sleep (copies, target lookups). Taken before @ring->lock.
+ * @work: the requester's task: processes the SQ in the background
+ *	(udma_wq): the rest of a doorbell beyond the inline budget, RNR
+ *	retries (delayed), a window that has room again
+ * @proc_lock: held by the one context that runs the requester and the
+ *	completer of the SQ (the doorbell caller inline, or @work), and by
+ *	state changes, flush and bind, which so never run in the middle of
+ *	a WQE. A mutex: a WQE may sleep (copies, target lookups). Taken
+ *	before @ring->lock.
  * @state: the engine's state (enum ubcore_jetty_state), the one it acts
  *	on; @proc_lock. The common part's state follows it.
  * @dying: destroy has begun: nothing queues @work any more. Set under
  *	@ring->lock, read under it by udma_sq_kick(), READ_ONCE elsewhere.
- * @cur: the WQE taken off the ring and not completed (copied out of the
- *	ring, never read there again); @proc_lock
- * @cur_valid: @cur holds a WQE; @proc_lock
- * @rnr_wait: @cur answered RNR and waits for @rnr_until; @proc_lock
- * @rnr_left: retries left for @cur; @proc_lock
- * @rnr_tries: RNR retries of @cur so far (the delay doubles); @proc_lock
- * @rnr_until: jiffies when @cur is retried; @proc_lock
+ * @wnd: the window: the WQE of PSN p is @wnd[p % UDMA_SQ_WINDOW];
+ *	@proc_lock, like everything below
+ * @head: PSN of the oldest WQE whose CQE is not written
+ * @next: PSN of the next WQE to send; @head <= @next <= @tail
+ * @tail: PSN after the last WQE taken; @tail - @head <= UDMA_SQ_WINDOW
+ * @carrier: the carrier of the queue's requests; NULL: the one
+ *	udma_carrier_xmit() picks for the destination (KUnit sets its own)
+ * @resp_dropped: responses the completer dropped (no WQE waits for
+ *	them, or they do not answer its request)
+ * @rnr_wait: the WQE at @head answered RNR and waits for @rnr_until
+ * @rnr_left: retries left for it
+ * @rnr_tries: RNR retries of it so far (the delay doubles)
+ * @rnr_until: jiffies when it is retried
  * @rnr_woken: a JFR doorbell asked for an early retry (does not count as
  *	one); WRITE_ONCE/READ_ONCE
  * @rnr_node: in udma_rnr_list while @rnr_wait; udma_rnr_lock
@@ -417,8 +462,13 @@ struct udma_sq {
 	u32 state;
 	bool dying;
 
-	struct udma_sqe cur;
-	bool cur_valid;
+	struct udma_wqe wnd[UDMA_SQ_WINDOW];
+	u32 head;
+	u32 next;
+	u32 tail;
+	const struct udma_carrier *carrier;
+	u32 resp_dropped;
+
 	bool rnr_wait;
 	u8 rnr_left;
 	u8 rnr_tries;
@@ -429,6 +479,18 @@ struct udma_sq {
 	struct udma_import peer;
 	bool bound;
 };
+
+/* The WQE of PSN @psn in @sq's window. */
+static inline struct udma_wqe *udma_sq_wqe(struct udma_sq *sq, u32 psn)
+{
+	return &sq->wnd[psn % UDMA_SQ_WINDOW];
+}
+
+/* @sq holds WQEs taken off its ring and not completed. */
+static inline bool udma_sq_busy(const struct udma_sq *sq)
+{
+	return sq->tail != sq->head;
+}
 
 /**
  * struct udma_jfs - a JFS
@@ -471,10 +533,12 @@ struct udma_jetty {
  * struct udma_token_id - a token ID
  * @base: the common part; ubcore assigns the number
  * @udev: the device
+ * @rcu: freed after an RCU grace period (segment lookups read it)
  */
 struct udma_token_id {
 	struct ubcore_token_id base;
 	struct udma_dev *udev;
+	struct rcu_head rcu;
 };
 
 /**
@@ -483,11 +547,13 @@ struct udma_token_id {
  *	register_seg
  * @udev: the device
  * @len: the registered bytes, as accounted in udma_dev.seg_bytes
+ * @rcu: freed after an RCU grace period (segment lookups walk it)
  */
 struct udma_seg {
 	struct ubcore_target_seg base;
 	struct udma_dev *udev;
 	u64 len;
+	struct rcu_head rcu;
 };
 
 /**
@@ -599,7 +665,7 @@ int udma_modify_jfc(struct ubcore_jfc *jfc, const struct ubcore_jfc_attr *attr,
 		    struct ubcore_udata *udata);
 void udma_destroy_jfc(struct ubcore_jfc *jfc);
 
-/* cq.c (udma_cq_post() is declared in txn.h) */
+/* cq.c (udma_cq_post() is declared in msg.h) */
 void udma_cq_init(struct udma_jfc *jfc);
 int udma_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only);
 
@@ -608,10 +674,15 @@ u8 udma_sqe_check(const struct udma_sqe *sqe,
 		  const struct udma_sq_limits *lim);
 
 /* sq.c */
+struct ubcore_jfs_cfg *udma_sq_cfg(const struct udma_sq *sq);
+u32 udma_sq_id(const struct udma_sq *sq);
+struct ubcore_ucontext *udma_sq_uctx(const struct udma_sq *sq);
+u32 udma_sq_pi(const struct udma_sq *sq);
+int udma_sq_post(struct udma_sq *sq, u8 status, u64 user_ctx, u32 len);
+void udma_sq_fatal(struct udma_sq *sq);
 void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 		  struct udma_ring *ring);
 void udma_sq_destroy(struct udma_sq *sq);
-bool udma_sq_process(struct udma_sq *sq, bool inline_budget);
 int udma_sq_set_state(struct udma_sq *sq, u32 state);
 int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt);
 int udma_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);
@@ -619,6 +690,13 @@ int udma_unbind_jetty(struct ubcore_jetty *jetty);
 int udma_flush_jfs(struct ubcore_jfs *jfs, u32 max_cnt, u32 *first, u32 *cnt);
 int udma_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 		     u32 *cnt);
+
+/* req.c */
+bool udma_sq_process(struct udma_sq *sq, bool inline_budget);
+void udma_wqe_release(struct udma_wqe *wqe);
+
+/* comp.c */
+bool udma_comp_run(struct udma_sq *sq);
 
 /* engine.c */
 int udma_engine_init(void);

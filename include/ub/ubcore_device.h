@@ -161,11 +161,13 @@ struct ubcore_device;
  * @destroy_jetty: free it
  * @alloc_token_id: allocate the provider's part of a token ID (it may embed
  *	struct ubcore_token_id); ubcore assigns the number
- * @free_token_id: free it
+ * @free_token_id: free it after an RCU grace period (kfree_rcu()):
+ *	segment lookups may still be reading it
  * @register_seg: allocate a registered segment (it may embed struct
  *	ubcore_target_seg); ubcore has validated cfg and pinned user pages,
  *	and fills the common fields (including umem) after
- * @unregister_seg: free it; no lookup holds it
+ * @unregister_seg: free it after an RCU grace period (kfree_rcu()); no
+ *	lookup holds a reference, one under RCU may still be reading it
  * @import_seg: allocate an imported segment
  * @unimport_seg: free it
  * @import_jfr: allocate an imported JFR (struct ubcore_tjetty)
@@ -291,6 +293,8 @@ void ubcore_unregister_link_ops(struct ubcore_link_ops *ops);
  * @is_static: added by an administrator (kept when the netdev's addresses
  *	change); otherwise it follows an address of the netdev
  */
+struct ubcore_eid_node;
+
 struct ubcore_eid_entry {
 	union ubcore_eid eid;
 	bool valid;
@@ -346,9 +350,12 @@ struct ubcore_access_fail {
  *	is registered (the initial one without a netdev), then fixed (a
  *	provider removes its device when the netdev leaves the namespace).
  *	Its sysfs directories, netlink and char device are seen only there.
- * @eid_lock: protects @eid_mode and @eid_table
+ * @eid_lock: protects @eid_mode, @eid_table, @eid_node and @eid_indexed
  * @eid_mode: how the EID table is filled
  * @eid_table: the EIDs of this device
+ * @eid_node: per slot of @eid_table, the device's node in the EID index
+ *	(eid_index.c), or NULL
+ * @eid_indexed: the device is registered: its EIDs are in the EID index
  * @eid_sysfs_lock: serialises the updates of sysfs eids/ to @eid_table,
  *	so that the last update shows the table as it is; taken without
  *	@eid_lock (the files' show callbacks take @eid_lock and removing a
@@ -380,12 +387,13 @@ struct ubcore_access_fail {
  *	the table has no lookup left that could still take one
  * @jetty_table: jetty ID -> JFS, JFR or jetty, as a pointer tagged with
  *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table
- * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1); a
- *	token ID is freed only after a pass through @seg_lock, so a lookup
- *	holding @seg_lock can use what it loaded
- * @seg_lock: protects the token IDs' segment lists, taking references
- *	on segments found through @token_table, and setting a segment's
- *	invalid flag; a spinlock, lookups run in any context
+ * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1);
+ *	read under RCU by segment lookups; the provider frees a token ID
+ *	after an RCU grace period, so a lookup can use what it loaded
+ * @seg_lock: serialises the writers of the token IDs' segment lists
+ *	(_rcu list primitives; lookups walk them under RCU and take a
+ *	segment's reference with refcount_inc_not_zero()) and of a
+ *	segment's invalid flag; a spinlock taken with interrupts disabled
  * @token_next: where the cyclic search for the next token ID starts
  *	(xa_alloc_cyclic() under @token_table's lock)
  * @obj_cnt: live objects per enum ubcore_obj_type
@@ -412,6 +420,8 @@ struct ubcore_device {
 	struct mutex eid_lock;		/* see above */
 	enum ubcore_eid_mode eid_mode;
 	struct ubcore_eid_entry eid_table[UBCORE_MAX_EID_CNT];
+	struct ubcore_eid_node *eid_node[UBCORE_MAX_EID_CNT];
+	bool eid_indexed;
 	struct mutex eid_sysfs_lock;	/* see above */
 	bool eid_sysfs_live;
 	unsigned long eid_sysfs_delay;

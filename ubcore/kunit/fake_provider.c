@@ -6,6 +6,7 @@
  * the device has no netdev.
  */
 #include <linux/err.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -200,13 +201,16 @@ static void fake_destroy_jetty(struct ubcore_jetty *jetty)
 	kfree(jetty);
 }
 
+/* Segment lookups read token IDs and segments under RCU. */
 static void fake_free_token_id(struct ubcore_token_id *t)
 {
+	synchronize_rcu();
 	kfree(t);
 }
 
 static void fake_free_seg(struct ubcore_target_seg *tseg)
 {
+	synchronize_rcu();
 	kfree(tseg);
 }
 

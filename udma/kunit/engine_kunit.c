@@ -151,7 +151,7 @@ static void engine_jfr_doorbell_ends_rnr_wait(struct kunit *test)
 	sqe.sge[0].len = SZ_512K;
 	fq_post(fq, &sqe);
 	KUNIT_ASSERT_TRUE(test, fq_process(fq, true));
-	KUNIT_ASSERT_TRUE(test, sq->cur_valid);
+	KUNIT_ASSERT_TRUE(test, udma_sq_busy(sq));
 
 	/* What udma_sq_rnr_wait() leaves after a first RNR answer. */
 	mutex_lock(&sq->proc_lock);
@@ -167,14 +167,14 @@ static void engine_jfr_doorbell_ends_rnr_wait(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&sq->work));
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	KUNIT_EXPECT_FALSE(test, fq_poll(fq, &cqe));
-	KUNIT_EXPECT_TRUE(test, sq->cur_valid);
+	KUNIT_EXPECT_TRUE(test, udma_sq_busy(sq));
 
 	KUNIT_EXPECT_EQ(test, udma_jfr_doorbell(&jfr.base), 0);
 	flush_delayed_work(&sq->work);
 	KUNIT_ASSERT_TRUE(test, fq_poll(fq, &cqe));
 	KUNIT_EXPECT_EQ(test, cqe.status, URMA_CR_SUCCESS);
 	KUNIT_EXPECT_EQ(test, cqe.user_ctx, 77ULL);
-	KUNIT_EXPECT_FALSE(test, sq->cur_valid);
+	KUNIT_EXPECT_FALSE(test, udma_sq_busy(sq));
 	KUNIT_EXPECT_FALSE(test, sq->rnr_wait);
 	KUNIT_EXPECT_TRUE(test, list_empty(&sq->rnr_node));
 }

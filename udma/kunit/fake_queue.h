@@ -12,7 +12,7 @@
 
 #include <kunit/test.h>
 
-#include "../txn.h"
+#include "../msg.h"
 #include "../udma.h"
 
 #define FQ_JFC_ID	5

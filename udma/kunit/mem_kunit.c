@@ -486,18 +486,18 @@ static void atomics_semantics(struct kunit *test)
 		u64 before, op1, op2, after, old;
 	} cases[] = {
 		/* CAS: operand2 == local -> store operand1 */
-		{ UDMA_TA_CAS, 5, 9, 5, 9, 5 },
-		{ UDMA_TA_CAS, 5, 9, 6, 5, 5 },
-		{ UDMA_TA_CAS, U64_MAX, 0, U64_MAX, 0, U64_MAX },
-		{ UDMA_TA_SWAP, 5, 9, 0, 9, 5 },
-		{ UDMA_TA_STORE, 5, 9, 0, 9, 5 },
-		{ UDMA_TA_LOAD, 5, 9, 0, 5, 5 },
-		{ UDMA_TA_FADD, 5, 9, 0, 14, 5 },
-		{ UDMA_TA_FADD, U64_MAX, 2, 0, 1, U64_MAX },
-		{ UDMA_TA_FSUB, 5, 9, 0, (u64)-4, 5 },
-		{ UDMA_TA_FAND, 0xf0f0, 0xff00, 0, 0xf000, 0xf0f0 },
-		{ UDMA_TA_FOR, 0xf0f0, 0xff00, 0, 0xfff0, 0xf0f0 },
-		{ UDMA_TA_FXOR, 0xf0f0, 0xff00, 0, 0x0ff0, 0xf0f0 },
+		{ UBOE_TA_CAS, 5, 9, 5, 9, 5 },
+		{ UBOE_TA_CAS, 5, 9, 6, 5, 5 },
+		{ UBOE_TA_CAS, U64_MAX, 0, U64_MAX, 0, U64_MAX },
+		{ UBOE_TA_SWAP, 5, 9, 0, 9, 5 },
+		{ UBOE_TA_STORE, 5, 9, 0, 9, 5 },
+		{ UBOE_TA_LOAD, 5, 9, 0, 5, 5 },
+		{ UBOE_TA_FADD, 5, 9, 0, 14, 5 },
+		{ UBOE_TA_FADD, U64_MAX, 2, 0, 1, U64_MAX },
+		{ UBOE_TA_FSUB, 5, 9, 0, (u64)-4, 5 },
+		{ UBOE_TA_FAND, 0xf0f0, 0xff00, 0, 0xf000, 0xf0f0 },
+		{ UBOE_TA_FOR, 0xf0f0, 0xff00, 0, 0xfff0, 0xf0f0 },
+		{ UBOE_TA_FXOR, 0xf0f0, 0xff00, 0, 0x0ff0, 0xf0f0 },
 	};
 	struct mem_seg *u = useg(test, PAGE_SIZE, 0x100);
 	struct udma_mem_range r = range_of(u, 0x48, 8);
@@ -519,7 +519,7 @@ static void atomics_semantics(struct kunit *test)
 	}
 	old = 0;
 	KUNIT_EXPECT_EQ(test, udma_atomic_exec((u64 *)seg_byte(u, 0x48),
-					       UDMA_TA_WRITE, 1, 1, &old),
+					       UBOE_TA_WRITE, 1, 1, &old),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, *(u64 *)seg_byte(u, 0x48), cases[i - 1].after);
 }
@@ -548,7 +548,7 @@ static int faa_thread(void *data)
 	for (i = 0; i < FAA_ITERS; i++) {
 		w = udma_map_word(&a->ctx->r);
 		if (w) {
-			udma_atomic_exec(w, UDMA_TA_FADD, 1, 0, &old);
+			udma_atomic_exec(w, UBOE_TA_FADD, 1, 0, &old);
 			udma_unmap_word(w);
 			a->ctx->olds_sum[a->idx] += old;
 		}

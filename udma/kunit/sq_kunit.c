@@ -280,7 +280,7 @@ static void sq_current_wqe_suspend_and_error(struct kunit *test)
 	post_big_nop(fq, 41);
 	KUNIT_EXPECT_TRUE(test, fq_process(fq, true));
 	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), 1U);
-	KUNIT_EXPECT_TRUE(test, sq->cur_valid);
+	KUNIT_EXPECT_TRUE(test, udma_sq_busy(sq));
 	expect_no_cqe(test, fq);
 
 	KUNIT_EXPECT_EQ(test, udma_sq_set_state(sq, UBCORE_JETTY_STATE_SUSPENDED), 0);
@@ -292,12 +292,12 @@ static void sq_current_wqe_suspend_and_error(struct kunit *test)
 
 	post_big_nop(fq, 42);
 	KUNIT_EXPECT_TRUE(test, fq_process(fq, true));
-	KUNIT_EXPECT_TRUE(test, sq->cur_valid);
+	KUNIT_EXPECT_TRUE(test, udma_sq_busy(sq));
 	KUNIT_EXPECT_EQ(test, udma_sq_set_state(sq, UBCORE_JETTY_STATE_ERROR), 0);
 	expect_cqe(test, fq, URMA_CR_WR_FLUSH_ERR, 42);
 	expect_cqe(test, fq, URMA_CR_WR_FLUSH_ERR_DONE, 0);
 	expect_no_cqe(test, fq);
-	KUNIT_EXPECT_FALSE(test, sq->cur_valid);
+	KUNIT_EXPECT_FALSE(test, udma_sq_busy(sq));
 	/* The owner's change is no error event. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&fq->jfs_err), 0);
 }

@@ -20,8 +20,8 @@
 #define ACCESS_RWA	(ACCESS_RW | UBCORE_ACCESS_ATOMIC)
 
 static const u8 all_atomics[] = {
-	UDMA_TA_CAS, UDMA_TA_SWAP, UDMA_TA_STORE, UDMA_TA_LOAD, UDMA_TA_FADD,
-	UDMA_TA_FSUB, UDMA_TA_FAND, UDMA_TA_FOR, UDMA_TA_FXOR,
+	UBOE_TA_CAS, UBOE_TA_SWAP, UBOE_TA_STORE, UBOE_TA_LOAD, UBOE_TA_FADD,
+	UBOE_TA_FSUB, UBOE_TA_FAND, UBOE_TA_FOR, UBOE_TA_FXOR,
 };
 
 /*
@@ -60,25 +60,37 @@ static void seg_init(struct ubcore_target_seg *tseg, u32 policy, u32 access)
 	tseg->token_value = SEG_TOKEN;
 }
 
-static void txn_init(struct udma_txn *txn, u8 opcode, u64 va, u64 len)
+/* A request of @opcode for [@va, @va + @len) of the segment (MAETAH). */
+static void txn_init(struct udma_msg *txn, u8 opcode, u64 va, u64 len)
 {
 	memset(txn, 0, sizeof(*txn));
-	txn->opcode = opcode;
-	txn->dst_va = va;
-	txn->len = len;
-	txn->token_id = 7;
-	txn->token_value = SEG_TOKEN;
+	txn->pkt.ta_opcode = opcode;
+	txn->pkt.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH;
+	txn->pkt.mae.va = va;
+	txn->pkt.mae.len = len;
+	txn->pkt.mae.token_id = 7;
+	txn->pkt.token_value = SEG_TOKEN;
 }
 
-static enum udma_txn_status seg_check(u32 policy, u32 access, u8 opcode,
-				      u64 va, u64 len, u32 token)
+/* A SEND that invalidates [@va, @va + @len) of the segment (INVETAH). */
+static void txn_inv(struct udma_msg *txn, u64 va, u64 len, u32 token)
+{
+	txn->pkt.hdrs |= UBOE_EXT_INVETAH;
+	txn->pkt.inv.va = va;
+	txn->pkt.inv.len = len;
+	txn->pkt.inv.token_id = 7;
+	txn->pkt.inv.token_value = token;
+}
+
+static enum uboe_rspst seg_check(u32 policy, u32 access, u8 opcode,
+				 u64 va, u64 len, u32 token)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	seg_init(&tseg, policy, access);
 	txn_init(&txn, opcode, va, len);
-	txn.token_value = token;
+	txn.pkt.token_value = token;
 	return udma_target_check_seg(&tseg, &txn);
 }
 
@@ -86,49 +98,49 @@ static void seg_range(struct kunit *test)
 {
 	static const struct {
 		u64 va, len;
-		enum udma_txn_status want;
+		enum uboe_rspst want;
 	} cases[] = {
-		{ SEG_VA, SEG_LEN, UDMA_TXN_OK },
-		{ SEG_VA, 1, UDMA_TXN_OK },
-		{ SEG_VA + SEG_LEN - 1, 1, UDMA_TXN_OK },
-		{ SEG_VA + 8, SEG_LEN - 8, UDMA_TXN_OK },
-		{ SEG_VA - 1, 1, UDMA_TXN_REM_ACCESS },		/* start */
-		{ SEG_VA - 1, 2, UDMA_TXN_REM_ACCESS },
-		{ SEG_VA + SEG_LEN, 1, UDMA_TXN_REM_ACCESS },	/* end */
-		{ SEG_VA + 1, SEG_LEN, UDMA_TXN_REM_ACCESS },
-		{ SEG_VA, SEG_LEN + 1, UDMA_TXN_REM_ACCESS },
-		{ SEG_VA + 8, U64_MAX - 7, UDMA_TXN_REM_ACCESS },	/* wraps */
-		{ U64_MAX - 3, 8, UDMA_TXN_REM_ACCESS },
-		{ 0, U64_MAX, UDMA_TXN_REM_ACCESS },
+		{ SEG_VA, SEG_LEN, UBOE_RSPST_OK },
+		{ SEG_VA, 1, UBOE_RSPST_OK },
+		{ SEG_VA + SEG_LEN - 1, 1, UBOE_RSPST_OK },
+		{ SEG_VA + 8, SEG_LEN - 8, UBOE_RSPST_OK },
+		{ SEG_VA - 1, 1, UBOE_RSPST_ACCESS },		/* start */
+		{ SEG_VA - 1, 2, UBOE_RSPST_ACCESS },
+		{ SEG_VA + SEG_LEN, 1, UBOE_RSPST_ACCESS },	/* end */
+		{ SEG_VA + 1, SEG_LEN, UBOE_RSPST_ACCESS },
+		{ SEG_VA, SEG_LEN + 1, UBOE_RSPST_ACCESS },
+		{ SEG_VA + 8, U64_MAX - 7, UBOE_RSPST_ACCESS },	/* wraps */
+		{ U64_MAX - 3, 8, UBOE_RSPST_ACCESS },
+		{ 0, U64_MAX, UBOE_RSPST_ACCESS },
 	};
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
-						    UDMA_TA_WRITE, cases[i].va,
+						    UBOE_TA_WRITE, cases[i].va,
 						    cases[i].len, SEG_TOKEN),
 				    cases[i].want, "case %u", i);
 }
 
 static void seg_token(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UDMA_TA_WRITE,
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UBOE_TA_WRITE,
 					SEG_VA, 8, SEG_TOKEN + 1),
-			UDMA_TXN_REM_ACCESS);
-	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UDMA_TA_READ,
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UBOE_TA_READ,
 					SEG_VA, 8, 0),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	/* policy NONE: any token */
 	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, ACCESS_RW,
-					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN + 1),
-			UDMA_TXN_OK);
+					UBOE_TA_WRITE, SEG_VA, 8, SEG_TOKEN + 1),
+			UBOE_RSPST_OK);
 	/* but not outside the segment or without the right */
 	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, ACCESS_RW,
-					UDMA_TA_WRITE, SEG_VA - 8, 8, 0),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_WRITE, SEG_VA - 8, 8, 0),
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE, UBCORE_ACCESS_READ,
-					UDMA_TA_WRITE, SEG_VA, 8, 0),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_WRITE, SEG_VA, 8, 0),
+			UBOE_RSPST_ACCESS);
 
 	KUNIT_EXPECT_TRUE(test, udma_target_token_ok(0, 1, 2));
 	KUNIT_EXPECT_TRUE(test, udma_target_token_ok(0x8, 1, 2));
@@ -143,55 +155,55 @@ static void seg_rights(struct kunit *test)
 
 	/* LOCAL_ONLY refuses every remote access */
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
-					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
-					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(UDMA_TOKEN_NONE,
 					UBCORE_ACCESS_LOCAL_ONLY | ACCESS_RWA,
-					UDMA_TA_FADD, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_FADD, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
 
 	/* WRITE* needs WRITE */
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
-					UDMA_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_WRITE, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
-					UDMA_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+					UBOE_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
-					UDMA_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_OK);
+					UBOE_TA_WRITE_IMM, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_OK);
 
 	/* READ needs READ (no valid combination lacks it; be strict anyway) */
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_WRITE,
-					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
-	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, 0, UDMA_TA_READ, SEG_VA,
+					UBOE_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, 0, UBOE_TA_READ, SEG_VA,
 					8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
-					UDMA_TA_READ, SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_OK);
+					UBOE_TA_READ, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_OK);
 
 	/* atomics need ATOMIC */
 	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
 						    all_atomics[i], SEG_VA, 8,
 						    SEG_TOKEN),
-				    UDMA_TXN_REM_ACCESS, "opcode 0x%x",
+				    UBOE_RSPST_ACCESS, "opcode 0x%x",
 				    all_atomics[i]);
 		KUNIT_EXPECT_EQ_MSG(test, seg_check(TOKEN_PLAIN, ACCESS_RWA,
 						    all_atomics[i], SEG_VA, 8,
 						    SEG_TOKEN),
-				    UDMA_TXN_OK, "opcode 0x%x", all_atomics[i]);
+				    UBOE_RSPST_OK, "opcode 0x%x", all_atomics[i]);
 	}
 
 	/* not a memory transaction */
-	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RWA, UDMA_TA_SEND,
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RWA, UBOE_TA_SEND,
 					SEG_VA, 8, SEG_TOKEN),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 }
 
 static void opcode_tables(struct kunit *test)
@@ -229,7 +241,9 @@ struct fmt_ctx {
 	struct udma_local_buf buf8;	/* one 8-byte range */
 	struct udma_local_buf buf4;	/* one 4-byte range */
 	struct udma_local_buf inl;	/* 8 bytes of inline data */
+	struct udma_local_buf ops;	/* an atomic's two operands */
 	u64 data;
+	__be64 operands[2];
 };
 
 static struct fmt_ctx *fmt_ctx(struct kunit *test)
@@ -245,18 +259,18 @@ static struct fmt_ctx *fmt_ctx(struct kunit *test)
 	c->buf4.total = 4;
 	c->inl.inline_data = &c->data;
 	c->inl.total = 8;
+	c->ops.inline_data = c->operands;
+	c->ops.total = 16;
 	return c;
 }
 
-static enum udma_txn_status fmt(u8 opcode, u64 va, u64 len,
-				const struct udma_local_buf *payload,
-				const struct udma_local_buf *response, u32 feat)
+static enum uboe_rspst fmt(u8 opcode, u64 va, u64 len,
+			   const struct udma_local_buf *payload, u32 feat)
 {
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	txn_init(&txn, opcode, va, len);
 	txn.payload = payload;
-	txn.response = response;
 	return udma_target_check_format(&txn, feat);
 }
 
@@ -264,44 +278,50 @@ static void format_atomics(struct kunit *test)
 {
 	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
-	u32 i;
+	/* payloads: the operands, none, 8 inline bytes, an 8-byte range */
+	const struct udma_local_buf *pl[] = { &c->ops, NULL, &c->inl,
+					      &c->buf8 };
+	static const struct {
+		u64 off;
+		u64 len;
+		u32 pl;
+		enum uboe_rspst want;
+	} bad[] = {
+		{ 4, 8, 0, UBOE_RSPST_ACCESS },
+		{ 1, 8, 0, UBOE_RSPST_ACCESS },
+		{ 0, 4, 0, UBOE_RSPST_ACCESS },
+		{ 0, 16, 0, UBOE_RSPST_ACCESS },
+		{ 0, 0, 0, UBOE_RSPST_ACCESS },
+		{ 0, 8, 1, UBOE_RSPST_OPERATION },
+		{ 0, 8, 2, UBOE_RSPST_OPERATION },
+		{ 0, 8, 3, UBOE_RSPST_OPERATION },
+	};
+	u32 i, j;
 
 	for (i = 0; i < ARRAY_SIZE(spec_atomics); i++) {
 		u8 op = spec_atomics[i].opcode;
 		u32 bit = spec_atomics[i].bit;
 
-		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8,
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, &c->ops,
 					      feat),
-				    bit ? UDMA_TXN_OK : UDMA_TXN_REM_UNSUPPORTED,
+				    bit ? UBOE_RSPST_OK : UBOE_RSPST_UNSUPPORTED,
 				    "opcode 0x%x", op);
 		/* a device without the bit */
-		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8,
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, &c->ops,
 					      feat & ~bit),
-				    UDMA_TXN_REM_UNSUPPORTED, "opcode 0x%x", op);
-		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, NULL, &c->buf8, 0),
-				    UDMA_TXN_REM_UNSUPPORTED, "opcode 0x%x", op);
+				    UBOE_RSPST_UNSUPPORTED, "opcode 0x%x", op);
+		KUNIT_EXPECT_EQ_MSG(test, fmt(op, SEG_VA, 8, &c->ops, 0),
+				    UBOE_RSPST_UNSUPPORTED, "opcode 0x%x", op);
 		if (!bit)
 			continue;
-		/* one aligned 8-byte word */
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 4, 8, NULL, &c->buf8,
-					  feat),
-				UDMA_TXN_REM_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA + 1, 8, NULL, &c->buf8,
-					  feat),
-				UDMA_TXN_REM_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, NULL, &c->buf8, feat),
-				UDMA_TXN_REM_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 16, NULL, &c->buf8, feat),
-				UDMA_TXN_REM_ACCESS);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, NULL, &c->buf8, feat),
-				UDMA_TXN_REM_ACCESS);
-		/* somewhere for the old value */
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, NULL, feat),
-				UDMA_TXN_LOC_LEN);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, &c->buf4, feat),
-				UDMA_TXN_LOC_LEN);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, &c->inl, feat),
-				UDMA_TXN_LOC_LEN);
+		/* one aligned 8-byte word, then the two operands */
+		for (j = 0; j < ARRAY_SIZE(bad); j++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    fmt(op, SEG_VA + bad[j].off,
+						bad[j].len, pl[bad[j].pl],
+						feat),
+					    bad[j].want, "opcode 0x%x case %u",
+					    op, j);
 	}
 }
 
@@ -309,251 +329,259 @@ static void format_others(struct kunit *test)
 {
 	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
-	static const u8 senders[] = {
-		UDMA_TA_WRITE, UDMA_TA_WRITE_IMM, UDMA_TA_WRITE_NOTIFY,
-		UDMA_TA_SEND, UDMA_TA_SEND_IMM,
+	static const u8 writers[] = {
+		UBOE_TA_WRITE, UBOE_TA_WRITE_IMM, UBOE_TA_WRITE_NOTIFY,
 	};
+	static const u8 senders[] = { UBOE_TA_SEND, UBOE_TA_SEND_IMM };
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(senders); i++) {
-		u8 op = senders[i];
+	/* a payload of at least MAETAH len */
+	for (i = 0; i < ARRAY_SIZE(writers); i++) {
+		u8 op = writers[i];
 
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf8, NULL, feat),
-				UDMA_TXN_OK);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->inl, NULL, feat),
-				UDMA_TXN_OK);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, &c->buf8, NULL, feat),
-				UDMA_TXN_OK);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf4, NULL, feat),
-				UDMA_TXN_REM_OPERATION);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, NULL, feat),
-				UDMA_TXN_REM_OPERATION);
-		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, NULL, NULL, feat),
-				UDMA_TXN_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf8, feat),
+				UBOE_RSPST_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->inl, feat),
+				UBOE_RSPST_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 4, &c->buf8, feat),
+				UBOE_RSPST_OK);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, &c->buf4, feat),
+				UBOE_RSPST_OPERATION);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 8, NULL, feat),
+				UBOE_RSPST_OPERATION);
+		KUNIT_EXPECT_EQ(test, fmt(op, SEG_VA, 0, NULL, feat),
+				UBOE_RSPST_OK);
+	}
+	/* a message's length is its payload's */
+	for (i = 0; i < ARRAY_SIZE(senders); i++) {
+		KUNIT_EXPECT_EQ(test, fmt(senders[i], 0, 0, &c->buf8, feat),
+				UBOE_RSPST_OK);
+		KUNIT_EXPECT_EQ(test, fmt(senders[i], 0, 0, &c->inl, feat),
+				UBOE_RSPST_OK);
+		KUNIT_EXPECT_EQ(test, fmt(senders[i], 0, 0, NULL, feat),
+				UBOE_RSPST_OK);
 	}
 
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->buf8, 0),
-			UDMA_TXN_OK);
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->buf4, 0),
-			UDMA_TXN_LOC_LEN);
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, &c->inl, 0),
-			UDMA_TXN_LOC_LEN);
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 8, NULL, NULL, 0),
-			UDMA_TXN_LOC_LEN);
-	KUNIT_EXPECT_EQ(test, fmt(UDMA_TA_READ, SEG_VA, 0, NULL, NULL, 0),
-			UDMA_TXN_OK);
+	/* READ: nothing of the initiator's buffer reaches the target */
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_READ, SEG_VA, 8, NULL, 0),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_READ, SEG_VA, 0, NULL, 0),
+			UBOE_RSPST_OK);
 
-	KUNIT_EXPECT_EQ(test, fmt(0x2, SEG_VA, 8, &c->buf8, NULL, feat),
-			UDMA_TXN_REM_UNSUPPORTED);
-	KUNIT_EXPECT_EQ(test, fmt(0x10, SEG_VA, 8, &c->buf8, &c->buf8, feat),
-			UDMA_TXN_REM_UNSUPPORTED);
-	KUNIT_EXPECT_EQ(test, fmt(0xff, SEG_VA, 8, &c->buf8, &c->buf8, feat),
-			UDMA_TXN_REM_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0x2, SEG_VA, 8, &c->buf8, feat),
+			UBOE_RSPST_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0x10, SEG_VA, 8, &c->buf8, feat),
+			UBOE_RSPST_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_READ_RESP, SEG_VA, 8, &c->buf8,
+				  feat),
+			UBOE_RSPST_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, fmt(0xff, SEG_VA, 8, &c->buf8, feat),
+			UBOE_RSPST_UNSUPPORTED);
 }
 
 static void seg_invalidated(struct kunit *test)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 	u32 i;
 
 	/* Every remote access to an invalidated segment is refused. */
 	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RWA);
 	tseg.invalid = true;
-	txn_init(&txn, UDMA_TA_WRITE, SEG_VA, 8);
+	txn_init(&txn, UBOE_TA_WRITE, SEG_VA, 8);
 	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
-	txn.opcode = UDMA_TA_WRITE_NOTIFY;
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ta_opcode = UBOE_TA_WRITE_NOTIFY;
 	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
-	txn.opcode = UDMA_TA_READ;
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ta_opcode = UBOE_TA_READ;
 	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	for (i = 0; i < ARRAY_SIZE(all_atomics); i++) {
-		txn.opcode = all_atomics[i];
+		txn.pkt.ta_opcode = all_atomics[i];
 		KUNIT_EXPECT_EQ_MSG(test, udma_target_check_seg(&tseg, &txn),
-				    UDMA_TXN_REM_ACCESS, "opcode 0x%x",
+				    UBOE_RSPST_ACCESS, "opcode 0x%x",
 				    all_atomics[i]);
 	}
 	/* Whatever the token policy. */
 	seg_init(&tseg, UDMA_TOKEN_NONE, ACCESS_RWA);
 	tseg.invalid = true;
-	txn.opcode = UDMA_TA_READ;
+	txn.pkt.ta_opcode = UBOE_TA_READ;
 	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	tseg.invalid = false;
-	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn), UDMA_TXN_OK);
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn), UBOE_RSPST_OK);
 }
 
 #define NOTIFY_TOKEN	0x777
 
-static enum udma_txn_status notify_check(u32 policy, u32 access, u64 va,
-					 u32 token, bool invalid)
+static enum uboe_rspst notify_check(u32 policy, u32 access, u64 va,
+				    u32 token, bool invalid)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	seg_init(&tseg, policy, access);
 	tseg.token_value = NOTIFY_TOKEN;
 	tseg.invalid = invalid;
 	/* The data range is elsewhere: only the notify fields count. */
-	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, 0, 0);
-	txn.token_value = 0;
-	txn.notify_token_id = 7;
-	txn.notify_token_value = token;
-	txn.notify_va = va;
+	txn_init(&txn, UBOE_TA_WRITE_NOTIFY, 0, 0);
+	txn.pkt.token_value = 0;
+	txn.pkt.hdrs |= UBOE_EXT_NTFETAH;
+	txn.pkt.ntf.token_id = 7;
+	txn.pkt.ntf.token_value = token;
+	txn.pkt.ntf.va = va;
 	return udma_target_check_notify(&tseg, &txn);
 }
 
 static void notify_range_and_rights(struct kunit *test)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
 					   NOTIFY_TOKEN, false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
 					   SEG_VA + SEG_LEN - 8, NOTIFY_TOKEN,
 					   false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	/* 8 bytes inside the segment */
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
 					   SEG_VA + SEG_LEN, NOTIFY_TOKEN,
 					   false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW,
 					   SEG_VA + SEG_LEN - 4, NOTIFY_TOKEN,
 					   false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA - 8,
 					   NOTIFY_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, U64_MAX - 7,
 					   NOTIFY_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	/* its own token, not the data range's */
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
 					   SEG_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(UDMA_TOKEN_NONE, ACCESS_RW, SEG_VA,
 					   SEG_TOKEN, false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	/* the WRITE right, no LOCAL_ONLY, not invalidated */
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
 					   SEG_VA, NOTIFY_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN,
 					   UBCORE_ACCESS_LOCAL_ONLY, SEG_VA,
 					   NOTIFY_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, notify_check(TOKEN_PLAIN, ACCESS_RWA, SEG_VA,
 					   NOTIFY_TOKEN, true),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 
 	/* only a WRITE_NOTIFY has a notify word */
 	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RW);
-	txn_init(&txn, UDMA_TA_WRITE, SEG_VA, 8);
-	txn.notify_token_value = SEG_TOKEN;
-	txn.notify_va = SEG_VA;
+	txn_init(&txn, UBOE_TA_WRITE, SEG_VA, 8);
+	txn.pkt.ntf.token_value = SEG_TOKEN;
+	txn.pkt.ntf.va = SEG_VA;
 	KUNIT_EXPECT_EQ(test, udma_target_check_notify(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 }
 
 static void format_notify_and_invalidate(struct kunit *test)
 {
 	const u32 feat = SPEC_UDMA_ATOMICS;
 	struct fmt_ctx *c = fmt_ctx(test);
-	struct udma_txn txn;
+	struct udma_msg txn;
 
-	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, SEG_VA, 8);
+	txn_init(&txn, UBOE_TA_WRITE_NOTIFY, SEG_VA, 8);
 	txn.payload = &c->buf8;
-	txn.notify_va = SEG_VA + 16;
+	txn.pkt.ntf.va = SEG_VA + 16;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_OK);
-	txn.notify_va = SEG_VA + 12;
+			UBOE_RSPST_OK);
+	txn.pkt.ntf.va = SEG_VA + 12;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_REM_ACCESS);
-	txn.notify_va = SEG_VA + 17;
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ntf.va = SEG_VA + 17;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	/* no data, only the notify word */
-	txn_init(&txn, UDMA_TA_WRITE_NOTIFY, SEG_VA, 0);
+	txn_init(&txn, UBOE_TA_WRITE_NOTIFY, SEG_VA, 0);
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 
 	/* invalidation: a SEND naming a non-empty range */
-	txn_init(&txn, UDMA_TA_SEND, SEG_VA, 8);
+	txn_init(&txn, UBOE_TA_SEND, SEG_VA, 8);
 	txn.payload = &c->buf8;
-	txn.invalidate = true;
-	txn.inv_len = SEG_LEN;
+	txn_inv(&txn, SEG_VA, SEG_LEN, SEG_TOKEN);
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_OK);
-	txn.inv_len = 0;
+			UBOE_RSPST_OK);
+	txn.pkt.inv.len = 0;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_REM_ACCESS);
-	txn.inv_len = SEG_LEN;
-	txn.opcode = UDMA_TA_SEND_IMM;
+			UBOE_RSPST_ACCESS);
+	txn.pkt.inv.len = SEG_LEN;
+	txn.pkt.ta_opcode = UBOE_TA_SEND_IMM;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_REM_ACCESS);
-	txn.opcode = UDMA_TA_WRITE;
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ta_opcode = UBOE_TA_WRITE;
 	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 }
 
-static enum udma_txn_status inv_check(u32 policy, u32 access, u64 va, u64 len,
-				      u32 token, bool invalid)
+static enum uboe_rspst inv_check(u32 policy, u32 access, u64 va, u64 len,
+				 u32 token, bool invalid)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	seg_init(&tseg, policy, access);
 	tseg.invalid = invalid;
-	txn_init(&txn, UDMA_TA_SEND, va, 64);
-	txn.invalidate = true;
-	txn.inv_len = len;
-	txn.token_value = token;
+	txn_init(&txn, UBOE_TA_SEND, 0, 0);
+	txn_inv(&txn, va, len, token);
 	return udma_target_check_inv(&tseg, &txn);
 }
 
 static void invalidate_checks(struct kunit *test)
 {
 	struct ubcore_target_seg tseg;
-	struct udma_txn txn;
+	struct udma_msg txn;
 
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
 					SEG_TOKEN, false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	/* no particular right: a read-only segment too */
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, UBCORE_ACCESS_READ, SEG_VA,
 					SEG_LEN, SEG_TOKEN, false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
 					SEG_TOKEN + 1, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, inv_check(UDMA_TOKEN_NONE, ACCESS_RW, SEG_VA,
 					SEG_LEN, SEG_TOKEN + 1, false),
-			UDMA_TXN_OK);
+			UBOE_RSPST_OK);
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA,
 					SEG_LEN + 1, SEG_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA - 1,
 					SEG_LEN, SEG_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
 					SEG_VA, SEG_LEN, SEG_TOKEN, false),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 	/* twice: the second is a remote access to an invalid segment */
 	KUNIT_EXPECT_EQ(test, inv_check(TOKEN_PLAIN, ACCESS_RW, SEG_VA, SEG_LEN,
 					SEG_TOKEN, true),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 
 	/* a SEND without invalidate invalidates nothing */
 	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RW);
-	txn_init(&txn, UDMA_TA_SEND, SEG_VA, 64);
-	txn.inv_len = SEG_LEN;
+	txn_init(&txn, UBOE_TA_SEND, SEG_VA, 64);
+	txn.pkt.inv.va = SEG_VA;
+	txn.pkt.inv.len = SEG_LEN;
+	txn.pkt.inv.token_value = SEG_TOKEN;
 	KUNIT_EXPECT_EQ(test, udma_target_check_inv(&tseg, &txn),
-			UDMA_TXN_REM_ACCESS);
+			UBOE_RSPST_ACCESS);
 }
 
 /* A JFR with an RQ ring of @cnt entries built by hand. */
