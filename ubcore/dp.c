@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * The data path entry points: doorbells, JFC rearm, binding an RC jetty to
- * an imported jetty, and flushing a stopped send queue. They check what
+ * an imported jetty, flushing a stopped send queue, and the posting and
+ * polling of kernel clients (include/ub/ubcore_dp.h). They check what
  * ubcore knows about the objects and pass the call to the provider; the
  * rings themselves are the provider's.
  *
@@ -87,9 +88,12 @@ EXPORT_SYMBOL_GPL(ubcore_jetty_doorbell);
  * @solicited_only: only a solicited CQE raises it
  *
  * The next CQE written to @jfc (with @solicited_only: the next solicited
- * one) calls the JFC's jfce_handler once.
+ * one) calls the JFC's jfce_handler once, from the context that writes
+ * that CQE (udma: its engine's work or the target's context; the handler
+ * must not sleep).
  *
- * Context: process context; may sleep. The caller keeps @jfc alive.
+ * Context: any context but hard interrupt; does not sleep (nor may a
+ * provider's rearm_jfc). The caller keeps @jfc alive.
  * Return: 0, -EINVAL (NULL), -EOPNOTSUPP or the provider's error.
  */
 int ubcore_rearm_jfc(struct ubcore_jfc *jfc, bool solicited_only)
@@ -284,3 +288,180 @@ int ubcore_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 	return dev->ops->flush_jetty(jetty, max_cnt, first, cnt);
 }
 EXPORT_SYMBOL_GPL(ubcore_flush_jetty);
+
+/*
+ * Kernel posting and polling work on a kernel caller's objects only: a
+ * user context's rings belong to its process. Refused with -EINVAL and a
+ * debug line (ratelimited: these run in softirq context).
+ */
+static int ubcore_check_kernel_obj(struct ubcore_device *dev,
+				   struct ubcore_ucontext *uctx,
+				   const char *what, u32 id, bool has_op)
+{
+	if (uctx)
+		return ubcore_inval(dev, "%s %u: not a kernel object", what, id);
+	return has_op ? 0 : -EOPNOTSUPP;
+}
+
+/**
+ * ubcore_post_jfs_wr() - post send work requests to a kernel JFS
+ * @jfs: a JFS created with udata NULL
+ * @wr: the first of a list of work requests (linked by @wr->next)
+ * @bad_wr: set to the first work request not posted, when one is not
+ *
+ * The work requests are posted in order until one is malformed or the
+ * queue is full; those before it are posted (and will complete), it and
+ * those after it are not. Each completes with a completion record on the
+ * JFS's JFC when it fails or asks for one (flag.bs.complete_enable).
+ * What the provider checks only when it carries a request out (a remote
+ * segment's token, a target's state) is reported in the completion
+ * record, not here.
+ *
+ * Context: process or softirq context, with or without spinlocks held;
+ * not hard interrupt; does not sleep (include/ub/ubcore_dp.h). The caller
+ * keeps @jfs alive.
+ * Return: 0 when all were posted; -EINVAL (@jfs, @wr or @bad_wr NULL, a
+ * user context's JFS, or a malformed work request: an opcode, SGE count,
+ * inline length or segment the queue cannot take, a segment or target of
+ * another device or of a user context); -ENOMEM (the queue is full);
+ * -EOPNOTSUPP (the provider has no kernel data path).
+ */
+int ubcore_post_jfs_wr(struct ubcore_jfs *jfs, struct ubcore_jfs_wr *wr,
+		       struct ubcore_jfs_wr **bad_wr)
+{
+	int ret;
+
+	if (!jfs || !wr || !bad_wr)
+		return -EINVAL;
+	ret = ubcore_check_kernel_obj(jfs->ub_dev, jfs->uctx, "jfs", jfs->id,
+				      jfs->ub_dev->ops->post_jfs_wr);
+	if (ret) {
+		*bad_wr = wr;
+		return ret;
+	}
+	return jfs->ub_dev->ops->post_jfs_wr(jfs, wr, bad_wr);
+}
+EXPORT_SYMBOL_GPL(ubcore_post_jfs_wr);
+
+/**
+ * ubcore_post_jetty_send_wr() - post send work requests to a kernel jetty
+ * @jetty: a jetty created with udata NULL
+ * @wr: the first of a list of work requests
+ * @bad_wr: set to the first work request not posted, when one is not
+ *
+ * As ubcore_post_jfs_wr(); on a bound RC jetty @wr->tjetty is NULL or the
+ * bound jetty.
+ *
+ * Context: as ubcore_post_jfs_wr().
+ * Return: as ubcore_post_jfs_wr().
+ */
+int ubcore_post_jetty_send_wr(struct ubcore_jetty *jetty,
+			      struct ubcore_jfs_wr *wr,
+			      struct ubcore_jfs_wr **bad_wr)
+{
+	int ret;
+
+	if (!jetty || !wr || !bad_wr)
+		return -EINVAL;
+	ret = ubcore_check_kernel_obj(jetty->ub_dev, jetty->uctx, "jetty", jetty->id,
+				      jetty->ub_dev->ops->post_jetty_send_wr);
+	if (ret) {
+		*bad_wr = wr;
+		return ret;
+	}
+	return jetty->ub_dev->ops->post_jetty_send_wr(jetty, wr, bad_wr);
+}
+EXPORT_SYMBOL_GPL(ubcore_post_jetty_send_wr);
+
+/**
+ * ubcore_post_jfr_wr() - post receive buffers to a kernel JFR
+ * @jfr: a JFR created with udata NULL
+ * @wr: the first of a list of receive work requests
+ * @bad_wr: set to the first work request not posted, when one is not
+ *
+ * Each work request takes one incoming SEND, SEND_IMM or WRITE_IMM, in
+ * order, and completes with a receive completion record on the JFR's JFC
+ * (or the receiving jetty's recv_jfc). A sender waiting because the JFR
+ * had no buffer (RNR) is retried at once.
+ *
+ * Context: as ubcore_post_jfs_wr().
+ * Return: 0 when all were posted; -EINVAL (NULL arguments, a user
+ * context's JFR, more SGEs than the JFR's max_sge, an SGE outside a
+ * registered kernel segment of the device); -ENOMEM (the queue is full);
+ * -EOPNOTSUPP.
+ */
+int ubcore_post_jfr_wr(struct ubcore_jfr *jfr, struct ubcore_jfr_wr *wr,
+		       struct ubcore_jfr_wr **bad_wr)
+{
+	int ret;
+
+	if (!jfr || !wr || !bad_wr)
+		return -EINVAL;
+	ret = ubcore_check_kernel_obj(jfr->ub_dev, jfr->uctx, "jfr", jfr->id,
+				      jfr->ub_dev->ops->post_jfr_wr);
+	if (ret) {
+		*bad_wr = wr;
+		return ret;
+	}
+	return jfr->ub_dev->ops->post_jfr_wr(jfr, wr, bad_wr);
+}
+EXPORT_SYMBOL_GPL(ubcore_post_jfr_wr);
+
+/**
+ * ubcore_post_jetty_recv_wr() - post receive buffers to a kernel jetty
+ * @jetty: a jetty created with udata NULL
+ * @wr: the first of a list of receive work requests
+ * @bad_wr: set to the first work request not posted, when one is not
+ *
+ * The buffers go to the JFR the jetty receives on (its shared JFR), as
+ * ubcore_post_jfr_wr().
+ *
+ * Context: as ubcore_post_jfs_wr().
+ * Return: as ubcore_post_jfr_wr().
+ */
+int ubcore_post_jetty_recv_wr(struct ubcore_jetty *jetty,
+			      struct ubcore_jfr_wr *wr,
+			      struct ubcore_jfr_wr **bad_wr)
+{
+	int ret;
+
+	if (!jetty || !wr || !bad_wr)
+		return -EINVAL;
+	ret = ubcore_check_kernel_obj(jetty->ub_dev, jetty->uctx, "jetty", jetty->id,
+				      jetty->ub_dev->ops->post_jetty_recv_wr);
+	if (ret) {
+		*bad_wr = wr;
+		return ret;
+	}
+	return jetty->ub_dev->ops->post_jetty_recv_wr(jetty, wr, bad_wr);
+}
+EXPORT_SYMBOL_GPL(ubcore_post_jetty_recv_wr);
+
+/**
+ * ubcore_poll_jfc() - take completion records off a kernel JFC
+ * @jfc: a JFC created with udata NULL
+ * @cr_cnt: at most this many records
+ * @cr: room for @cr_cnt records
+ *
+ * Records come in the order the provider wrote them. Each taken frees its
+ * slot in the JFC for the next completion.
+ *
+ * Context: any context but hard interrupt (a NAPI poll, a timer);
+ * does not sleep. The caller keeps @jfc alive.
+ * Return: the number of records written to @cr (0: none pending), or
+ * -EINVAL (@jfc or @cr NULL, @cr_cnt negative, a user context's JFC) or
+ * -EOPNOTSUPP.
+ */
+int ubcore_poll_jfc(struct ubcore_jfc *jfc, int cr_cnt, struct ubcore_cr *cr)
+{
+	int ret;
+
+	if (!jfc || !cr || cr_cnt < 0)
+		return -EINVAL;
+	ret = ubcore_check_kernel_obj(jfc->ub_dev, jfc->uctx, "jfc", jfc->id,
+				      jfc->ub_dev->ops->poll_jfc);
+	if (ret)
+		return ret;
+	return jfc->ub_dev->ops->poll_jfc(jfc, cr_cnt, cr);
+}
+EXPORT_SYMBOL_GPL(ubcore_poll_jfc);

@@ -153,6 +153,11 @@ static const struct ubcore_ops udma_ops = {
 	.unbind_jetty = udma_unbind_jetty,
 	.flush_jfs = udma_flush_jfs,
 	.flush_jetty = udma_flush_jetty,
+	.post_jfs_wr = udma_post_jfs_wr,
+	.post_jfr_wr = udma_post_jfr_wr,
+	.post_jetty_send_wr = udma_post_jetty_send_wr,
+	.post_jetty_recv_wr = udma_post_jetty_recv_wr,
+	.poll_jfc = udma_poll_jfc,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

@@ -23,11 +23,11 @@
 /* URMA_TOKEN_NONE: the target does not check the token. */
 #define UDMA_TOKEN_NONE		0
 
-/* urma_cr_opcode_t values of receive completions (statuses: udma.h). */
-#define UDMA_CR_OPC_SEND		0
-#define UDMA_CR_OPC_SEND_WITH_IMM	1
-#define UDMA_CR_OPC_SEND_WITH_INV	2
-#define UDMA_CR_OPC_WRITE_WITH_IMM	3
+/* Opcodes of receive completions (uapi/ub/ubcore_opcode.h; statuses: udma.h). */
+#define UDMA_CR_OPC_SEND		UBCORE_CR_OPC_SEND
+#define UDMA_CR_OPC_SEND_WITH_IMM	UBCORE_CR_OPC_SEND_WITH_IMM
+#define UDMA_CR_OPC_SEND_WITH_INV	UBCORE_CR_OPC_SEND_WITH_INV
+#define UDMA_CR_OPC_WRITE_WITH_IMM	UBCORE_CR_OPC_WRITE_WITH_IMM
 
 /* resp.c */
 bool udma_ta_is_atomic(u8 opcode);

@@ -32,6 +32,24 @@
  */
 #define UDMA_MMAP_KEY_MAX	(U32_MAX >> PAGE_SHIFT)
 
+/*
+ * The import table of kernel callers (no user context), for every udma
+ * device: index -> struct udma_import of an imported segment, JFR or
+ * jetty, so that SQEs of kernel queues name their targets by index as
+ * user SQEs do (kpost.c). The rules of udma_ucontext.import_xa apply: the
+ * xarray's own lock, process context, cyclic indexes (@udma_kimport_next,
+ * under the lock). Empty when the module unloads: every import is undone
+ * with its device.
+ */
+static DEFINE_XARRAY_ALLOC1(udma_kimport_xa);
+static u32 udma_kimport_next;
+
+/* The import table of @uctx, or the kernel's for NULL. */
+static struct xarray *udma_import_xa(struct udma_ucontext *uctx)
+{
+	return uctx ? &uctx->import_xa : &udma_kimport_xa;
+}
+
 /**
  * udma_alloc_ucontext() - ubcore_ops.alloc_ucontext
  * @ub_dev: the device
@@ -132,10 +150,10 @@ void udma_ucontext_unpublish(struct udma_ring *ring)
 }
 
 /**
- * udma_import_add() - give a new import its index in the user's context
+ * udma_import_add() - give a new import its index in its caller's table
  * @imp: the import, filled in; @imp->uctx and @imp->idx are set here
  * @udata: the importing user's udata (out: struct udma_import_resp), or
- *	NULL for a kernel import, which gets no index
+ *	NULL for a kernel import, which goes into the kernel's table
  *
  * Process context.
  *
@@ -145,18 +163,20 @@ void udma_ucontext_unpublish(struct udma_ring *ring)
 int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
 {
 	struct udma_import_resp resp = {};
-	struct udma_ucontext *uctx;
+	struct udma_ucontext *uctx = NULL;
+	u32 *next = &udma_kimport_next;
 	int ret;
 
 	imp->uctx = NULL;
 	imp->idx = 0;
-	if (!udata)
-		return 0;
-	if (!udata->uctx)
-		return -EINVAL;
-	uctx = to_udma_ucontext(udata->uctx);
-	ret = xa_alloc_cyclic(&uctx->import_xa, &imp->idx, imp, xa_limit_32b,
-			      &uctx->import_next, GFP_KERNEL_ACCOUNT);
+	if (udata) {
+		if (!udata->uctx)
+			return -EINVAL;
+		uctx = to_udma_ucontext(udata->uctx);
+		next = &uctx->import_next;
+	}
+	ret = xa_alloc_cyclic(udma_import_xa(uctx), &imp->idx, imp,
+			      xa_limit_32b, next, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	imp->uctx = uctx;
@@ -168,24 +188,24 @@ int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
 }
 
 /**
- * udma_import_del() - take an import out of its context's table
- * @imp: the import; nothing happens to a kernel import
+ * udma_import_del() - take an import out of its table
+ * @imp: the import (nothing happens if it is in none)
  *
  * No lookup finds @imp afterwards, and none is still reading it, so it may
  * be freed. Process context.
  */
 void udma_import_del(struct udma_import *imp)
 {
-	if (!imp->uctx)
+	if (!imp->idx)
 		return;
-	xa_erase(&imp->uctx->import_xa, imp->idx);
+	xa_erase(udma_import_xa(imp->uctx), imp->idx);
 	imp->uctx = NULL;
 	imp->idx = 0;
 }
 
 /**
  * udma_import_lookup() - copy out the import with an index
- * @uctx: the context whose table to look in, or NULL (kernel: no table)
+ * @uctx: the context whose table to look in, or NULL for the kernel's
  * @idx: the index from an SQE
  * @type: the enum udma_import_type wanted; for UDMA_IMPORT_JETTY an
  *	imported JFR is good too (both are targets of a message)
@@ -193,25 +213,26 @@ void udma_import_del(struct udma_import *imp)
  *
  * Process context (the table's lock is not irq-safe).
  *
- * Return: true if @idx names an import of @type in @uctx.
+ * Return: true if @idx names an import of @type in the table.
  */
 bool udma_import_lookup(struct udma_ucontext *uctx, u32 idx, u32 type,
 			struct udma_import *out)
 {
+	struct xarray *xa = udma_import_xa(uctx);
 	struct udma_import *imp;
 	bool found = false;
 
-	if (!uctx || !idx)
+	if (!idx)
 		return false;
-	xa_lock(&uctx->import_xa);
-	imp = xa_load(&uctx->import_xa, idx);
+	xa_lock(xa);
+	imp = xa_load(xa, idx);
 	if (imp && (imp->type == type ||
 		    (type == UDMA_IMPORT_JETTY &&
 		     imp->type == UDMA_IMPORT_JFR))) {
 		*out = *imp;
 		found = true;
 	}
-	xa_unlock(&uctx->import_xa);
+	xa_unlock(xa);
 	return found;
 }
 

@@ -22,6 +22,7 @@
 #include <linux/xarray.h>
 
 #include <ub/ubcore_device.h>
+#include <uapi/ub/ubcore_opcode.h>
 #include <uapi/ub/udma_abi.h>
 
 #include "msg.h"
@@ -280,45 +281,47 @@ struct udma_jfc {
 };
 
 /*
- * Values of urma_opcode_t (the SQE's opcode) and urma_cr_status_t (the
- * CQE's status), as UMDK's urma_opcode.h, under those names.
+ * The opcode of an SQE and the status of a CQE: the values of
+ * include/uapi/ub/ubcore_opcode.h (the one definition, shared with the
+ * kernel posting API), under the names of UMDK's urma_opcode.h that the
+ * engine uses.
  */
 enum udma_urma_opcode {
-	URMA_OPC_WRITE			= 0x00,
-	URMA_OPC_WRITE_IMM		= 0x01,
-	URMA_OPC_WRITE_NOTIFY		= 0x02,
-	URMA_OPC_READ			= 0x10,
-	URMA_OPC_CAS			= 0x20,
-	URMA_OPC_SWAP			= 0x21,
-	URMA_OPC_FADD			= 0x22,
-	URMA_OPC_FSUB			= 0x23,
-	URMA_OPC_FAND			= 0x24,
-	URMA_OPC_FOR			= 0x25,
-	URMA_OPC_FXOR			= 0x26,
-	URMA_OPC_SEND			= 0x40,
-	URMA_OPC_SEND_IMM		= 0x41,
-	URMA_OPC_SEND_INVALIDATE	= 0x42,
-	URMA_OPC_NOP			= 0x51,
+	URMA_OPC_WRITE			= UBCORE_OPC_WRITE,
+	URMA_OPC_WRITE_IMM		= UBCORE_OPC_WRITE_IMM,
+	URMA_OPC_WRITE_NOTIFY		= UBCORE_OPC_WRITE_NOTIFY,
+	URMA_OPC_READ			= UBCORE_OPC_READ,
+	URMA_OPC_CAS			= UBCORE_OPC_CAS,
+	URMA_OPC_SWAP			= UBCORE_OPC_SWAP,
+	URMA_OPC_FADD			= UBCORE_OPC_FADD,
+	URMA_OPC_FSUB			= UBCORE_OPC_FSUB,
+	URMA_OPC_FAND			= UBCORE_OPC_FAND,
+	URMA_OPC_FOR			= UBCORE_OPC_FOR,
+	URMA_OPC_FXOR			= UBCORE_OPC_FXOR,
+	URMA_OPC_SEND			= UBCORE_OPC_SEND,
+	URMA_OPC_SEND_IMM		= UBCORE_OPC_SEND_IMM,
+	URMA_OPC_SEND_INVALIDATE	= UBCORE_OPC_SEND_INVALIDATE,
+	URMA_OPC_NOP			= UBCORE_OPC_NOP,
 };
 
 enum udma_urma_cr_status {
-	URMA_CR_SUCCESS = 0,
-	URMA_CR_UNSUPPORTED_OPCODE_ERR,
-	URMA_CR_LOC_LEN_ERR,
-	URMA_CR_LOC_OPERATION_ERR,
-	URMA_CR_LOC_ACCESS_ERR,
-	URMA_CR_REM_RESP_LEN_ERR,
-	URMA_CR_REM_UNSUPPORTED_REQ_ERR,
-	URMA_CR_REM_OPERATION_ERR,
-	URMA_CR_REM_ACCESS_ABORT_ERR,
-	URMA_CR_ACK_TIMEOUT_ERR,
-	URMA_CR_RNR_RETRY_CNT_EXC_ERR,
-	URMA_CR_WR_FLUSH_ERR,
-	URMA_CR_WR_SUSPEND_DONE,
-	URMA_CR_WR_FLUSH_ERR_DONE,
-	URMA_CR_WR_UNHANDLED,
-	URMA_CR_LOC_DATA_POISON,
-	URMA_CR_REM_DATA_POISON,
+	URMA_CR_SUCCESS			= UBCORE_CR_SUCCESS,
+	URMA_CR_UNSUPPORTED_OPCODE_ERR	= UBCORE_CR_UNSUPPORTED_OPCODE_ERR,
+	URMA_CR_LOC_LEN_ERR		= UBCORE_CR_LOC_LEN_ERR,
+	URMA_CR_LOC_OPERATION_ERR	= UBCORE_CR_LOC_OPERATION_ERR,
+	URMA_CR_LOC_ACCESS_ERR		= UBCORE_CR_LOC_ACCESS_ERR,
+	URMA_CR_REM_RESP_LEN_ERR	= UBCORE_CR_REM_RESP_LEN_ERR,
+	URMA_CR_REM_UNSUPPORTED_REQ_ERR	= UBCORE_CR_REM_UNSUPPORTED_REQ_ERR,
+	URMA_CR_REM_OPERATION_ERR	= UBCORE_CR_REM_OPERATION_ERR,
+	URMA_CR_REM_ACCESS_ABORT_ERR	= UBCORE_CR_REM_ACCESS_ABORT_ERR,
+	URMA_CR_ACK_TIMEOUT_ERR		= UBCORE_CR_ACK_TIMEOUT_ERR,
+	URMA_CR_RNR_RETRY_CNT_EXC_ERR	= UBCORE_CR_RNR_RETRY_CNT_EXC_ERR,
+	URMA_CR_WR_FLUSH_ERR		= UBCORE_CR_WR_FLUSH_ERR,
+	URMA_CR_WR_SUSPEND_DONE		= UBCORE_CR_WR_SUSPEND_DONE,
+	URMA_CR_WR_FLUSH_ERR_DONE	= UBCORE_CR_WR_FLUSH_ERR_DONE,
+	URMA_CR_WR_UNHANDLED		= UBCORE_CR_WR_UNHANDLED,
+	URMA_CR_LOC_DATA_POISON		= UBCORE_CR_LOC_DATA_POISON,
+	URMA_CR_REM_DATA_POISON		= UBCORE_CR_REM_DATA_POISON,
 };
 
 /**
@@ -357,7 +360,8 @@ enum udma_import_type {
  * struct udma_import - an imported segment, JFR or jetty as the data path
  *	uses it; written at import, read-only afterwards
  * @type: enum udma_import_type
- * @idx: the index in the import table of @uctx (0: not in a table)
+ * @idx: the index in the import table of @uctx, or in the kernel's table
+ *	for a kernel import (ucontext.c); 0: not in a table
  * @uctx: the importing user context, or NULL for a kernel import
  * @eid: the target's EID
  * @uasid: the target's uasid
@@ -708,6 +712,19 @@ void udma_sq_work(struct work_struct *work);
 int udma_jfs_doorbell(struct ubcore_jfs *jfs);
 int udma_jetty_doorbell(struct ubcore_jetty *jetty);
 int udma_jfr_doorbell(struct ubcore_jfr *jfr);
+
+/* kpost.c: the data path of kernel clients (include/ub/ubcore_dp.h) */
+int udma_post_jfs_wr(struct ubcore_jfs *jfs, struct ubcore_jfs_wr *wr,
+		     struct ubcore_jfs_wr **bad_wr);
+int udma_post_jetty_send_wr(struct ubcore_jetty *jetty,
+			    struct ubcore_jfs_wr *wr,
+			    struct ubcore_jfs_wr **bad_wr);
+int udma_post_jfr_wr(struct ubcore_jfr *jfr, struct ubcore_jfr_wr *wr,
+		     struct ubcore_jfr_wr **bad_wr);
+int udma_post_jetty_recv_wr(struct ubcore_jetty *jetty,
+			    struct ubcore_jfr_wr *wr,
+			    struct ubcore_jfr_wr **bad_wr);
+int udma_poll_jfc(struct ubcore_jfc *jfc, int cr_cnt, struct ubcore_cr *cr);
 
 /* jetty.c */
 struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,

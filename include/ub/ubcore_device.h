@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include <ub/ubcore_dp.h>
 #include <ub/ubcore_eid.h>
 #include <ub/ubcore_jetty.h>
 #include <ub/ubcore_segment.h>
@@ -182,10 +183,17 @@ struct ubcore_device;
  * @unbind_jetty: undo it
  * @flush_jfs: see ubcore_flush_jfs()
  * @flush_jetty: see ubcore_flush_jetty()
+ * @post_jfs_wr: post work requests to a kernel JFS (ubcore checked the
+ *	JFS is a kernel caller's); see ubcore_post_jfs_wr()
+ * @post_jfr_wr: post receive buffers to a kernel JFR
+ * @post_jetty_send_wr: as @post_jfs_wr, for a kernel jetty
+ * @post_jetty_recv_wr: post receive buffers to a kernel jetty's JFR
+ * @poll_jfc: take completion records off a kernel JFC
  *
  * Create and allocate operations return the object or an ERR_PTR; all may
- * sleep. ubcore serialises nothing for the provider beyond what the object
- * lifetimes imply.
+ * sleep but the post and poll operations and @rearm_jfc, which must not
+ * (include/ub/ubcore_dp.h gives their context). ubcore serialises nothing
+ * for the provider beyond what the object lifetimes imply.
  */
 struct ubcore_ops {
 	struct module *owner;
@@ -266,6 +274,19 @@ struct ubcore_ops {
 			 u32 *cnt);
 	int (*flush_jetty)(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 			   u32 *cnt);
+
+	int (*post_jfs_wr)(struct ubcore_jfs *jfs, struct ubcore_jfs_wr *wr,
+			   struct ubcore_jfs_wr **bad_wr);
+	int (*post_jfr_wr)(struct ubcore_jfr *jfr, struct ubcore_jfr_wr *wr,
+			   struct ubcore_jfr_wr **bad_wr);
+	int (*post_jetty_send_wr)(struct ubcore_jetty *jetty,
+				  struct ubcore_jfs_wr *wr,
+				  struct ubcore_jfs_wr **bad_wr);
+	int (*post_jetty_recv_wr)(struct ubcore_jetty *jetty,
+				  struct ubcore_jfr_wr *wr,
+				  struct ubcore_jfr_wr **bad_wr);
+	int (*poll_jfc)(struct ubcore_jfc *jfc, int cr_cnt,
+			struct ubcore_cr *cr);
 };
 
 /**

@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 #include "wqe.h"
 
+#include <ub/ubcore_opcode.h>
+
 #include <cstring>
 
 #include "log.h"
@@ -9,6 +11,42 @@
 
 namespace urma {
 namespace {
+
+// urma_opcode.h keeps UMDK's values; the kernel defines them once, in
+// include/uapi/ub/ubcore_opcode.h: what the SQE and CQE carry must agree.
+constexpr bool same(int urma, int ubcore) { return urma == ubcore; }
+static_assert(same(URMA_OPC_WRITE, UBCORE_OPC_WRITE) && same(URMA_OPC_WRITE_IMM, UBCORE_OPC_WRITE_IMM) &&
+              same(URMA_OPC_WRITE_NOTIFY, UBCORE_OPC_WRITE_NOTIFY) && same(URMA_OPC_READ, UBCORE_OPC_READ) &&
+              same(URMA_OPC_CAS, UBCORE_OPC_CAS) && same(URMA_OPC_SWAP, UBCORE_OPC_SWAP) &&
+              same(URMA_OPC_FADD, UBCORE_OPC_FADD) && same(URMA_OPC_FSUB, UBCORE_OPC_FSUB) &&
+              same(URMA_OPC_FAND, UBCORE_OPC_FAND) && same(URMA_OPC_FOR, UBCORE_OPC_FOR) &&
+              same(URMA_OPC_FXOR, UBCORE_OPC_FXOR) && same(URMA_OPC_SEND, UBCORE_OPC_SEND) &&
+              same(URMA_OPC_SEND_IMM, UBCORE_OPC_SEND_IMM) &&
+              same(URMA_OPC_SEND_INVALIDATE, UBCORE_OPC_SEND_INVALIDATE) && same(URMA_OPC_NOP, UBCORE_OPC_NOP),
+              "urma_opcode_t differs from the kernel's");
+static_assert(same(URMA_CR_SUCCESS, UBCORE_CR_SUCCESS) &&
+                  same(URMA_CR_UNSUPPORTED_OPCODE_ERR, UBCORE_CR_UNSUPPORTED_OPCODE_ERR) &&
+                  same(URMA_CR_LOC_LEN_ERR, UBCORE_CR_LOC_LEN_ERR) &&
+                  same(URMA_CR_LOC_OPERATION_ERR, UBCORE_CR_LOC_OPERATION_ERR) &&
+                  same(URMA_CR_LOC_ACCESS_ERR, UBCORE_CR_LOC_ACCESS_ERR) &&
+                  same(URMA_CR_REM_RESP_LEN_ERR, UBCORE_CR_REM_RESP_LEN_ERR) &&
+                  same(URMA_CR_REM_UNSUPPORTED_REQ_ERR, UBCORE_CR_REM_UNSUPPORTED_REQ_ERR) &&
+                  same(URMA_CR_REM_OPERATION_ERR, UBCORE_CR_REM_OPERATION_ERR) &&
+                  same(URMA_CR_REM_ACCESS_ABORT_ERR, UBCORE_CR_REM_ACCESS_ABORT_ERR) &&
+                  same(URMA_CR_ACK_TIMEOUT_ERR, UBCORE_CR_ACK_TIMEOUT_ERR) &&
+                  same(URMA_CR_RNR_RETRY_CNT_EXC_ERR, UBCORE_CR_RNR_RETRY_CNT_EXC_ERR) &&
+                  same(URMA_CR_WR_FLUSH_ERR, UBCORE_CR_WR_FLUSH_ERR) &&
+                  same(URMA_CR_WR_SUSPEND_DONE, UBCORE_CR_WR_SUSPEND_DONE) &&
+                  same(URMA_CR_WR_FLUSH_ERR_DONE, UBCORE_CR_WR_FLUSH_ERR_DONE) &&
+                  same(URMA_CR_WR_UNHANDLED, UBCORE_CR_WR_UNHANDLED) &&
+                  same(URMA_CR_LOC_DATA_POISON, UBCORE_CR_LOC_DATA_POISON) &&
+                  same(URMA_CR_REM_DATA_POISON, UBCORE_CR_REM_DATA_POISON),
+              "urma_cr_status_t differs from the kernel's");
+static_assert(same(URMA_CR_OPC_SEND, UBCORE_CR_OPC_SEND) &&
+                  same(URMA_CR_OPC_SEND_WITH_IMM, UBCORE_CR_OPC_SEND_WITH_IMM) &&
+                  same(URMA_CR_OPC_SEND_WITH_INV, UBCORE_CR_OPC_SEND_WITH_INV) &&
+                  same(URMA_CR_OPC_WRITE_WITH_IMM, UBCORE_CR_OPC_WRITE_WITH_IMM),
+              "urma_cr_opcode_t differs from the kernel's");
 
 uint8_t sqe_flags(urma_jfs_wr_flag_t f)
 {
