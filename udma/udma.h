@@ -24,6 +24,8 @@
 #include <ub/ubcore_device.h>
 #include <uapi/ub/udma_abi.h>
 
+#include "uboe_net.h"
+
 /* Name format of devices created without an administrator's name. */
 #define UDMA_DEV_NAME_FMT	"udma%d"
 /* Provider name in ubcore_ops and link type in ubcore_link_ops. */
@@ -98,6 +100,8 @@
  * @nr_token_ids: live token IDs
  * @nr_segs: live registered segments
  * @nr_imported: live imported segments, JFRs and jetties
+ * @wire: UBoE: the device's EIDs for the receive path, its wire counters
+ *	(uboe_net.c)
  *
  * The counters are atomics, for debugging and for the data path's limits;
  * udma_release() warns if any is not zero by then.
@@ -114,6 +118,8 @@ struct udma_dev {
 	atomic_t nr_token_ids;
 	atomic_t nr_segs;
 	atomic_t nr_imported;
+
+	struct udma_wire wire;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */

@@ -180,6 +180,11 @@ struct ubcore_device;
  * @unbind_jetty: undo it
  * @flush_jfs: see ubcore_flush_jfs()
  * @flush_jetty: see ubcore_flush_jetty()
+ * @device_group: the provider's own attributes, or NULL: a named group (a
+ *	subdirectory of /sys/class/ubcore/<dev>/) that ubcore adds with its
+ *	own groups, so that it appears with the device (as RDMA's
+ *	ib_device_ops.device_group); its show callbacks get the device's
+ *	struct device (to_ubcore_device())
  *
  * Create and allocate operations return the object or an ERR_PTR; all may
  * sleep. ubcore serialises nothing for the provider beyond what the object
@@ -264,6 +269,8 @@ struct ubcore_ops {
 			 u32 *cnt);
 	int (*flush_jetty)(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 			   u32 *cnt);
+
+	const struct attribute_group *device_group;
 };
 
 /**
@@ -400,6 +407,8 @@ struct ubcore_access_fail {
  * @orphan_ring_pages: pages of queue rings whose object is deleted but
  *	that a process still maps (sysfs objects/orphan_ring_pages); the
  *	provider counts them
+ * @groups: the sysfs groups of @dev: ubcore's and ops->device_group,
+ *	NULL-terminated; set at registration
  */
 struct ubcore_device {
 	char dev_name[UBCORE_MAX_DEV_NAME];
@@ -439,6 +448,7 @@ struct ubcore_device {
 	u32 ctx_limit[UBCORE_OBJ_TYPE_MAX];
 	u32 ctx_ring_pages;
 	atomic64_t orphan_ring_pages;
+	const struct attribute_group *groups[12];
 };
 
 /*
