@@ -206,6 +206,7 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 		goto unlock;
 	/* before device_add(): sysfs files the device by its namespace */
 	write_pnet(&dev->net, dev->netdev ? dev_net(dev->netdev) : &init_net);
+	ubcore_sysfs_set_groups(dev);
 	ret = device_add(&dev->dev);
 	if (ret) {
 		pr_err("cannot add device %s: %d\n", dev->dev_name, ret);

@@ -299,6 +299,25 @@ const struct attribute_group *ubcore_device_groups[] = {
 	NULL,
 };
 
+/**
+ * ubcore_sysfs_set_groups() - the sysfs groups of a device
+ * @dev: a device about to be added (before device_add()), its ops set
+ *
+ * ubcore's groups, then the provider's ops->device_group if it has one.
+ */
+void ubcore_sysfs_set_groups(struct ubcore_device *dev)
+{
+	size_t n = ARRAY_SIZE(ubcore_device_groups) - 1;
+
+	/* room for the provider's group and the terminating NULL */
+	BUILD_BUG_ON(ARRAY_SIZE(ubcore_device_groups) + 1 >
+		     ARRAY_SIZE(dev->groups));
+	memset(dev->groups, 0, sizeof(dev->groups));
+	memcpy(dev->groups, ubcore_device_groups, n * sizeof(dev->groups[0]));
+	dev->groups[n] = dev->ops->device_group;
+	dev->dev.groups = dev->groups;
+}
+
 /* The first retry of a failed eids/ update, and the longest back-off. */
 #define UBCORE_EID_SYSFS_DELAY_MIN	msecs_to_jiffies(10)
 #define UBCORE_EID_SYSFS_DELAY_MAX	HZ

@@ -18,6 +18,7 @@ extern struct class ubcore_class;
 extern struct rw_semaphore ubcore_devices_rwsem;
 extern struct mutex ubcore_devices_list_lock;
 extern const struct attribute_group *ubcore_device_groups[];
+void ubcore_sysfs_set_groups(struct ubcore_device *dev);
 /* access_fail.c */
 extern const struct attribute_group ubcore_access_fail_group;
 void ubcore_access_fail_init(struct ubcore_device *dev);

@@ -14,6 +14,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/wait_bit.h>
+#include <kunit/visibility.h>
 
 #include "udma.h"
 
@@ -98,6 +99,7 @@ static void udma_release(struct ubcore_device *ub_dev)
 	     atomic_read(&udev->nr_token_ids) || atomic_read(&udev->nr_segs) ||
 	     atomic_read(&udev->nr_imported),
 	     "udma: %s released with objects left\n", ub_dev->dev_name);
+	udma_wire_free(udev);
 	netdev_put(udev->netdev, &udev->netdev_tracker);
 	/*
 	 * After the decrement module unload may go on; only the return to
@@ -158,6 +160,8 @@ static const struct ubcore_ops udma_ops = {
 	.post_jetty_send_wr = udma_post_jetty_send_wr,
 	.post_jetty_recv_wr = udma_post_jetty_recv_wr,
 	.poll_jfc = udma_poll_jfc,
+
+	.device_group = &udma_wire_group,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)
@@ -203,6 +207,10 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 	netdev_hold(ndev, &udev->netdev_tracker, GFP_KERNEL);
 	INIT_LIST_HEAD(&udev->list);
 	atomic_inc(&udma_nr_devs);
+	if (udma_wire_alloc(udev)) {
+		ubcore_dealloc_device(&udev->ub_dev);
+		return NULL;
+	}
 	return udev;
 }
 
@@ -210,6 +218,7 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 static void udma_dev_remove(struct udma_dev *udev)
 {
 	lockdep_assert_held(&udma_reg_mutex);
+	udma_wire_dev_del(udev);
 	ubcore_unregister_device(&udev->ub_dev);
 	ubcore_dealloc_device(&udev->ub_dev);
 }
@@ -293,6 +302,12 @@ int udma_dev_add(struct net_device *ndev, const char *name_fmt)
 	 * then finds the device registered (or gone, if this fails).
 	 */
 	ret = ubcore_register_device(&udev->ub_dev, name_fmt);
+	if (!ret) {
+		/* UBoE: the namespace's sockets, the receive path's index */
+		ret = udma_wire_dev_add(udev);
+		if (ret)
+			ubcore_unregister_device(&udev->ub_dev);
+	}
 	if (ret) {
 		mutex_lock(&udma_list_lock);
 		list_del_init(&udev->list);
@@ -308,6 +323,7 @@ unlock:
 	mutex_unlock(&udma_reg_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_dev_add);
 
 /* ubcore_ops.dellink: an administrator removes the device. */
 static int udma_dellink(struct ubcore_device *ub_dev)

@@ -78,13 +78,15 @@ static int udma_bind_param(void)
  * Undo everything but the link ops: devices first (refusing new ones), then
  * the notifier (so no netdev is left unwatched while it has a device), then
  * wait until ubcore has released every device, since it calls into this
- * module to do so; the engine's workqueue last (no queue is left).
+ * module to do so; then UBoE's namespaces (no device, hence no socket, is
+ * left) and the engine's workqueue last (no queue is left).
  */
 static void udma_teardown(void)
 {
 	udma_dev_remove_all();
 	udma_netdev_exit();
 	udma_dev_wait_released();
+	udma_uboe_exit();
 	udma_engine_exit();
 }
 
@@ -95,8 +97,14 @@ static int __init udma_init(void)
 	ret = udma_engine_init();
 	if (ret)
 		return ret;
+	ret = udma_uboe_init();
+	if (ret) {
+		udma_engine_exit();
+		return ret;
+	}
 	ret = udma_netdev_init();
 	if (ret) {
+		udma_uboe_exit();
 		udma_engine_exit();
 		return ret;
 	}

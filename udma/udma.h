@@ -26,6 +26,7 @@
 #include <uapi/ub/udma_abi.h>
 
 #include "msg.h"
+#include "uboe_net.h"
 
 /* Name format of devices created without an administrator's name. */
 #define UDMA_DEV_NAME_FMT	"udma%d"
@@ -101,6 +102,8 @@
  * @nr_token_ids: live token IDs
  * @nr_segs: live registered segments
  * @nr_imported: live imported segments, JFRs and jetties
+ * @wire: UBoE: the device's EIDs for the receive path, its wire counters
+ *	(uboe_net.c)
  *
  * The counters are atomics, for debugging and for the data path's limits;
  * udma_release() warns if any is not zero by then.
@@ -117,6 +120,8 @@ struct udma_dev {
 	atomic_t nr_token_ids;
 	atomic_t nr_segs;
 	atomic_t nr_imported;
+
+	struct udma_wire wire;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */

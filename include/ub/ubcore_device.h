@@ -189,6 +189,11 @@ struct ubcore_device;
  * @post_jetty_send_wr: as @post_jfs_wr, for a kernel jetty
  * @post_jetty_recv_wr: post receive buffers to a kernel jetty's JFR
  * @poll_jfc: take completion records off a kernel JFC
+ * @device_group: the provider's own attributes, or NULL: a named group (a
+ *	subdirectory of /sys/class/ubcore/<dev>/) that ubcore adds with its
+ *	own groups, so that it appears with the device (as RDMA's
+ *	ib_device_ops.device_group); its show callbacks get the device's
+ *	struct device (to_ubcore_device())
  *
  * Create and allocate operations return the object or an ERR_PTR; all may
  * sleep but the post and poll operations and @rearm_jfc, which must not
@@ -287,6 +292,7 @@ struct ubcore_ops {
 				  struct ubcore_jfr_wr **bad_wr);
 	int (*poll_jfc)(struct ubcore_jfc *jfc, int cr_cnt,
 			struct ubcore_cr *cr);
+	const struct attribute_group *device_group;
 };
 
 /**
@@ -429,6 +435,8 @@ struct ubcore_access_fail {
  * @orphan_ring_pages: pages of queue rings whose object is deleted but
  *	that a process still maps (sysfs objects/orphan_ring_pages); the
  *	provider counts them
+ * @groups: the sysfs groups of @dev: ubcore's and ops->device_group,
+ *	NULL-terminated; set at registration
  */
 struct ubcore_device {
 	char dev_name[UBCORE_MAX_DEV_NAME];
@@ -470,6 +478,7 @@ struct ubcore_device {
 	u32 ctx_limit[UBCORE_OBJ_TYPE_MAX];
 	u32 ctx_ring_pages;
 	atomic64_t orphan_ring_pages;
+	const struct attribute_group *groups[12];
 };
 
 /*

@@ -53,6 +53,10 @@ $bb mkdir -p "/lib/modules/$rel"
 if [ -d "$ub_modroot/lib/modules/$rel" ]; then
 	$bb mount -o bind "$ub_modroot/lib/modules/$rel" "/lib/modules/$rel"
 fi
+# The kernel's modules that udma.ko needs (its UBoE sockets); the tests load
+# the stack with insmod, which, unlike modprobe, does not load them itself.
+$bb modprobe -a udp_tunnel ip6_udp_tunnel ||
+	echo "ub-guest: cannot load udp_tunnel, ip6_udp_tunnel" > /dev/kmsg
 
 echo ubguest > /proc/sys/kernel/hostname
 # ip link set lo up, as lib.sh's ub_link_up does it: flags |= IFF_UP.

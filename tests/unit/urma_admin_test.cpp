@@ -17,6 +17,13 @@
 #include "cli.h"
 #include "decode.h"
 #include "format.h"
+#include "wire_stats.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
 
 namespace {
 
@@ -477,6 +484,7 @@ public:
     Status next;  // the answer of the next call
     std::vector<DeviceInfo> devices;
     std::vector<Resource> resources;
+    WireStats wire;
     std::vector<std::string> calls;
 
     Status connect() override { return connect_status; }
@@ -520,6 +528,12 @@ public:
     {
         calls.push_back("system_get");
         *out = SystemInfo{1, 0, 1, 1};
+        return next;
+    }
+    Status get_wire_stats(const std::string &dev, WireStats *out) override
+    {
+        calls.push_back("get_wire_stats " + dev);
+        *out = wire;
         return next;
     }
     Status eid_add(const std::string &dev, uint32_t index, const Eid &eid) override
@@ -669,6 +683,110 @@ TEST(UrmaAdminRun, ShowPaths)
     EXPECT_EQ(r.code, kExitOk);
     EXPECT_EQ(r.out, "dev_count: 1\nns_mode: shared\ndev_sharing: on\neid_sharing: on\n"
                      "netlink_version: 1\nabi_version: 1\n");
+}
+
+// A directory tree under /tmp, removed with everything in it.
+class TempDir {
+public:
+    TempDir()
+    {
+        char tmpl[] = "/tmp/urma_admin_test.XXXXXX";
+        const char *d = mkdtemp(tmpl);
+        EXPECT_NE(d, nullptr);
+        path_ = d ? d : "";
+    }
+    ~TempDir()
+    {
+        if (!path_.empty())
+            std::system(("rm -rf '" + path_ + "'").c_str());
+    }
+    const std::string &path() const { return path_; }
+    void mkdir(const std::string &rel) const { ASSERT_EQ(::mkdir((path_ + "/" + rel).c_str(), 0755), 0); }
+    void write(const std::string &rel, const std::string &text) const
+    {
+        std::ofstream(path_ + "/" + rel) << text;
+    }
+
+private:
+    std::string path_;
+};
+
+TEST(UrmaAdminParse, ShowStats)
+{
+    Command c = parse_ok({"show", "dev", "udma0", "--stats"});
+    EXPECT_EQ(c.verb, Verb::ShowStats);
+    EXPECT_EQ(c.dev, "udma0");
+    EXPECT_EQ(parse_err({"show", "dev", "udma0", "--stats", "1"}),
+              "show dev: unknown object kind '--stats' (jfc, jfs, jfr, jetty, seg or tp)");
+    EXPECT_EQ(parse_err({"show", "dev", std::string(64, 'x'), "--stats"}),
+              "show dev: device name '" + std::string(64, 'x') + "' is longer than 63 bytes");
+}
+
+TEST(UrmaAdminWireStats, ReadsEveryCounterFile)
+{
+    TempDir t;
+    t.mkdir("udma0");
+    t.mkdir("udma0/wire");
+    t.write("udma0/wire/rx_packets", "5\n");
+    t.write("udma0/wire/truncated", "68\n");
+    t.write("udma0/wire/tx_bytes", "18446744073709551615\n");
+    WireStats s;
+    Status st = read_wire_stats(t.path(), "udma0", &s);
+    EXPECT_TRUE(st.ok()) << st.extack;
+    EXPECT_EQ(s.counters, (std::map<std::string, uint64_t>{
+                              {"rx_packets", 5}, {"truncated", 68}, {"tx_bytes", UINT64_MAX}}));
+}
+
+TEST(UrmaAdminWireStats, RefusesWhatIsNoCounter)
+{
+    TempDir t;
+    t.mkdir("udma0");
+    t.mkdir("udma0/wire");
+    WireStats s;
+    for (const std::string bad : {"", "\n", "12", "12x\n", "-1\n", " 1\n", "18446744073709551616\n"}) {
+        t.write("udma0/wire/rx_packets", bad);
+        Status st = read_wire_stats(t.path(), "udma0", &s);
+        EXPECT_EQ(st.err, EIO) << "'" << bad << "'";
+        EXPECT_NE(st.extack.find("udma0/wire/rx_packets holds no counter"), std::string::npos) << st.extack;
+    }
+    EXPECT_EQ(read_wire_stats(t.path(), "udma1", &s).err, ENODEV);
+    t.mkdir("ipourma0");
+    Status st = read_wire_stats(t.path(), "ipourma0", &s);
+    EXPECT_EQ(st.err, EOPNOTSUPP);
+    EXPECT_EQ(st.extack, "ipourma0 has no wire counters");
+}
+
+TEST(UrmaAdminWireStats, FormatTrafficThenDropsByName)
+{
+    WireStats s;
+    s.counters = {{"truncated", 68},  {"rx_bytes", 1000}, {"eid_not_here", 2}, {"rx_packets", 10},
+                  {"tx_packets", 3},  {"tx_bytes", 300},  {"tx_errors", 1},    {"mgmt_rx", 4}};
+    EXPECT_EQ(format_wire_stats("udma0", s),
+              "udma0 wire:\n"
+              "  rx_packets: 10\n"
+              "  rx_bytes: 1000\n"
+              "  mgmt_rx: 4\n"
+              "  tx_packets: 3\n"
+              "  tx_bytes: 300\n"
+              "  tx_errors: 1\n"
+              "  drops:\n"
+              "    eid_not_here: 2\n"
+              "    truncated: 68\n");
+}
+
+TEST(UrmaAdminRun, ShowStats)
+{
+    FakeBackend be;
+    be.wire.counters = {{"rx_packets", 1}, {"unknown_tpn", 2}};
+    RunResult r = run_admin(be, {"show", "dev", "udma0", "--stats"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, "udma0 wire:\n  rx_packets: 1\n  drops:\n    unknown_tpn: 2\n");
+    EXPECT_EQ(be.calls, (std::vector<std::string>{"get_wire_stats udma0"}));
+    be.next = Status{EOPNOTSUPP, "udma0 has no wire counters"};
+    r = run_admin(be, {"show", "dev", "udma0", "--stats"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: show dev udma0 --stats: " + std::string(std::strerror(EOPNOTSUPP)) +
+                         ": udma0 has no wire counters\n");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "wire_stats.h"
 
 #ifndef URMA_ADMIN_VERSION
 #error "URMA_ADMIN_VERSION must be defined by the build"
@@ -47,6 +48,7 @@ private:
     int show(const Command &c);
     int show_res(const Command &c);
     int system_show();
+    int show_stats(const Command &c);
 
     Backend &be_;
     std::ostream &out_;
@@ -115,6 +117,16 @@ int Runner::system_show()
     return kExitOk;
 }
 
+int Runner::show_stats(const Command &c)
+{
+    WireStats s;
+    Status st = be_.get_wire_stats(c.dev, &s);
+    if (!st.ok())
+        return fail(st);
+    out_ << format_wire_stats(c.dev, s);
+    return kExitOk;
+}
+
 int Runner::run(const Command &c)
 {
     Status st = be_.connect();
@@ -125,6 +137,8 @@ int Runner::run(const Command &c)
         return show(c);
     case Verb::ShowRes:
         return show_res(c);
+    case Verb::ShowStats:
+        return show_stats(c);
     case Verb::SystemShow:
         return system_show();
     case Verb::EidAdd:

@@ -38,6 +38,8 @@ public:
                                   std::vector<Resource> *out) = 0;
     virtual Status get_resource(const std::string &dev, ResType type, uint32_t id, Resource *out) = 0;
     virtual Status system_get(SystemInfo *out) = 0;
+    // The device's UBoE wire counters.
+    virtual Status get_wire_stats(const std::string &dev, WireStats *out) = 0;
 
     virtual Status eid_add(const std::string &dev, uint32_t index, const Eid &eid) = 0;
     virtual Status eid_del(const std::string &dev, uint32_t index) = 0;

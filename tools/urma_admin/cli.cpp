@@ -52,7 +52,7 @@ std::string check_dev_name(const std::string &name)
 
 ParseResult show_res(const Args &a)
 {
-    // a: "dev" <dev> <kind> [ID]
+    // a: "dev" <dev> <kind> [ID], or "dev" <dev> --stats
     if (a.size() < 3 || a.size() > 4)
         return UsageError{"show dev: expected <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]"};
     Command c;
@@ -60,6 +60,10 @@ ParseResult show_res(const Args &a)
     c.dev = a[1];
     if (std::string why = check_dev_name(c.dev); !why.empty())
         return UsageError{"show dev: " + why};
+    if (a.size() == 3 && a[2] == "--stats") {
+        c.verb = Verb::ShowStats;
+        return c;
+    }
     auto type = res_type_from_name(a[2]);
     if (!type) {
         if (a[2] == "jetty_group" || a[2] == "rc" || a[2] == "tpreuse")
@@ -344,6 +348,8 @@ std::string usage_text()
            "  urma_admin show dev <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]\n"
            "      the device's objects of one kind, or one of them (seg: by token ID;\n"
            "      tp: there are no TPs yet, the list is empty)\n"
+           "  urma_admin show dev <dev> --stats\n"
+           "      the device's UBoE counters: traffic, and drops by reason\n"
            "  urma_admin eid add <dev> <eid_idx> <eid>     add a static EID\n"
            "  urma_admin eid del <dev> <eid_idx>           delete a static EID\n"
            "  urma_admin eid set <dev> [<eid_idx>] mode {static|dynamic}\n"

@@ -25,6 +25,7 @@ enum class Verb {
     Version,     // -V, --version
     Show,        // show [--dev <dev>] [--brief|--all] [--whole]
     ShowRes,     // show dev <dev> <kind> [ID]
+    ShowStats,   // show dev <dev> --stats
     EidAdd,      // eid add <dev> <eid_idx> <eid>
     EidDel,      // eid del <dev> <eid_idx>
     EidSetMode,  // eid set <dev> [<eid_idx>] mode {static|dynamic}

@@ -56,6 +56,11 @@ struct Resource {
     }
 };
 
+// A device's UBoE counters (sysfs wire/): counter name -> value.
+struct WireStats {
+    std::map<std::string, uint64_t> counters;
+};
+
 struct SystemInfo {
     uint32_t dev_count = 0;
     uint8_t ns_mode = 0;

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "wire_stats.h"
+
 namespace urma_admin {
 
 namespace {
@@ -257,6 +259,11 @@ Status NlClient::get_resource(const std::string &dev, ResType type, uint32_t id,
         return malformed();
     *out = std::move(*res);
     return Status{};
+}
+
+Status NlClient::get_wire_stats(const std::string &dev, WireStats *out)
+{
+    return read_wire_stats(kUbcoreClassDir, dev, out);
 }
 
 Status NlClient::system_get(SystemInfo *out)

@@ -27,6 +27,8 @@ public:
                           std::vector<Resource> *out) override;
     Status get_resource(const std::string &dev, ResType type, uint32_t id, Resource *out) override;
     Status system_get(SystemInfo *out) override;
+    // From sysfs (/sys/class/ubcore/<dev>/wire/), not from netlink.
+    Status get_wire_stats(const std::string &dev, WireStats *out) override;
     Status eid_add(const std::string &dev, uint32_t index, const Eid &eid) override;
     Status eid_del(const std::string &dev, uint32_t index) override;
     Status eid_set_mode(const std::string &dev, bool static_mode) override;

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * KUnit tests of uboe_net.c on a real udma device on the initial
+ * namespace's loopback: udma_uboe_xmit() sends through the IPv4 and IPv6
+ * routes of the destination EID (127.0.0.1, ::1, the device's own EIDs),
+ * from process and softirq context, with and without an ICRC; the packets
+ * come back through the UDP socket's receive hook to the same device,
+ * which counts them as management messages. And what udma_uboe_xmit()
+ * refuses: a packet a receiver would drop, one too large, a destination
+ * with no route. Expected sizes are the wire layout's (uboe_wire.h): a
+ * management message is TPH 16 + EIDH 32 + BTAH 12 + MGMTETAH 8 + body,
+ * plus ICRC 4.
+ */
+#include <kunit/test.h>
+#include <linux/bottom_half.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/inet.h>
+#include <linux/netdevice.h>
+#include <net/net_namespace.h>
+
+#include "../udma.h"
+
+#define UBOE_KUNIT_BODY		"conn-req"
+#define UBOE_KUNIT_MGMT_LEN	(16 + 32 + 12 + 8 + sizeof(UBOE_KUNIT_BODY) - 1)
+
+struct uboe_kunit {
+	struct ubcore_device *dev;
+	struct udma_dev *udev;
+};
+
+static void eid_v4(union ubcore_eid *eid, const char *addr)
+{
+	__be32 a = in_aton(addr);
+
+	ubcore_eid_from_ipv4(eid, a);
+}
+
+static void eid_v6(union ubcore_eid *eid, const char *addr)
+{
+	memset(eid, 0, sizeof(*eid));
+	in6_pton(addr, -1, eid->raw, -1, NULL);
+}
+
+/* A management message from @eid to @eid. */
+static void mgmt_pkt(struct uboe_pkt *p, const union ubcore_eid *eid)
+{
+	memset(p, 0, sizeof(*p));
+	p->tp_opcode = UBOE_TP_UTP_DATA;
+	p->seg = UBOE_SEG_ONLY;
+	p->has_eid = true;
+	p->src_eid = *eid;
+	p->dst_eid = *eid;
+	p->ta_opcode = UBOE_TA_MANAGEMENT;
+	p->hdrs = UBOE_EXT_MGMTETAH;
+	p->mgmt.type = UBOE_MGMT_CONN_REQ;
+	p->mgmt.msg_id = 7;
+	p->payload = UBOE_KUNIT_BODY;
+	p->payload_len = sizeof(UBOE_KUNIT_BODY) - 1;
+}
+
+static bool has_eid(struct udma_dev *udev, const union ubcore_eid *eid)
+{
+	const struct udma_wire_eids *eids;
+	bool found = false;
+	u32 i;
+
+	rcu_read_lock();
+	eids = rcu_dereference(udev->wire.eids);
+	for (i = 0; eids && i < eids->cnt; i++)
+		found |= !memcmp(&eids->eid[i], eid, sizeof(*eid));
+	rcu_read_unlock();
+	return found;
+}
+
+/* Wait (at most 10 s) until counter @idx of @udev reaches @want. */
+static u64 wait_cnt(struct udma_dev *udev, unsigned int idx, u64 want)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		v = udma_wire_read(udev, idx);
+		if (v >= want)
+			break;
+		msleep(20);
+	}
+	return v;
+}
+
+static int uboe_kunit_init(struct kunit *test)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	union ubcore_eid v4, v6;
+	struct uboe_kunit *k;
+	int i, ret;
+
+	k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	ret = udma_dev_add(lo, "uboekunit");
+	if (ret) {
+		kunit_err(test, "no udma device on lo: %d\n", ret);
+		return ret;
+	}
+	k->dev = ubcore_get_device_by_name("uboekunit");
+	if (!k->dev)
+		return -ENODEV;
+	k->udev = to_udma_dev(k->dev);
+	test->priv = k;
+	eid_v4(&v4, "127.0.0.1");
+	eid_v6(&v6, "::1");
+	/* the receive path learns the EIDs from a work item */
+	for (i = 0; i < 500; i++) {
+		if (has_eid(k->udev, &v4) && has_eid(k->udev, &v6))
+			return 0;
+		msleep(20);
+	}
+	kunit_err(test, "the device on lo has not 127.0.0.1 and ::1 as EIDs\n");
+	return 0;
+}
+
+static void uboe_kunit_exit(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+
+	if (!k || !k->dev)
+		return;
+	KUNIT_EXPECT_EQ(test, k->dev->ops->dellink(k->dev), 0);
+	ubcore_put_device(k->dev);
+}
+
+/* Out through the IPv4 and the IPv6 route and back in, counted both ways. */
+static void uboe_xmit_v4_v6_loop(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	union ubcore_eid v4, v6;
+	struct uboe_pkt p;
+
+	eid_v4(&v4, "127.0.0.1");
+	eid_v6(&v6, "::1");
+	mgmt_pkt(&p, &v4);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(k->udev, &v4, &p), 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 1);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_BYTES),
+			UBOE_KUNIT_MGMT_LEN);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 1), 1);
+
+	mgmt_pkt(&p, &v6);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(k->udev, &v6, &p), 0);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 2), 2);
+
+	/* from softirq context: the engine's timers and receive path */
+	mgmt_pkt(&p, &v4);
+	local_bh_disable();
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &v4, &p), 0);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 3), 3);
+
+	/* with an ICRC, which the receiver checks */
+	mgmt_pkt(&p, &v6);
+	p.icrc = true;
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &v6, &p), 0);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 4), 4);
+
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 4);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_BYTES),
+			4 * UBOE_KUNIT_MGMT_LEN + UBOE_ICRC_SIZE);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_RX_PACKETS, 4), 4);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_BYTES),
+			4 * UBOE_KUNIT_MGMT_LEN + UBOE_ICRC_SIZE);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UBOE_DROP_EID_NOT_HERE), 0);
+}
+
+/* What is not sent is counted in tx_errors, and nothing goes out. */
+static void uboe_xmit_refused(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	union ubcore_eid v4, far4, far6;
+	struct uboe_pkt p;
+
+	eid_v4(&v4, "127.0.0.1");
+	/* TEST-NET-1 and the documentation prefix: the guest has no route */
+	eid_v4(&far4, "192.0.2.1");
+	eid_v6(&far6, "2001:db8::1");
+
+	mgmt_pkt(&p, &v4);
+	p.mgmt.type = 0;	/* no such message: a receiver drops it */
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &v4, &p), -EINVAL);
+	mgmt_pkt(&p, &v4);
+	p.payload_len = UBOE_MAX_PKT;
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &v4, &p), -EMSGSIZE);
+	mgmt_pkt(&p, &far4);
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &far4, &p), -ENETUNREACH);
+	mgmt_pkt(&p, &far6);
+	KUNIT_EXPECT_EQ(test, udma_uboe_xmit(k->udev, &far6, &p), -ENETUNREACH);
+
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 4);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_BYTES), 0);
+}
+
+/* A destination EID no device has: eid_not_here on the receiving device. */
+static void uboe_rx_eid_not_here(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	union ubcore_eid v4, other;
+	struct uboe_pkt p;
+
+	eid_v4(&v4, "127.0.0.1");
+	eid_v4(&other, "127.0.0.2");	/* routed to lo, but no EID */
+	mgmt_pkt(&p, &v4);
+	p.dst_eid = other;
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(k->udev, &v4, &p), 0);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UBOE_DROP_EID_NOT_HERE, 1), 1);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_PACKETS), 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_MGMT_RX), 0);
+}
+
+static struct kunit_case udma_uboe_net_cases[] = {
+	KUNIT_CASE(uboe_xmit_v4_v6_loop),
+	KUNIT_CASE(uboe_xmit_refused),
+	KUNIT_CASE(uboe_rx_eid_not_here),
+	{}
+};
+
+static struct kunit_suite udma_uboe_net_suite = {
+	.name = "udma_uboe_net",
+	.init = uboe_kunit_init,
+	.exit = uboe_kunit_exit,
+	.test_cases = udma_uboe_net_cases,
+};
+
+kunit_test_suite(udma_uboe_net_suite);

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The dispatch points of received UBoE packets, one per class. uboe_net.c
+ * calls them for a packet that decoded (uboe_decode(): nothing in it is
+ * malformed) and whose destination EID is one of @udev's; it has counted
+ * it in rx_packets and rx_bytes (and a management message in mgmt_rx).
+ *
+ * Context: softirq (the UDP receive path), under rcu_read_lock(); they must
+ * not sleep. @udev is valid for the call only: it is on its namespace's
+ * device list, taken off it, and an RCU grace period passes, before it is
+ * unregistered. @pkt and its payload point into @skb, which the caller
+ * frees when the function returns: a handler that keeps the packet takes
+ * its own reference (skb_get()) or copies what it needs.
+ *
+ * Return: UBOE_DROP_NONE when the packet was taken (or dropped on purpose
+ * and counted by the handler), else the reason the caller counts.
+ */
+#include "udma.h"
+
+/**
+ * udma_uboe_rx_data() - a data packet: a request or a response, of a TP
+ *	(RTP_DATA) or of none (UTP_DATA, UM)
+ * @udev: the device that owns the destination EID
+ * @pkt: the decoded packet
+ * @skb: the datagram it came in
+ *
+ * The engine's responder (requests) and completer (responses) take these
+ * once it has a TP table; until then no TPN names a TP here.
+ *
+ * Return: UBOE_DROP_UNKNOWN_TPN.
+ */
+enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
+				 const struct uboe_pkt *pkt,
+				 struct sk_buff *skb)
+{
+	return UBOE_DROP_UNKNOWN_TPN;
+}
+
+/**
+ * udma_uboe_rx_ack() - an ACK or a NAK of a TP
+ * @udev: the device that owns the destination EID
+ * @pkt: the decoded packet
+ * @skb: the datagram it came in
+ *
+ * The engine's requester takes these once it has a TP table.
+ *
+ * Return: UBOE_DROP_UNKNOWN_TPN.
+ */
+enum uboe_drop udma_uboe_rx_ack(struct udma_dev *udev,
+				const struct uboe_pkt *pkt,
+				struct sk_buff *skb)
+{
+	return UBOE_DROP_UNKNOWN_TPN;
+}
+
+/**
+ * udma_uboe_rx_mgmt() - a management message (UTP_DATA, TAOpcode
+ *	MANAGEMENT) for ubcore's connection manager
+ * @udev: the device that owns the destination EID
+ * @pkt: the decoded packet: @pkt->mgmt is the MGMTETAH, the payload the
+ *	message body, @pkt->src_eid and @pkt->dst_eid its ends
+ * @skb: the datagram it came in
+ *
+ * This is the connection manager's entry point: udma only moves its
+ * messages. Until ubcore has one, the message is dropped here; the caller
+ * has counted it in mgmt_rx.
+ *
+ * Return: UBOE_DROP_NONE.
+ */
+enum uboe_drop udma_uboe_rx_mgmt(struct udma_dev *udev,
+				 const struct uboe_pkt *pkt,
+				 struct sk_buff *skb)
+{
+	return UBOE_DROP_NONE;
+}

@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * UBoE packet I/O: UB packets (include/uapi/ub/uboe_wire.h) in UDP over
+ * IPv4 and IPv6.
+ *
+ * Each network namespace that has a udma device has two kernel UDP tunnel
+ * sockets, IPv4 and IPv6 (v6only), bound to the uboe_port on every
+ * address, created when its first device appears and released when its
+ * last one goes (or the namespace does). The receive hook (encap_rcv)
+ * validates every datagram with uboe_decode(), finds the device that owns
+ * the destination EID among the namespace's devices and hands the packet
+ * to the dispatch point of its class (uboe_dispatch.c). udma_uboe_xmit()
+ * sends one packet to an EID: an EID is an IPv6 address, or an IPv4 one
+ * mapped (::ffff:a.b.c.d, include/ub/ubcore_eid.h), so the packet goes to
+ * that address, through its route and neighbour, from the device's
+ * namespace and (unless it is a loopback device) out of its netdev.
+ *
+ * What the receive path counts, per device (sysfs wire/) or, when no
+ * device can be charged, per namespace (/proc/net/udma_uboe):
+ *  - a datagram that does not decode: its reason, on the device of the
+ *    netdev it arrived on, else on the namespace;
+ *  - one whose destination EID is on no device here: eid_not_here on the
+ *    namespace, and on the device of the netdev it arrived on if any;
+ *  - one delivered to a device: rx_packets, rx_bytes (and mgmt_rx for a
+ *    management message) there, then the reason the dispatch point gives
+ *    if it drops it (unknown_tpn while there is no TP table).
+ * A bad UDP checksum never reaches the hook: the UDP layer drops and
+ * counts it (Udp InCsumErrors in /proc/net/snmp).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/proc_fs.h>
+#include <linux/rculist.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/udp.h>
+#include <kunit/visibility.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "udma.h"
+
+static ushort udma_uboe_port = UDMA_UBOE_PORT_DEFAULT;
+module_param_named(uboe_port, udma_uboe_port, ushort, 0444);
+MODULE_PARM_DESC(uboe_port,
+		 "UDP port of UBoE, both ends, in every network namespace (default 4792; 4791 is RoCEv2's)");
+
+static bool udma_uboe_icrc;
+module_param_named(uboe_icrc, udma_uboe_icrc, bool, 0444);
+MODULE_PARM_DESC(uboe_icrc,
+		 "Send every UBoE packet with a CRC32C ICRC and drop those without one (default: no; the UDP checksum is the integrity check)");
+
+/**
+ * struct udma_net - udma in one network namespace
+ * @lock: serialises the changes of @devs, @sock4 and @sock6 (process
+ *	context: device add and removal, namespace exit)
+ * @devs: the namespace's udma devices (struct udma_wire.node); RCU list
+ * @sock4: the IPv4 socket, or NULL; RCU (udma_uboe_xmit())
+ * @sock6: the IPv6 socket, or NULL; RCU
+ * @stats: drops that no device can be charged for (enum udma_wire_cnt)
+ *
+ * In the namespace's net_generic() area, from the namespace's creation (or
+ * module load) to its exit (or module unload).
+ */
+struct udma_net {
+	struct mutex lock;		/* see above */
+	struct list_head devs;
+	struct socket __rcu *sock4;
+	struct socket __rcu *sock6;
+	struct udma_wire_stats __percpu *stats;
+};
+
+static unsigned int udma_net_id __read_mostly;
+
+static struct udma_net *udma_net(struct net *net)
+{
+	return net_generic(net, udma_net_id);
+}
+
+static inline void udma_stats_add(struct udma_wire_stats __percpu *stats,
+				  unsigned int idx, u64 n)
+{
+	this_cpu_add(stats->cnt[idx], n);
+}
+
+static u64 udma_stats_read(struct udma_wire_stats __percpu *stats,
+			   unsigned int idx)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(stats, cpu)->cnt[idx]);
+	return sum;
+}
+
+/**
+ * udma_wire_read() - the value of a counter of a device
+ * @udev: the device
+ * @idx: enum udma_wire_cnt, or an enum uboe_drop
+ *
+ * Any context. Per-CPU sums: a counter being added to meanwhile may be
+ * read before or after the addition.
+ *
+ * Return: the counter's value; 0 for an index that is no counter.
+ */
+u64 udma_wire_read(struct udma_dev *udev, unsigned int idx)
+{
+	if (idx == UBOE_DROP_NONE || idx >= UDMA_WIRE_NR_CNT)
+		return 0;
+	return udma_stats_read(udev->wire.stats, idx);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_wire_read);
+
+/* Receive ------------------------------------------------------------- */
+
+/* The device that owns @eid in @unet; rcu_read_lock() held. */
+static struct udma_dev *udma_wire_by_eid(struct udma_net *unet,
+					 const union ubcore_eid *eid)
+{
+	struct udma_wire *w;
+
+	list_for_each_entry_rcu(w, &unet->devs, node) {
+		const struct udma_wire_eids *eids = rcu_dereference(w->eids);
+		u32 i;
+
+		for (i = 0; eids && i < eids->cnt; i++)
+			if (!memcmp(eids->eid[i].raw, eid->raw, sizeof(eid->raw)))
+				return container_of(w, struct udma_dev, wire);
+	}
+	return NULL;
+}
+
+/* The device bound to @ndev in @unet; rcu_read_lock() held. */
+static struct udma_dev *udma_wire_by_netdev(struct udma_net *unet,
+					    const struct net_device *ndev)
+{
+	struct udma_wire *w;
+
+	list_for_each_entry_rcu(w, &unet->devs, node) {
+		struct udma_dev *udev = container_of(w, struct udma_dev, wire);
+
+		if (udev->netdev == ndev)
+			return udev;
+	}
+	return NULL;
+}
+
+/* The destination EID of a packet without an EIDH: its IP destination. */
+static void udma_skb_dst_eid(const struct sock *sk, const struct sk_buff *skb,
+			     union ubcore_eid *eid)
+{
+	if (sk->sk_family == AF_INET)
+		ubcore_eid_from_ipv4(eid, ip_hdr(skb)->daddr);
+	else
+		eid->ip6 = ipv6_hdr(skb)->daddr;
+}
+
+/* Hand a delivered packet to its class's dispatch point. */
+static enum uboe_drop udma_uboe_dispatch(struct udma_dev *udev,
+					 const struct uboe_pkt *pkt,
+					 struct sk_buff *skb)
+{
+	switch (pkt->tp_opcode) {
+	case UBOE_TP_ACK:
+	case UBOE_TP_NAK:
+		return udma_uboe_rx_ack(udev, pkt, skb);
+	case UBOE_TP_UTP_DATA:
+		if (pkt->ta_opcode == UBOE_TA_MANAGEMENT) {
+			udma_stats_add(udev->wire.stats, UDMA_WIRE_MGMT_RX, 1);
+			return udma_uboe_rx_mgmt(udev, pkt, skb);
+		}
+		fallthrough;
+	default:
+		return udma_uboe_rx_data(udev, pkt, skb);
+	}
+}
+
+/*
+ * encap_rcv of both sockets: softirq, rcu_read_lock() held by the UDP
+ * layer, which has checked the UDP checksum and trimmed @skb to the UDP
+ * length; @skb->data is at the UDP header. Consumes @skb.
+ *
+ * Return: 0 (the packet is ours, whatever became of it).
+ */
+static int udma_uboe_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct udma_net *unet = rcu_dereference_sk_user_data(sk);
+	struct udma_dev *udev, *ingress;
+	union ubcore_eid dst;
+	struct uboe_pkt pkt;
+	enum uboe_drop drop;
+	u32 flags = 0;
+	size_t len;
+
+	if (!unet || skb_linearize(skb) || skb->len < sizeof(struct udphdr))
+		goto free;
+	len = skb->len - sizeof(struct udphdr);
+	ingress = udma_wire_by_netdev(unet, skb->dev);
+
+	/* Without a UDP checksum (IPv4 allows it), the ICRC must be there. */
+	if (READ_ONCE(udma_uboe_icrc) ||
+	    (sk->sk_family == AF_INET && !udp_hdr(skb)->check))
+		flags |= UBOE_DEC_NEED_ICRC;
+	drop = uboe_decode(skb->data + sizeof(struct udphdr), len, flags, &pkt);
+	if (drop) {
+		udma_stats_add(ingress ? ingress->wire.stats : unet->stats,
+			       drop, 1);
+		goto free;
+	}
+
+	if (pkt.has_eid)
+		dst = pkt.dst_eid;
+	else
+		udma_skb_dst_eid(sk, skb, &dst);
+	udev = udma_wire_by_eid(unet, &dst);
+	if (!udev) {
+		udma_stats_add(unet->stats, UBOE_DROP_EID_NOT_HERE, 1);
+		if (ingress)
+			udma_stats_add(ingress->wire.stats,
+				       UBOE_DROP_EID_NOT_HERE, 1);
+		goto free;
+	}
+
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_PACKETS, 1);
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_BYTES, len);
+	drop = udma_uboe_dispatch(udev, &pkt, skb);
+	if (drop) {
+		udma_stats_add(udev->wire.stats, drop, 1);
+		goto free;
+	}
+	consume_skb(skb);
+	return 0;
+
+free:
+	kfree_skb(skb);
+	return 0;
+}
+
+/* Sockets ------------------------------------------------------------- */
+
+static int udma_sock_create(struct net *net, struct udma_net *unet,
+			    sa_family_t family, struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data = unet,
+		.encap_type = 1,
+		.encap_rcv = udma_uboe_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = family,
+		.local_udp_port = htons(udma_uboe_port),
+		.use_udp_checksums = 1,
+		.use_udp6_tx_checksums = 1,
+		.use_udp6_rx_checksums = 1,
+		.ipv6_v6only = 1,
+	};
+	struct socket *sock;
+	int ret;
+
+	if (family == AF_INET)
+		cfg.local_ip.s_addr = htonl(INADDR_ANY);
+	else
+		cfg.local_ip6 = in6addr_any;
+	ret = udp_sock_create(net, &cfg, &sock);
+	if (ret) {
+		pr_err("cannot open the UBoE socket (IPv%d, UDP port %u): %d\n",
+		       family == AF_INET ? 4 : 6, udma_uboe_port, ret);
+		return ret;
+	}
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	*sockp = sock;
+	return 0;
+}
+
+/* Open @unet's sockets; @unet->lock held, none open. */
+static int udma_net_open(struct net *net, struct udma_net *unet)
+{
+	struct socket *s4, *s6;
+	int ret;
+
+	lockdep_assert_held(&unet->lock);
+	ret = udma_sock_create(net, unet, AF_INET, &s4);
+	if (ret)
+		return ret;
+	ret = udma_sock_create(net, unet, AF_INET6, &s6);
+	if (ret) {
+		udp_tunnel_sock_release(s4);
+		return ret;
+	}
+	rcu_assign_pointer(unet->sock4, s4);
+	rcu_assign_pointer(unet->sock6, s6);
+	return 0;
+}
+
+/*
+ * Close @unet's sockets, if open; @unet->lock held. A sender that loaded
+ * a pointer under rcu_read_lock() is done with it after the grace period
+ * that udp_tunnel_sock_release() waits for; so is the receive hook.
+ */
+static void udma_net_close(struct udma_net *unet)
+{
+	struct socket *s4 = rcu_replace_pointer(unet->sock4, NULL,
+						lockdep_is_held(&unet->lock));
+	struct socket *s6 = rcu_replace_pointer(unet->sock6, NULL,
+						lockdep_is_held(&unet->lock));
+
+	if (s4)
+		udp_tunnel_sock_release(s4);
+	if (s6)
+		udp_tunnel_sock_release(s6);
+}
+
+/* Devices ------------------------------------------------------------- */
+
+/* Copy the device's EID table into wire.eids (process context). */
+static void udma_wire_eid_work(struct work_struct *work)
+{
+	struct udma_dev *udev = container_of(work, struct udma_dev,
+					     wire.eid_work);
+	struct udma_wire_eids *eids, *old;
+	union ubcore_eid eid;
+	u32 i;
+
+	eids = kzalloc(struct_size(eids, eid, UBCORE_MAX_EID_CNT), GFP_KERNEL);
+	if (!eids) {
+		/* keep the old copy; the next change or a retry fixes it */
+		dev_warn_ratelimited(&udev->ub_dev.dev,
+				     "no memory for the UBoE EID index, retrying\n");
+		queue_work(system_wq, work);
+		return;
+	}
+	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
+		if (!ubcore_get_eid(&udev->ub_dev, i, &eid))
+			eids->eid[eids->cnt++] = eid;
+	/* only this work writes the pointer, and it never runs twice at once */
+	old = rcu_replace_pointer(udev->wire.eids, eids, true);
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/* ubcore's async events of the device: any context, under its lock. */
+static void udma_wire_event(struct ubcore_event_handler *handler,
+			    const struct ubcore_event *event)
+{
+	struct udma_dev *udev = container_of(handler, struct udma_dev,
+					     wire.eid_handler);
+
+	if (event->type == UBCORE_EVENT_EID_CHANGE)
+		queue_work(system_wq, &udev->wire.eid_work);
+}
+
+/**
+ * udma_wire_alloc() - set up the wire part of a new device
+ * @udev: the device, being allocated
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int udma_wire_alloc(struct udma_dev *udev)
+{
+	struct udma_wire *w = &udev->wire;
+
+	INIT_LIST_HEAD(&w->node);
+	INIT_WORK(&w->eid_work, udma_wire_eid_work);
+	w->eid_handler.event_handler = udma_wire_event;
+	w->stats = alloc_percpu(struct udma_wire_stats);
+	return w->stats ? 0 : -ENOMEM;
+}
+
+/**
+ * udma_wire_free() - free what udma_wire_alloc() allocated
+ * @udev: the device, being released (udma_wire_dev_del() has run if
+ *	udma_wire_dev_add() had)
+ */
+void udma_wire_free(struct udma_dev *udev)
+{
+	WARN_ON(udev->wire.on_list);
+	kfree(rcu_dereference_protected(udev->wire.eids, true));
+	free_percpu(udev->wire.stats);
+}
+
+/**
+ * udma_wire_dev_add() - a registered device joins UBoE in its namespace
+ * @udev: the device
+ *
+ * Opens the namespace's sockets if it is the first device there. Process
+ * context; sleeps.
+ *
+ * Return: 0, or the error of opening a socket (e.g. -EADDRINUSE when the
+ * port is taken in that namespace).
+ */
+int udma_wire_dev_add(struct udma_dev *udev)
+{
+	struct net *net = ubcore_dev_net(&udev->ub_dev);
+	struct udma_net *unet = udma_net(net);
+	int ret = 0;
+
+	mutex_lock(&unet->lock);
+	if (list_empty(&unet->devs))
+		ret = udma_net_open(net, unet);
+	if (!ret) {
+		list_add_tail_rcu(&udev->wire.node, &unet->devs);
+		udev->wire.on_list = true;
+	}
+	mutex_unlock(&unet->lock);
+	if (ret)
+		return ret;
+	ubcore_register_event_handler(&udev->ub_dev, &udev->wire.eid_handler);
+	/* the EIDs it had before the handler was there */
+	queue_work(system_wq, &udev->wire.eid_work);
+	return 0;
+}
+
+/**
+ * udma_wire_dev_del() - a device leaves UBoE, before it is unregistered
+ * @udev: a device udma_wire_dev_add() succeeded for
+ *
+ * After it returns, no receive path and no dispatch point uses @udev;
+ * the namespace's sockets are closed if it was the last device there.
+ * Process context; sleeps.
+ */
+void udma_wire_dev_del(struct udma_dev *udev)
+{
+	struct udma_net *unet = udma_net(ubcore_dev_net(&udev->ub_dev));
+
+	ubcore_unregister_event_handler(&udev->ub_dev, &udev->wire.eid_handler);
+	cancel_work_sync(&udev->wire.eid_work);
+	mutex_lock(&unet->lock);
+	list_del_rcu(&udev->wire.node);
+	udev->wire.on_list = false;
+	if (list_empty(&unet->devs))
+		udma_net_close(unet);	/* waits for an RCU grace period */
+	else
+		synchronize_rcu();
+	mutex_unlock(&unet->lock);
+}
+
+/* Transmit ------------------------------------------------------------ */
+
+/* Room in front of the UBoE packet: link layer, IPv6 (the larger), UDP. */
+#define UDMA_UBOE_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr))
+
+/* The output interface to route by: none for a loopback device. */
+static int udma_xmit_oif(const struct udma_dev *udev)
+{
+	return udev->netdev->flags & IFF_LOOPBACK ? 0 : udev->netdev->ifindex;
+}
+
+static int udma_xmit4(struct udma_dev *udev, struct net *net, struct sock *sk,
+		      struct sk_buff *skb, const union ubcore_eid *dst,
+		      __be16 sport, bool icrc)
+{
+	struct flowi4 fl4 = {
+		.daddr = dst->in4.addr,
+		.flowi4_oif = udma_xmit_oif(udev),
+		.flowi4_proto = IPPROTO_UDP,
+		.fl4_sport = sport,
+		.fl4_dport = htons(udma_uboe_port),
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (skb->len + sizeof(struct iphdr) + sizeof(struct udphdr) >
+	    dst_mtu(&rt->dst)) {
+		ip_rt_put(rt);
+		return -EMSGSIZE;
+	}
+	/* With an ICRC, the UDP checksum may be left out (IPv4 only). */
+	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr, 0,
+			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
+			    htons(udma_uboe_port), false, icrc);
+	return 0;
+}
+
+static int udma_xmit6(struct udma_dev *udev, struct net *net, struct sock *sk,
+		      struct sk_buff *skb, const union ubcore_eid *dst,
+		      __be16 sport)
+{
+	struct flowi6 fl6 = {
+		.daddr = dst->ip6,
+		.flowi6_oif = udma_xmit_oif(udev),
+		.flowi6_proto = IPPROTO_UDP,
+		.fl6_sport = sport,
+		.fl6_dport = htons(udma_uboe_port),
+	};
+	struct dst_entry *dst6;
+
+	if (!ipv6_mod_enabled())
+		return -EAFNOSUPPORT;
+	dst6 = ipv6_stub->ipv6_dst_lookup_flow(net, sk, &fl6, NULL);
+	if (IS_ERR(dst6))
+		return PTR_ERR(dst6);
+	if (skb->len + sizeof(struct ipv6hdr) + sizeof(struct udphdr) >
+	    dst_mtu(dst6)) {
+		dst_release(dst6);
+		return -EMSGSIZE;
+	}
+	/* no device for tunnel statistics: we count ourselves */
+	udp_tunnel6_xmit_skb(dst6, sk, skb, NULL, &fl6.saddr, &fl6.daddr, 0,
+			     ip6_dst_hoplimit(dst6), 0, sport,
+			     htons(udma_uboe_port), false);
+	return 0;
+}
+
+/**
+ * udma_uboe_xmit() - send one UBoE packet to an EID
+ * @udev: the sending device; its namespace's sockets and, unless it is a
+ *	loopback device, its netdev are used
+ * @dst: the destination EID: its IPv6 address, or the IPv4 address it
+ *	maps (::ffff:a.b.c.d)
+ * @pkt: the packet, as uboe_encode() takes it; when the module parameter
+ *	uboe_icrc is set the packet gets an ICRC whatever @pkt->icrc says
+ *
+ * Encodes @pkt into a new skb and sends it through the route and
+ * neighbour of @dst's address, to the UBoE port. The packet is not
+ * segmented: it must fit the route's MTU with its IP and UDP headers.
+ * Counts tx_packets and tx_bytes (UDP payload) of the device, or
+ * tx_errors when it returns an error. Delivery is not confirmed: a packet
+ * the IP layer drops later (no neighbour, a full queue) is lost silently,
+ * as on any datagram path; the transport retransmits.
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: 0; -EINVAL when @pkt is not a valid packet (uboe_encode()),
+ * -EMSGSIZE when it is larger than UBOE_MAX_PKT or than the path's MTU,
+ * -ENOMEM, -ENETDOWN when the device has left its namespace's UBoE (it
+ * is being removed), or the routing error (-ENETUNREACH, -EHOSTUNREACH,
+ * -EAFNOSUPPORT without IPv6, ...).
+ */
+int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
+		   const struct uboe_pkt *pkt)
+{
+	struct net *net = ubcore_dev_net(&udev->ub_dev);
+	struct udma_net *unet = udma_net(net);
+	bool v4 = ubcore_eid_is_ipv4(dst);
+	struct uboe_pkt p = *pkt;
+	struct sk_buff *skb;
+	struct socket *sock;
+	__be16 sport;
+	int len, ret;
+
+	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
+	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
+	if (len > UBOE_MAX_PKT) {
+		ret = -EMSGSIZE;
+		goto err;
+	}
+	skb = alloc_skb(UDMA_UBOE_HEADROOM + len, GFP_ATOMIC);
+	if (!skb) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	skb_reserve(skb, UDMA_UBOE_HEADROOM);
+	ret = uboe_encode(&p, skb_put(skb, len), len);
+	if (ret < 0)
+		goto free;
+	skb->protocol = v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	/* one UDP source port per TP and peer: ECMP keeps a TP on one path */
+	skb_set_hash(skb, jhash_2words(p.dtpn, jhash(dst->raw, sizeof(dst->raw),
+						     0), 0),
+		     PKT_HASH_TYPE_L4);
+	sport = udp_flow_src_port(net, skb, 0, 0, true);
+
+	rcu_read_lock();
+	sock = v4 ? rcu_dereference(unet->sock4) : rcu_dereference(unet->sock6);
+	if (!sock)
+		ret = -ENETDOWN;
+	else if (v4)
+		ret = udma_xmit4(udev, net, sock->sk, skb, dst, sport, p.icrc);
+	else
+		ret = udma_xmit6(udev, net, sock->sk, skb, dst, sport);
+	rcu_read_unlock();
+	if (ret)
+		goto free;
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
+	return 0;
+
+free:
+	kfree_skb(skb);
+err:
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_ERRORS, 1);
+	net_dbg_ratelimited("%s: cannot send a UBoE packet: %d\n",
+			    udev->ub_dev.dev_name, ret);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_xmit);
+
+/* Counters: sysfs and procfs ------------------------------------------ */
+
+static const char * const udma_wire_cnt_names[] = {
+	[UDMA_WIRE_RX_PACKETS - UBOE_DROP_MAX] = "rx_packets",
+	[UDMA_WIRE_RX_BYTES - UBOE_DROP_MAX] = "rx_bytes",
+	[UDMA_WIRE_MGMT_RX - UBOE_DROP_MAX] = "mgmt_rx",
+	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",
+	[UDMA_WIRE_TX_BYTES - UBOE_DROP_MAX] = "tx_bytes",
+	[UDMA_WIRE_TX_ERRORS - UBOE_DROP_MAX] = "tx_errors",
+};
+
+static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==
+	      UDMA_WIRE_NR_CNT - UBOE_DROP_MAX);
+
+/* The name of counter @idx: a drop reason's, or one of the others. */
+static const char *udma_wire_cnt_name(unsigned int idx)
+{
+	return idx < UBOE_DROP_MAX ? uboe_drop_name(idx) :
+	       udma_wire_cnt_names[idx - UBOE_DROP_MAX];
+}
+
+/* wire/<counter>: the attribute's var is its enum udma_wire_cnt. */
+static ssize_t wire_cnt_show(struct device *device,
+			     struct device_attribute *attr, char *buf)
+{
+	uintptr_t idx = (uintptr_t)container_of(attr, struct dev_ext_attribute,
+						attr)->var;
+	struct udma_dev *udev = to_udma_dev(to_ubcore_device(device));
+
+	return sysfs_emit(buf, "%llu\n", udma_wire_read(udev, idx));
+}
+
+/* Every counter but UBOE_DROP_NONE; filled by udma_uboe_init(). */
+static struct dev_ext_attribute udma_wire_attrs[UDMA_WIRE_NR_CNT - 1];
+static struct attribute *udma_wire_attr_list[UDMA_WIRE_NR_CNT];
+
+/*
+ * /sys/class/ubcore/<dev>/wire/: one file per drop reason, named by
+ * uboe_drop_name(), and rx_packets, rx_bytes, mgmt_rx, tx_packets,
+ * tx_bytes, tx_errors; added by ubcore with the device (ops.device_group).
+ */
+const struct attribute_group udma_wire_group = {
+	.name = "wire",
+	.attrs = udma_wire_attr_list,
+};
+
+/* /proc/net/udma_uboe: "<counter> <value>" of the namespace's drops. */
+static int udma_net_stats_show(struct seq_file *seq, void *v)
+{
+	struct udma_net *unet = udma_net(seq_file_single_net(seq));
+	unsigned int i;
+
+	for (i = UBOE_DROP_NONE + 1; i < UBOE_DROP_MAX; i++)
+		seq_printf(seq, "%s %llu\n", uboe_drop_name(i),
+			   udma_stats_read(unet->stats, i));
+	return 0;
+}
+
+/* Namespaces ---------------------------------------------------------- */
+
+static int __net_init udma_net_init(struct net *net)
+{
+	struct udma_net *unet = udma_net(net);
+
+	mutex_init(&unet->lock);
+	INIT_LIST_HEAD(&unet->devs);
+	unet->stats = alloc_percpu(struct udma_wire_stats);
+	if (!unet->stats)
+		return -ENOMEM;
+	if (!proc_create_net_single("udma_uboe", 0444, net->proc_net,
+				    udma_net_stats_show, NULL)) {
+		free_percpu(unet->stats);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The namespace goes: its netdevs were unregistered before (pernet device
+ * operations exit first), and with them its udma devices, whose netdev
+ * references that unregistration waits for. So the sockets are closed
+ * already; close them anyway should a device have been left.
+ */
+static void __net_exit udma_net_exit(struct net *net)
+{
+	struct udma_net *unet = udma_net(net);
+
+	remove_proc_entry("udma_uboe", net->proc_net);
+	mutex_lock(&unet->lock);
+	WARN_ON(!list_empty(&unet->devs));
+	udma_net_close(unet);
+	mutex_unlock(&unet->lock);
+	free_percpu(unet->stats);
+	mutex_destroy(&unet->lock);
+}
+
+static struct pernet_operations udma_net_ops = {
+	.init = udma_net_init,
+	.exit = udma_net_exit,
+	.id = &udma_net_id,
+	.size = sizeof(struct udma_net),
+};
+
+/**
+ * udma_uboe_init() - start UBoE: the counters' attributes, the namespaces,
+ *	the integrity measurement's debugfs file
+ *
+ * Return: 0 or the error of register_pernet_subsys().
+ */
+int udma_uboe_init(void)
+{
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = UBOE_DROP_NONE + 1; i < UDMA_WIRE_NR_CNT; i++, n++) {
+		struct dev_ext_attribute *ea = &udma_wire_attrs[n];
+
+		sysfs_attr_init(&ea->attr.attr);
+		ea->attr.attr.name = udma_wire_cnt_name(i);
+		ea->attr.attr.mode = 0444;
+		ea->attr.show = wire_cnt_show;
+		ea->var = (void *)(uintptr_t)i;
+		udma_wire_attr_list[n] = &ea->attr.attr;
+	}
+	ret = register_pernet_subsys(&udma_net_ops);
+	if (ret) {
+		pr_err("cannot follow network namespaces: %d\n", ret);
+		return ret;
+	}
+	udma_uboe_bench_init();
+	return 0;
+}
+
+/**
+ * udma_uboe_exit() - stop UBoE, after every device is gone
+ */
+void udma_uboe_exit(void)
+{
+	udma_uboe_bench_exit();
+	unregister_pernet_subsys(&udma_net_ops);
+}

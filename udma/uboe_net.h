@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * UBoE packet I/O of udma (uboe_net.c): one kernel UDP tunnel socket per
+ * network namespace, the transmit function, the receive demultiplexer and
+ * the per-device wire counters. The dispatch points that the engine and
+ * ubcore's connection manager fill in are in uboe_dispatch.c.
+ */
+#ifndef _UDMA_UBOE_NET_H
+#define _UDMA_UBOE_NET_H
+
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <ub/ubcore_eid.h>
+#include <ub/ubcore_event.h>
+
+#include "uboe_codec.h"
+
+struct udma_dev;
+struct udma_net;
+
+/*
+ * The default UDP port of UBoE (module parameter uboe_port): 4789 and 4790
+ * are VXLAN's and VXLAN-GPE's, 4791 RoCEv2's; 4792 is not assigned to
+ * UBoE by IANA, it is only this stack's default.
+ */
+#define UDMA_UBOE_PORT_DEFAULT	4792
+
+/*
+ * The wire counters of a device (sysfs wire/) and of a namespace
+ * (/proc/net/udma_uboe). 1 .. UBOE_DROP_MAX - 1: packets dropped for that
+ * enum uboe_drop (index 0, UBOE_DROP_NONE, is never counted); then these.
+ */
+enum udma_wire_cnt {
+	/* packets delivered to the device (decoded, destination EID here) */
+	UDMA_WIRE_RX_PACKETS = UBOE_DROP_MAX,
+	/* their bytes, UDP payload (the UBoE packet) */
+	UDMA_WIRE_RX_BYTES,
+	/* of those, management messages */
+	UDMA_WIRE_MGMT_RX,
+	/* packets handed to the IP layer, and their bytes (UDP payload) */
+	UDMA_WIRE_TX_PACKETS,
+	UDMA_WIRE_TX_BYTES,
+	/* packets udma_uboe_xmit() could not send (no route, too big, ...) */
+	UDMA_WIRE_TX_ERRORS,
+	UDMA_WIRE_NR_CNT
+};
+
+/* Per-CPU counters, added with this_cpu_*(): any context, no lock. */
+struct udma_wire_stats {
+	u64 cnt[UDMA_WIRE_NR_CNT];
+};
+
+/**
+ * struct udma_wire_eids - a copy of a device's EID table for the receive
+ *	path, which may not take the table's mutex
+ * @rcu: frees the copy after the readers of the one it replaced
+ * @cnt: valid entries at @eid
+ * @eid: the EIDs
+ */
+struct udma_wire_eids {
+	struct rcu_head rcu;
+	u32 cnt;
+	union ubcore_eid eid[];
+};
+
+/**
+ * struct udma_wire - a device's part of UBoE
+ * @node: in its namespace's udma_net.devs (RCU list); written under
+ *	udma_net.lock, read under rcu_read_lock() by the receive path
+ * @eids: the device's EIDs as the receive path matches them; published
+ *	with rcu_assign_pointer() by @eid_work only (a work item never runs
+ *	twice at once), read under rcu_read_lock(); freed with kfree_rcu()
+ * @eid_work: copies the EID table into @eids; queued by @eid_handler on
+ *	every EID change and once when the device joins its namespace;
+ *	cancelled (after @eid_handler is unregistered) before it leaves
+ * @eid_handler: ubcore's async events of the device (EID changes)
+ * @stats: the device's counters (enum udma_wire_cnt), from allocation to
+ *	udma_release()
+ * @on_list: @node is on its namespace's list; udma_net.lock
+ */
+struct udma_wire {
+	struct list_head node;
+	struct udma_wire_eids __rcu *eids;
+	struct work_struct eid_work;
+	struct ubcore_event_handler eid_handler;
+	struct udma_wire_stats __percpu *stats;
+	bool on_list;
+};
+
+/* uboe_net.c */
+int udma_uboe_init(void);
+void udma_uboe_exit(void);
+int udma_wire_alloc(struct udma_dev *udev);
+void udma_wire_free(struct udma_dev *udev);
+int udma_wire_dev_add(struct udma_dev *udev);
+void udma_wire_dev_del(struct udma_dev *udev);
+u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
+		   const struct uboe_pkt *pkt);
+extern const struct attribute_group udma_wire_group;
+
+/* uboe_bench.c: the integrity checks' cost (debugfs) */
+void udma_uboe_bench_init(void);
+void udma_uboe_bench_exit(void);
+
+/* uboe_dispatch.c: where a received, decoded packet goes, by its class */
+enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
+				 const struct uboe_pkt *pkt,
+				 struct sk_buff *skb);
+enum uboe_drop udma_uboe_rx_ack(struct udma_dev *udev,
+				const struct uboe_pkt *pkt,
+				struct sk_buff *skb);
+enum uboe_drop udma_uboe_rx_mgmt(struct udma_dev *udev,
+				 const struct uboe_pkt *pkt,
+				 struct sk_buff *skb);
+
+#endif /* _UDMA_UBOE_NET_H */
