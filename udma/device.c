@@ -15,6 +15,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/wait_bit.h>
 
+#include "mgmt.h"
 #include "udma.h"
 
 /*
@@ -153,6 +154,7 @@ static const struct ubcore_ops udma_ops = {
 	.unbind_jetty = udma_unbind_jetty,
 	.flush_jfs = udma_flush_jfs,
 	.flush_jetty = udma_flush_jetty,
+	.send_mgmt = udma_send_mgmt,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)
