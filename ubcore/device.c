@@ -17,6 +17,7 @@
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_event.h>
 
+#include "tp.h"
 #include "ubcore_priv.h"
 
 /*
@@ -60,6 +61,7 @@ static void ubcore_device_release(struct device *device)
 	xa_destroy(&dev->jetty_table);
 	WARN_ON(!xa_empty(&dev->token_table));
 	xa_destroy(&dev->token_table);
+	ubcore_cm_free(dev);
 	mutex_destroy(&dev->eid_lock);
 	mutex_destroy(&dev->eid_sysfs_lock);
 	if (dev->ops && dev->ops->release)
@@ -100,6 +102,10 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	spin_lock_init(&dev->seg_lock);
 	ubcore_access_fail_init(dev);
 	/* obj_cnt and pinned_pages start at zero (kzalloc) */
+	if (ubcore_cm_create(dev)) {
+		put_device(&dev->dev);
+		return NULL;
+	}
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ubcore_alloc_device);
@@ -261,6 +267,7 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 	up_write(&ubcore_devices_rwsem);
 	/* The clients destroyed their objects in their remove callbacks. */
 	ubcore_obj_warn_leaks(dev);
+	ubcore_cm_stop(dev);
 
 	dev_info(&dev->dev, "unregistered\n");
 	ubcore_eid_sysfs_stop(dev);

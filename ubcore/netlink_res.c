@@ -45,6 +45,7 @@
 #include <net/sock.h>
 
 #include "netlink.h"
+#include "tp.h"
 #include "ubcore_priv.h"
 
 /* RES_GET: the ID is range-free; the type is checked by the handlers. */
@@ -245,6 +246,24 @@ static int ubcore_nl_fill_seg(struct sk_buff *skb, const void *obj,
 	return ubcore_nl_put_owner(skb, tseg->uctx, v);
 }
 
+/* A TP: @obj is a struct ubcore_tp_info (a copy taken under cm->lock). */
+static int ubcore_nl_fill_tp(struct sk_buff *skb, const void *obj,
+			     const struct ubcore_nl_viewer *v)
+{
+	const struct ubcore_tp_info *tp = obj;
+
+	if (nla_put_u32(skb, UBCORE_NL_RES_ID, tp->tpn) ||
+	    nla_put(skb, UBCORE_NL_RES_EID, UBCORE_NL_EID_LEN, tp->peer.raw) ||
+	    nla_put_u32(skb, UBCORE_NL_RES_PEER_TPN, tp->peer_tpn) ||
+	    nla_put_u32(skb, UBCORE_NL_RES_TRANS_MODE, tp->mode) ||
+	    nla_put_u8(skb, UBCORE_NL_RES_STATE, tp->state) ||
+	    nla_put_u32(skb, UBCORE_NL_RES_USERS, tp->users) ||
+	    nla_put_u64_64bit(skb, UBCORE_NL_RES_AGE_MS, tp->age_ms,
+			      UBCORE_NL_RES_PAD))
+		return -EMSGSIZE;
+	return nla_put_flag(skb, UBCORE_NL_RES_KERNEL);
+}
+
 static const struct ubcore_nl_res_kind ubcore_nl_res_kinds[__UBCORE_NL_RES_TYPE_MAX] = {
 	[UBCORE_NL_RES_JFC] = {
 		.table = offsetof(struct ubcore_device, jfc_table),
@@ -272,7 +291,9 @@ static const struct ubcore_nl_res_kind ubcore_nl_res_kinds[__UBCORE_NL_RES_TYPE_
 	[UBCORE_NL_RES_SEG] = {
 		.fill = ubcore_nl_fill_seg,
 	},
-	/* UBCORE_NL_RES_TP: no objects yet, all zero */
+	[UBCORE_NL_RES_TP] = {
+		.fill = ubcore_nl_fill_tp,
+	},
 };
 
 static struct xarray *ubcore_nl_res_table(struct ubcore_device *dev,
@@ -385,6 +406,39 @@ static int ubcore_nl_res_dump_table(struct sk_buff *skb,
 	return 0;
 }
 
+/* Dump the TPs with TPNs up to @last. */
+static int ubcore_nl_res_dump_tps(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct ubcore_device *dev, unsigned long last,
+				  const struct ubcore_nl_viewer *v)
+{
+	unsigned long id = max_t(unsigned long,
+				 cb->args[UBCORE_NL_RES_ARG_NEXT_ID], 1);
+	struct ubcore_tp_info info;
+	int ret;
+
+	while (id <= last && id <= U32_MAX &&
+	       ubcore_tp_list(dev, id, &info, 1) == 1 && info.tpn <= last) {
+		ret = ubcore_nl_res_msg(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI, dev,
+					UBCORE_NL_RES_TP, &info, v);
+		if (ret) {
+			cb->args[UBCORE_NL_RES_ARG_NEXT_ID] = info.tpn;
+			return ret;
+		}
+		id = (unsigned long)info.tpn + 1;
+	}
+	cb->args[UBCORE_NL_RES_ARG_DONE] = 1;
+	return 0;
+}
+
+/* The TP @id of @dev, copied to @info; false if there is none. */
+static bool ubcore_nl_tp_get(struct ubcore_device *dev, u32 id,
+			     struct ubcore_tp_info *info)
+{
+	return id && ubcore_tp_list(dev, id, info, 1) == 1 && info->tpn == id;
+}
+
 /*
  * The segments of one token ID from position *@skip on; the caller holds
  * dev->seg_lock. *@skip counts what was looked at. @own_only: only those
@@ -478,8 +532,7 @@ static int ubcore_nl_res_missing(u8 type, struct nlattr *id_attr,
 		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such token ID");
 		break;
 	default:
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "no such tp (there are no TPs: no transport layer yet)");
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such tp");
 		break;
 	}
 	return -ENOENT;
@@ -512,8 +565,37 @@ static int ubcore_nl_res_exists(struct ubcore_device *dev, u8 type,
 		token = xa_load(&dev->token_table, id);
 		found = token && ubcore_nl_sees(v, token->uctx);
 		spin_unlock_irqrestore(&dev->seg_lock, flags);
+	} else {
+		struct ubcore_tp_info tp;
+
+		found = ubcore_nl_tp_get(dev, id, &tp);
 	}
 	return found ? 0 : ubcore_nl_res_missing(type, id_attr, extack);
+}
+
+/* RES_GET do for one TP: a copy of its entry, then the reply. */
+static int ubcore_nl_res_tp_doit(struct genl_info *info,
+				 struct ubcore_device *dev,
+				 struct nlattr *id_attr,
+				 const struct ubcore_nl_viewer *v)
+{
+	struct ubcore_tp_info tp;
+	struct sk_buff *msg;
+	int ret;
+
+	if (!ubcore_nl_tp_get(dev, nla_get_u32(id_attr), &tp))
+		return ubcore_nl_res_missing(UBCORE_NL_RES_TP, id_attr,
+					     info->extack);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = ubcore_nl_res_msg(msg, info->snd_portid, info->snd_seq, 0, dev,
+				UBCORE_NL_RES_TP, &tp, v);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 /**
@@ -548,6 +630,10 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	ubcore_nl_viewer_init(&viewer, skb, dev);
+	if (type == UBCORE_NL_RES_TP) {
+		ret = ubcore_nl_res_tp_doit(info, dev, id_attr, &viewer);
+		goto put_dev;
+	}
 	if (!kind->table) {
 		ret = ubcore_nl_res_exists(dev, type, id_attr, &viewer, extack);
 		goto put_dev;
@@ -654,8 +740,8 @@ int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	else if (type == UBCORE_NL_RES_SEG)
 		ret = ubcore_nl_res_dump_segs(skb, cb, dev, last, &viewer,
 					      !!id_attr);
-	else	/* no TPs yet */
-		cb->args[UBCORE_NL_RES_ARG_DONE] = 1;
+	else
+		ret = ubcore_nl_res_dump_tps(skb, cb, dev, last, &viewer);
 	ubcore_put_device(dev);
 	/* A message that does not fit even an empty buffer is an error. */
 	return ret && !skb->len ? ret : skb->len;

@@ -296,6 +296,7 @@ const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_obj_group,
 	&ubcore_access_fail_group,
 	&ubcore_limit_group,
+	&ubcore_cm_group,
 	NULL,
 };
 

@@ -22,6 +22,8 @@ void ubcore_sysfs_set_groups(struct ubcore_device *dev);
 /* access_fail.c */
 extern const struct attribute_group ubcore_access_fail_group;
 void ubcore_access_fail_init(struct ubcore_device *dev);
+/* tp.c */
+extern const struct attribute_group ubcore_cm_group;
 
 int ubcore_device_get_live(struct ubcore_device *dev);
 void ubcore_device_put_live(struct ubcore_device *dev);

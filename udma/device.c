@@ -16,6 +16,7 @@
 #include <linux/wait_bit.h>
 #include <kunit/visibility.h>
 
+#include "mgmt.h"
 #include "udma.h"
 
 /*
@@ -162,6 +163,7 @@ static const struct ubcore_ops udma_ops = {
 	.poll_jfc = udma_poll_jfc,
 
 	.device_group = &udma_wire_group,
+	.send_mgmt = udma_send_mgmt,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

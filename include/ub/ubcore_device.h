@@ -127,6 +127,7 @@ struct ubcore_device_cap {
 };
 
 struct ubcore_device;
+struct ubcore_cm;
 
 /**
  * struct ubcore_ops - what a provider implements
@@ -293,6 +294,18 @@ struct ubcore_ops {
 	int (*poll_jfc)(struct ubcore_jfc *jfc, int cr_cnt,
 			struct ubcore_cr *cr);
 	const struct attribute_group *device_group;
+	/*
+	 * Send a connection manager message (@body: a struct uboe_mgmt_body
+	 * of @len bytes, include/uapi/ub/uboe_wire.h) to the device that owns
+	 * @dst: directly when it is on this host, else as a UBoE packet with a
+	 * MGMTETAH. Called from a workqueue, may sleep; returns 0 when the
+	 * message left (it may still be lost), else a negative errno
+	 * (-EHOSTUNREACH: no way to @dst). The receiver's provider passes it
+	 * to ubcore_recv_mgmt(). NULL: the device has no connection manager
+	 * transport (imports that need a TP fail with -EOPNOTSUPP).
+	 */
+	int (*send_mgmt)(struct ubcore_device *dev, const union ubcore_eid *dst,
+			 u8 type, u32 msg_id, const void *body, u16 len);
 };
 
 /**
@@ -479,6 +492,7 @@ struct ubcore_device {
 	u32 ctx_ring_pages;
 	atomic64_t orphan_ring_pages;
 	const struct attribute_group *groups[12];
+	struct ubcore_cm *cm;		/* tp.c: TP table, connection manager */
 };
 
 /*
@@ -518,6 +532,10 @@ struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid);
 struct ubcore_device *ubcore_get_device_by_netdev(struct net_device *netdev,
 						  const struct ubcore_ops *ops);
 void ubcore_put_device(struct ubcore_device *dev);
+
+/* A received connection manager message (ubcore_ops.send_mgmt); any context. */
+int ubcore_recv_mgmt(struct ubcore_device *dev, u8 type, u32 msg_id,
+		     const void *body, u16 len);
 
 /* EID table administration; return 0 or a negative errno. */
 int ubcore_add_static_eid(struct ubcore_device *dev, u32 idx,

@@ -328,10 +328,10 @@ TEST_F(UrmaAdminObjects, SegmentsAndTps)
     EXPECT_EQ(r.code, 1) << describe(r);
     EXPECT_TRUE(has(r.err, "no such token ID")) << describe(r);
 
-    // No TPs exist (no transport layer yet): an empty list, no TP found.
+    // No import opened a TP here: the TP table is empty, no TP found.
     r = admin({"show", "dev", "udma0", "tp"});
     EXPECT_EQ(r.code, 0) << describe(r);
-    EXPECT_EQ(r.out, "tp_id\n");
+    EXPECT_EQ(r.out, "tpn  peer_eid  peer_tpn  trans_mode  state  users  age_ms\n");
     r = admin({"show", "dev", "udma0", "tp", "1"});
     EXPECT_EQ(r.code, 1) << describe(r);
 }

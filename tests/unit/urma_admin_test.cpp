@@ -447,7 +447,24 @@ TEST(UrmaAdminFormat, ResourceTables)
     EXPECT_EQ(format_resource_table(ResType::Seg, {seg}),
               "token_id  eid      va      len   access      pinned_pages  owner   uasid  pid\n"
               "3         fd00::1  0x1000  8192  READ|WRITE  2             kernel  -      -\n");
-    EXPECT_EQ(format_resource_table(ResType::Tp, {}), "tp_id\n");
+    EXPECT_EQ(format_resource_table(ResType::Tp, {}),
+              "tpn  peer_eid  peer_tpn  trans_mode  state  users  age_ms\n");
+    // A TP's state is the user guide 5.1.1.4's, in its legend's order: 5 is
+    // Initiator established, 13 Target established.
+    Resource tp = res(ResType::Tp, {{UBCORE_NL_RES_ID, 3}, {UBCORE_NL_RES_PEER_TPN, 7},
+                                    {UBCORE_NL_RES_TRANS_MODE, 1}, {UBCORE_NL_RES_STATE, 5},
+                                    {UBCORE_NL_RES_USERS, 2}, {UBCORE_NL_RES_AGE_MS, 1500},
+                                    {UBCORE_NL_RES_KERNEL, 1}});
+    tp.eid = *parse_eid("fd00::2");
+    Resource tgt = res(ResType::Tp, {{UBCORE_NL_RES_ID, 4}, {UBCORE_NL_RES_PEER_TPN, 9},
+                                     {UBCORE_NL_RES_TRANS_MODE, 2}, {UBCORE_NL_RES_STATE, 13},
+                                     {UBCORE_NL_RES_USERS, 0}, {UBCORE_NL_RES_AGE_MS, 20},
+                                     {UBCORE_NL_RES_KERNEL, 1}});
+    tgt.eid = *parse_eid("fd00::3");
+    EXPECT_EQ(format_resource_table(ResType::Tp, {tp, tgt}),
+              "tpn  peer_eid  peer_tpn  trans_mode  state                  users  age_ms\n"
+              "3    fd00::2   7         RM          Initiator_established  2      1500\n"
+              "4    fd00::3   9         RC          Target_established     0      20\n");
 }
 
 TEST(UrmaAdminFormat, ResourceDetail)

@@ -347,7 +347,7 @@ std::string usage_text()
            "      bonding devices)\n"
            "  urma_admin show dev <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]\n"
            "      the device's objects of one kind, or one of them (seg: by token ID;\n"
-           "      tp: there are no TPs yet, the list is empty)\n"
+           "      tp: the TP table, by TPN: peer EID and TPN, mode, state, users, age)\n"
            "  urma_admin show dev <dev> --stats\n"
            "      the device's UBoE counters: traffic, and drops by reason\n"
            "  urma_admin eid add <dev> <eid_idx> <eid>     add a static EID\n"

@@ -56,11 +56,21 @@ std::string trans_mode_short(const Resource &r)
     return r.has(UBCORE_NL_RES_TRANS_MODE) ? short_bits(r.get(UBCORE_NL_RES_TRANS_MODE), kTransModeBits) : "-";
 }
 
+// A TP's state: the user guide 5.1.1.4's names, in its legend's order
+// (UBCORE_NL_RES_STATE of a TP, include/uapi/ub/ubcore_netlink.h).
+const std::vector<const char *> kTpStates = {
+    "reset",          "REQ_sent",     "timeout",        "peer_compare",         "REP_received",
+    "Initiator_established", "NOTIFY_sent", "Reuse_received", "NOTIFY_received_on_reuse",
+    "NOTIFY_sent_on_reuse",  "reused",      "REQ_received",   "REP_sent",
+    "Target_established",    "NOTIFY_received", "Reuse_sent"};
+
 std::string state_cell(const Resource &r)
 {
     if (!r.has(UBCORE_NL_RES_STATE))
         return "-";
     auto s = static_cast<uint8_t>(r.get(UBCORE_NL_RES_STATE));
+    if (r.type == ResType::Tp)
+        return name_of(s, kTpStates);
     return r.type == ResType::Jfr ? jfr_state_name(s) : jetty_state_name(s);
 }
 
@@ -93,7 +103,9 @@ std::vector<std::string> table_row(const Resource &r)
                cell(r, UBCORE_NL_RES_PINNED_PAGES)};
         break;
     case ResType::Tp:
-        row = {cell(r, UBCORE_NL_RES_ID)};
+        row = {cell(r, UBCORE_NL_RES_ID), r.eid ? eid_to_string(*r.eid) : "-",
+               cell(r, UBCORE_NL_RES_PEER_TPN), trans_mode_short(r), state_cell(r),
+               cell(r, UBCORE_NL_RES_USERS), cell(r, UBCORE_NL_RES_AGE_MS)};
         return row;
     }
     for (auto &c : owner_cells(r))
@@ -122,7 +134,7 @@ std::vector<std::string> table_header(ResType type)
         h = {"token_id", "eid", "va", "len", "access", "pinned_pages"};
         break;
     case ResType::Tp:
-        return {"tp_id"};
+        return {"tpn", "peer_eid", "peer_tpn", "trans_mode", "state", "users", "age_ms"};
     }
     h.insert(h.end(), owner.begin(), owner.end());
     return h;
@@ -156,6 +168,9 @@ const std::vector<DetailField> kDetailFields = {
     {UBCORE_NL_RES_LEN, "len", DetailField::Num},
     {UBCORE_NL_RES_ACCESS, "access", DetailField::Access},
     {UBCORE_NL_RES_PINNED_PAGES, "pinned_pages", DetailField::Num},
+    {UBCORE_NL_RES_PEER_TPN, "peer_tpn", DetailField::Num},
+    {UBCORE_NL_RES_USERS, "users", DetailField::Num},
+    {UBCORE_NL_RES_AGE_MS, "age_ms", DetailField::Num},
 };
 
 std::string detail_value(const Resource &r, const DetailField &f)

@@ -7,6 +7,7 @@
  */
 #include <linux/err.h>
 #include <linux/rcupdate.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -19,6 +20,8 @@ struct fake_dp_calls fake_dp;
 int fake_dp_err;
 u32 fake_flush_first;
 u32 fake_flush_cnt;
+struct fake_mgmt fake_mgmt;
+static DEFINE_MUTEX(fake_mgmt_lock);	/* fake_mgmt: sends run concurrently */
 
 static void *fake_zalloc(size_t size)
 {
@@ -74,6 +77,61 @@ static struct ubcore_tjetty *fake_import_tjetty(struct ubcore_device *dev,
 						struct ubcore_udata *udata)
 {
 	return fake_zalloc(sizeof(struct ubcore_tjetty));
+}
+
+/*
+ * The connection manager's messages go straight to the device that has the
+ * destination EID (as udma does on one host), or are held when
+ * fake_mgmt.hold is set, until fake_mgmt_release().
+ */
+static int fake_send_mgmt(struct ubcore_device *dev, const union ubcore_eid *dst,
+			  u8 type, u32 msg_id, const void *body, u16 len)
+{
+	struct ubcore_device *peer;
+	struct fake_mgmt_msg *m;
+	int ret;
+
+	mutex_lock(&fake_mgmt_lock);
+	fake_mgmt.sent++;
+	if (fake_mgmt.drop) {
+		mutex_unlock(&fake_mgmt_lock);
+		return 0;
+	}
+	peer = ubcore_get_device_by_eid(dst);
+	if (!peer) {
+		mutex_unlock(&fake_mgmt_lock);
+		return -EHOSTUNREACH;
+	}
+	if (fake_mgmt.hold && fake_mgmt.held < FAKE_MGMT_HOLD) {
+		m = &fake_mgmt.msgs[fake_mgmt.held++];
+		m->dev = peer;	/* keeps the reference until released */
+		m->type = type;
+		m->msg_id = msg_id;
+		m->len = min_t(u16, len, sizeof(m->body));
+		memcpy(m->body, body, m->len);
+		mutex_unlock(&fake_mgmt_lock);
+		return 0;
+	}
+	mutex_unlock(&fake_mgmt_lock);
+	ret = ubcore_recv_mgmt(peer, type, msg_id, body, len);
+	ubcore_put_device(peer);
+	return ret;
+}
+
+void fake_mgmt_release(void)
+{
+	u32 i;
+
+	mutex_lock(&fake_mgmt_lock);
+	fake_mgmt.hold = false;
+	for (i = 0; i < fake_mgmt.held; i++) {
+		struct fake_mgmt_msg *m = &fake_mgmt.msgs[i];
+
+		ubcore_recv_mgmt(m->dev, m->type, m->msg_id, m->body, m->len);
+		ubcore_put_device(m->dev);
+	}
+	fake_mgmt.held = 0;
+	mutex_unlock(&fake_mgmt_lock);
 }
 
 static struct ubcore_ucontext *fake_alloc_ucontext(struct ubcore_device *dev,
@@ -253,6 +311,7 @@ static const struct ubcore_ops fake_obj_ops = {
 	.unbind_jetty = fake_unbind_jetty,
 	.flush_jfs = fake_flush_jfs,
 	.flush_jetty = fake_flush_jetty,
+	.send_mgmt = fake_send_mgmt,
 };
 
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
@@ -275,6 +334,7 @@ struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt
 	fake_dp_err = 0;
 	fake_flush_first = 0;
 	fake_flush_cnt = 0;
+	memset(&fake_mgmt, 0, sizeof(fake_mgmt));
 	return dev;
 }
 

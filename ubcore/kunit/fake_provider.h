@@ -59,6 +59,32 @@ extern u32 fake_flush_cnt;
 	.max_token_id = 16,						\
 	.trans_mode = UBCORE_TM_RM | UBCORE_TM_RC
 
+/* Management messages held by fake_send_mgmt() while fake_mgmt.hold. */
+#define FAKE_MGMT_HOLD	8
+struct fake_mgmt_msg {
+	struct ubcore_device *dev;
+	u8 type;
+	u32 msg_id;
+	u16 len;
+	u8 body[64];
+};
+
+/*
+ * The connection manager's sends: counted; dropped (lost) with .drop; held
+ * with .hold until fake_mgmt_release() delivers them in order. Zeroed by
+ * fake_provider_dev().
+ */
+struct fake_mgmt {
+	u32 sent;
+	bool drop;
+	bool hold;
+	u32 held;
+	struct fake_mgmt_msg msgs[FAKE_MGMT_HOLD];
+};
+
+extern struct fake_mgmt fake_mgmt;
+void fake_mgmt_release(void);
+
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,
 					const struct ubcore_device_cap *cap);
 void fake_provider_dev_free(struct ubcore_device *dev);

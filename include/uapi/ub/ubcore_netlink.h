@@ -74,8 +74,8 @@
  *	by ID between messages: an object created or destroyed meanwhile may
  *	or may not be listed, no object is listed twice (segments of one
  *	token ID resume by position in its list, which may shift). Token
- *	values are never reported. There are no transport (TP) objects yet:
- *	a dump of %UBCORE_NL_RES_TP is empty and a do finds nothing. Errors:
+ *	values are never reported. TPs are listed by TPN from the device's
+ *	TP table (ubcore's connection manager). Errors:
  *	-ENODEV, -EINVAL (missing or unknown type, missing ID in a do),
  *	-ENOENT (no object with that ID), -EOPNOTSUPP (a do for segments).
  *	A dump refuses a bad device or type in the NLMSG_ERROR reply to the
@@ -287,7 +287,7 @@ enum ubcore_nl_eid_mode {
  * @UBCORE_NL_RES_JFR: JFRs
  * @UBCORE_NL_RES_JETTY: jetties
  * @UBCORE_NL_RES_SEG: registered segments (not imported ones)
- * @UBCORE_NL_RES_TP: transport channels; none exist yet
+ * @UBCORE_NL_RES_TP: transport channels (TPs) of the connection manager
  * @__UBCORE_NL_RES_TYPE_MAX: one past the last type
  */
 enum ubcore_nl_res_type {
@@ -358,6 +358,15 @@ enum ubcore_nl_res_type {
  *	its target refused (wrong token, right or range); the segment is
  *	invalidated when they reach the device's access_fail/threshold
  *	in sysfs [seg]
+ * @UBCORE_NL_RES_PEER_TPN: u32, the peer's TPN of the TP (0: not known
+ *	yet); for a TP, %UBCORE_NL_RES_ID is this end's TPN,
+ *	%UBCORE_NL_RES_EID the peer's EID, %UBCORE_NL_RES_TRANS_MODE its mode
+ *	and %UBCORE_NL_RES_STATE its state in the connection state machine of
+ *	the user guide 5.1.1.4, in the guide's legend order: 0 reset, 1 REQ
+ *	sent, 5 Initiator established, 10 reused, 12 REP sent, 13 Target
+ *	established, 15 Reuse sent (the others are transient) [tp]
+ * @UBCORE_NL_RES_USERS: u32, local users of the TP (imports, binds) [tp]
+ * @UBCORE_NL_RES_AGE_MS: u64, milliseconds since the TP was created [tp]
  * @__UBCORE_NL_RES_MAX: one past the last attribute
  * @UBCORE_NL_RES_MAX: the last attribute
  */
@@ -391,6 +400,9 @@ enum ubcore_nl_res_attr {
 	UBCORE_NL_RES_PINNED_PAGES,
 	UBCORE_NL_RES_HIDDEN,
 	UBCORE_NL_RES_ACCESS_FAIL,
+	UBCORE_NL_RES_PEER_TPN,
+	UBCORE_NL_RES_USERS,
+	UBCORE_NL_RES_AGE_MS,
 
 	__UBCORE_NL_RES_MAX,
 	UBCORE_NL_RES_MAX = __UBCORE_NL_RES_MAX - 1

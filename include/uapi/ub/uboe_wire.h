@@ -458,6 +458,68 @@ enum uboe_mgmt_type {
 #define UBOE_MGMT_TYPE_MAX	UBOE_MGMT_DCONN_NOTIFY
 
 /*
+ * The management message body (the MGMTETAH's payload), one layout for
+ * every type: ubcore's connection manager message (user guide 5.1.1.1,
+ * 5.1.1.2; the fields are ours). ubcore checks every field on receipt and
+ * drops (and counts) a body that fails: a wrong length or version, an
+ * unknown type, trans_mode or target_type, a reason outside a CONN_REJ,
+ * reserved bytes not 0, or a dst_eid that is not the receiving device's.
+ *
+ *  off  size  field
+ *   0    1    version (UBOE_MGMT_BODY_VERSION)
+ *   1    1    trans_mode: UBOE_MGMT_TM_RM or UBOE_MGMT_TM_RC
+ *   2    1    target_type: enum uboe_mgmt_target (CONN_REQ, REUSE_REQ),
+ *             else 0
+ *   3    1    reason: enum uboe_mgmt_reason (CONN_REJ), else 0
+ *   4    4    src_tpn: the sender's TPN
+ *   8    4    dst_tpn: the receiver's TPN, 0 in a CONN_REQ (not known yet)
+ *  12    4    src_jetty: RC: the sender's jetty ID; RM: 0
+ *  16    4    dst_jetty: the receiver's jetty or JFR ID: the target a
+ *             CONN_REQ / REUSE_REQ asks for (RM and RC), RC: the bound one
+ *  20    4    token_value: CONN_REQ, REUSE_REQ: the target's token, else 0
+ *  24   16    src_eid: the sender's EID
+ *  40   16    dst_eid: the receiver's EID
+ *  56         (size)
+ */
+struct uboe_mgmt_body {
+	__u8 version;
+	__u8 trans_mode;
+	__u8 target_type;
+	__u8 reason;
+	__be32 src_tpn;
+	__be32 dst_tpn;
+	__be32 src_jetty;
+	__be32 dst_jetty;
+	__be32 token_value;
+	__u8 src_eid[16];
+	__u8 dst_eid[16];
+} __attribute__((packed));
+
+#define UBOE_MGMT_BODY_VERSION	1
+#define UBOE_MGMT_BODY_SIZE	56
+
+/* trans_mode: the urma_transport_mode_t bit of the TP. */
+#define UBOE_MGMT_TM_RM		0x1
+#define UBOE_MGMT_TM_RC		0x2
+
+enum uboe_mgmt_target {
+	UBOE_MGMT_TARGET_NONE	= 0,
+	UBOE_MGMT_TARGET_JFR	= 1,
+	UBOE_MGMT_TARGET_JETTY	= 2,
+};
+
+/* Why a CONN_REJ refuses (the errno the initiator's caller gets). */
+enum uboe_mgmt_reason {
+	UBOE_MGMT_REASON_NONE		= 0,
+	UBOE_MGMT_REASON_NO_TARGET	= 1,	/* no such jetty/JFR: ENOENT */
+	UBOE_MGMT_REASON_MODE		= 2,	/* mode mismatch: EPROTOTYPE */
+	UBOE_MGMT_REASON_TOKEN		= 3,	/* wrong token: EACCES */
+	UBOE_MGMT_REASON_REFUSED	= 4,	/* anything else: ECONNREFUSED */
+};
+
+#define UBOE_MGMT_REASON_MAX	UBOE_MGMT_REASON_REFUSED
+
+/*
  * UDETAH - user defined (seed: "UDETAH User Defined，厂商自定义 4 字节").
  * udma puts the initiator's UASID here, for the receive CQE that names the
  * sender: required wherever the MTETAH is, allowed nowhere else. Follows

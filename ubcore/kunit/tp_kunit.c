@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * KUnit tests of the TP table and connection manager (tp.c): two fake
+ * devices, a and b, whose management messages travel through the fake
+ * provider's send_mgmt and ubcore_recv_mgmt() as udma's do on one host.
+ * The expectations are the user guide's (5.1.1.1 connection, 5.1.1.2
+ * sharing and reject, 5.1.1.4 states) and the errnos tp.c documents.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+
+#include <uapi/ub/uboe_wire.h>
+
+#include "../tp.h"
+#include "fake_provider.h"
+
+#define TOKEN		0x5eed
+#define TOKEN_POLICY	1	/* urma_jfr_flag_t token_policy: plain text */
+
+static const struct ubcore_device_cap cm_cap = {
+	.max_jfc = 4,
+	.max_jfs = 4,
+	.max_jfr = 4,
+	.max_jetty = 4,
+	FAKE_PROVIDER_QUEUE_CAP,
+};
+
+struct cm_ctx {
+	struct ubcore_device *a, *b;
+	union ubcore_eid ea, eb;
+	struct ubcore_jfc *jfc_a, *jfc_b;
+	struct ubcore_jfr *jfr_a, *jfr_b, *jfr_b_rc;
+};
+
+static struct ubcore_jfr *new_jfr(struct kunit *test, struct ubcore_device *dev,
+				  struct ubcore_jfc *jfc, u32 mode)
+{
+	struct ubcore_jfr_cfg cfg = {
+		.depth = 32, .trans_mode = mode, .max_sge = 2,
+		.min_rnr_timer = 31, .jfc = jfc, .flag = TOKEN_POLICY,
+		.token_value = TOKEN,
+	};
+	struct ubcore_jfr *jfr = ubcore_create_jfr(dev, &cfg, NULL, NULL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfr);
+	return jfr;
+}
+
+static int cm_init(struct kunit *test)
+{
+	struct cm_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct ubcore_jfc_cfg jcfg = { .depth = 64 };
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	test->priv = ctx;
+	ubcore_eid_from_ipv4(&ctx->ea, htonl(0x0a630001));	/* 10.99.0.1 */
+	ubcore_eid_from_ipv4(&ctx->eb, htonl(0x0a630002));	/* 10.99.0.2 */
+	ctx->a = fake_provider_dev(test, "kunitcm%d", &cm_cap);
+	ctx->b = fake_provider_dev(test, "kunitcm%d", &cm_cap);
+	KUNIT_ASSERT_EQ(test, ubcore_add_static_eid(ctx->a, 0, &ctx->ea), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_add_static_eid(ctx->b, 0, &ctx->eb), 0);
+	/* long enough that no message is sent twice on a slow guest */
+	ubcore_cm_set_timing(ctx->a, 5000, 2);
+	ubcore_cm_set_timing(ctx->b, 5000, 2);
+	ctx->jfc_a = ubcore_create_jfc(ctx->a, &jcfg, NULL, NULL);
+	ctx->jfc_b = ubcore_create_jfc(ctx->b, &jcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->jfc_a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->jfc_b);
+	ctx->jfr_a = new_jfr(test, ctx->a, ctx->jfc_a, UBCORE_TP_RM);
+	ctx->jfr_b = new_jfr(test, ctx->b, ctx->jfc_b, UBCORE_TP_RM);
+	ctx->jfr_b_rc = new_jfr(test, ctx->b, ctx->jfc_b, UBCORE_TP_RC);
+	return 0;
+}
+
+static void cm_exit(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+
+	fake_mgmt_release();
+	ubcore_delete_jfr(ctx->jfr_b_rc);
+	ubcore_delete_jfr(ctx->jfr_b);
+	ubcore_delete_jfr(ctx->jfr_a);
+	ubcore_delete_jfc(ctx->jfc_b);
+	ubcore_delete_jfc(ctx->jfc_a);
+	fake_provider_dev_free(ctx->b);
+	fake_provider_dev_free(ctx->a);
+}
+
+static struct ubcore_tp_key rm_key(const union ubcore_eid *l,
+				   const union ubcore_eid *r)
+{
+	return (struct ubcore_tp_key){ .local = *l, .remote = *r,
+				       .mode = UBOE_MGMT_TM_RM };
+}
+
+static struct ubcore_tp_target jfr_target(const struct ubcore_jfr *jfr, u32 token)
+{
+	return (struct ubcore_tp_target){ .id = jfr->id,
+					  .type = UBOE_MGMT_TARGET_JFR,
+					  .token_value = token };
+}
+
+/* The TPs of @dev, at most 8; returns how many. */
+static int tps(struct ubcore_device *dev, struct ubcore_tp_info *info)
+{
+	return ubcore_tp_list(dev, 1, info, 8);
+}
+
+/* Waits (up to 2 s) until @dev has @n TPs; the peer's side is asynchronous. */
+static void wait_tps(struct kunit *test, struct ubcore_device *dev, int n)
+{
+	struct ubcore_tp_info info[8];
+	int i;
+
+	for (i = 0; i < 100 && tps(dev, info) != n; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, tps(dev, info), n);
+}
+
+/* 5.1.1.1 then 5.1.1.2: RM shares one TP per (local EID, remote EID). */
+static void rm_imports_share_one_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tp *t1, *t2;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t1), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), 0);
+	KUNIT_EXPECT_PTR_EQ(test, t1, t2);
+	/* CONN_REQ, CONN_REP, CONN_ACK: the second open sent nothing */
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, 3U);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ia[0].users, 2U);
+	KUNIT_EXPECT_EQ(test, ib[0].users, 0U);
+	KUNIT_EXPECT_EQ(test, ia[0].peer_tpn, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, ib[0].peer_tpn, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, memcmp(ia[0].peer.raw, ctx->eb.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(ib[0].peer.raw, ctx->ea.raw, 16), 0);
+
+	ubcore_tp_close(t1);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 1);	/* one user left */
+	ubcore_tp_close(t2);
+	/* 1424, 1425 here; DCONN_NOTIFY takes b through 1424, 1407 */
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	wait_tps(test, ctx->b, 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->a)->refused), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->b)->refused), 0LL);
+}
+
+/* RC: one TP per bound jetty pair, apart from the RM TP of the same EIDs. */
+static void rc_pairs_get_their_own_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key rm = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_key rc1 = { .local = ctx->ea, .remote = ctx->eb,
+				     .mode = UBOE_MGMT_TM_RC, .local_jetty = 5,
+				     .remote_jetty = ctx->jfr_b_rc->id };
+	struct ubcore_tp_key rc2 = rc1;
+	struct ubcore_tp_target rmt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_target rct = jfr_target(ctx->jfr_b_rc, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *t[3];
+
+	rc2.local_jetty = 6;
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &rm, &rmt, &t[0]), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &rc1, &rct, &t[1]), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &rc2, &rct, &t[2]), 0);
+	KUNIT_EXPECT_PTR_NE(test, t[0], t[1]);
+	KUNIT_EXPECT_PTR_NE(test, t[1], t[2]);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 3);
+	wait_tps(test, ctx->b, 3);
+	ubcore_tp_close(t[0]);
+	ubcore_tp_close(t[1]);
+	ubcore_tp_close(t[2]);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 0);
+	wait_tps(test, ctx->b, 0);
+}
+
+/* 5.1.1.2 reject: each reason reaches the caller as its errno. */
+static void rejects_reach_the_caller(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt;
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+
+	tgt = jfr_target(ctx->jfr_b, TOKEN);
+	tgt.id = 4000;			/* no such JFR on b */
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -ENOENT);
+	tgt = jfr_target(ctx->jfr_b_rc, TOKEN);	/* an RC JFR, RM TP */
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -EPROTOTYPE);
+	tgt = jfr_target(ctx->jfr_b, TOKEN + 1);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -EACCES);
+	/* the rollback left nothing on either side */
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 0);
+	wait_tps(test, ctx->b, 0);
+	/* and a right request still works */
+	tgt = jfr_target(ctx->jfr_b, TOKEN);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
+/* No answer: CONN_REQ, two retries (20, 40 ms), then 80 ms: ETIMEDOUT. */
+static void unanswered_open_times_out(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	const struct ubcore_tp_fsm_stats *st = ubcore_cm_fsm_stats(ctx->a);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+	u64 t0;
+
+	ubcore_cm_set_timing(ctx->a, 20, 2);	/* for the TPs opened next */
+	t0 = ktime_get_ns();
+	fake_mgmt.drop = true;
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -ETIMEDOUT);
+	KUNIT_EXPECT_GE(test, ktime_get_ns() - t0, 140ULL * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, 3U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&st->retries), 2LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&st->timeouts), 1LL);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 0);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, info), 0);
+}
+
+/* A destination no device has: the provider cannot send, the open fails now. */
+static void unreachable_peer(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	union ubcore_eid nowhere;
+	struct ubcore_tp_key key;
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+
+	ubcore_eid_from_ipv4(&nowhere, htonl(0x0a6300ff));
+	key = rm_key(&ctx->ea, &nowhere);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp),
+			-EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 0);
+}
+
+struct opener {
+	struct ubcore_device *dev;
+	struct ubcore_tp_key key;
+	struct ubcore_tp_target tgt;
+	struct ubcore_tp *tp;
+	int ret;
+	struct completion done;
+};
+
+static int opener_fn(void *arg)
+{
+	struct opener *o = arg;
+
+	o->ret = ubcore_tp_open(o->dev, &o->key, &o->tgt, &o->tp);
+	complete(&o->done);
+	return 0;
+}
+
+/*
+ * Both ends open at once and their CONN_REQs cross (1408): the smaller EID
+ * (a) stays initiator (1409), b answers (1410) and then reuses (1414):
+ * exactly one TP on each side, naming each other, both opens succeed.
+ */
+static void simultaneous_open_makes_one_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct opener *oa = kunit_kzalloc(test, sizeof(*oa), GFP_KERNEL);
+	struct opener *ob = kunit_kzalloc(test, sizeof(*ob), GFP_KERNEL);
+	struct ubcore_tp_info ia[8], ib[8];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, oa);
+	KUNIT_ASSERT_NOT_NULL(test, ob);
+	*oa = (struct opener){ .dev = ctx->a, .key = rm_key(&ctx->ea, &ctx->eb),
+			       .tgt = jfr_target(ctx->jfr_b, TOKEN) };
+	*ob = (struct opener){ .dev = ctx->b, .key = rm_key(&ctx->eb, &ctx->ea),
+			       .tgt = jfr_target(ctx->jfr_a, TOKEN) };
+	init_completion(&oa->done);
+	init_completion(&ob->done);
+	fake_mgmt.hold = true;
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(opener_fn, oa, "kunit_cm_a")));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(opener_fn, ob, "kunit_cm_b")));
+	for (i = 0; i < 100 && fake_mgmt.held < 2; i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, fake_mgmt.held, 2U);	/* both CONN_REQs */
+	fake_mgmt_release();
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&oa->done, 5 * HZ), 0UL);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ob->done, 5 * HZ), 0UL);
+	KUNIT_EXPECT_EQ(test, oa->ret, 0);
+	KUNIT_EXPECT_EQ(test, ob->ret, 0);
+	wait_tps(test, ctx->a, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].state, UBCORE_TPS_REUSED);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_REUSED);
+	KUNIT_EXPECT_EQ(test, ia[0].peer_tpn, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, ib[0].peer_tpn, ia[0].tpn);
+	/* teardown, b first: 1420, 1423 on b; 1421, 1422 on a; then a */
+	if (!ob->ret)
+		ubcore_tp_close(ob->tp);
+	for (i = 0; i < 100; i++) {
+		if (tps(ctx->a, ia) == 1 &&
+		    ia[0].state == UBCORE_TPS_INITIATOR_ESTABLISHED)
+			break;
+		msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, ia[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	if (!oa->ret)
+		ubcore_tp_close(oa->tp);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	wait_tps(test, ctx->b, 0);
+}
+
+/* A TP to the device's own EID: two ends on one device, like two hosts. */
+static void tp_to_own_eid(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->ea);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_a, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->a, 2);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, info), 2);
+	KUNIT_EXPECT_EQ(test, info[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, info[1].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, info[0].peer_tpn, info[1].tpn);
+	KUNIT_EXPECT_EQ(test, info[1].peer_tpn, info[0].tpn);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->a, 0);
+}
+
+static void put_body(struct uboe_mgmt_body *b, const union ubcore_eid *src,
+		     const union ubcore_eid *dst)
+{
+	*b = (struct uboe_mgmt_body){
+		.version = UBOE_MGMT_BODY_VERSION, .trans_mode = UBOE_MGMT_TM_RM,
+		.src_tpn = cpu_to_be32(7), .dst_tpn = cpu_to_be32(99),
+	};
+	memcpy(b->src_eid, src->raw, 16);
+	memcpy(b->dst_eid, dst->raw, 16);
+}
+
+static void wait_dropped(struct kunit *test, struct ubcore_device *dev,
+			 enum ubcore_cm_drop why, u64 want)
+{
+	int i;
+
+	for (i = 0; i < 100 && ubcore_cm_dropped(dev, why) != want; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, ubcore_cm_dropped(dev, why), want);
+}
+
+/* Received bodies are checked like data packets: dropped and counted. */
+static void malformed_messages_are_dropped(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_device *b = ctx->b;
+	struct uboe_mgmt_body body;
+	struct ubcore_tp_info info[8];
+
+	put_body(&body, &ctx->ea, &ctx->eb);
+	KUNIT_EXPECT_EQ(test, ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, 10),
+			-EINVAL);			/* truncated */
+	KUNIT_EXPECT_EQ(test, ubcore_recv_mgmt(b, 0, 1, &body, sizeof(body)),
+			-EINVAL);			/* no such type */
+	KUNIT_EXPECT_EQ(test, ubcore_recv_mgmt(b, UBOE_MGMT_TYPE_MAX + 1, 1,
+					       &body, sizeof(body)), -EINVAL);
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 3);
+
+	body.version = 2;
+	KUNIT_EXPECT_EQ(test, ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body,
+					       sizeof(body)), 0);
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 4);
+	put_body(&body, &ctx->ea, &ctx->eb);
+	body.trans_mode = 4;				/* UM needs no TP */
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 5);
+	put_body(&body, &ctx->ea, &ctx->eb);
+	body.reason = UBOE_MGMT_REASON_TOKEN;		/* reason outside REJ */
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 6);
+	put_body(&body, &ctx->ea, &ctx->eb);		/* REQ with a dst TPN */
+	body.target_type = UBOE_MGMT_TARGET_JFR;
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_REQ, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 7);
+
+	put_body(&body, &ctx->ea, &ctx->ea);		/* not b's EID */
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_NOT_MINE, 1);
+	put_body(&body, &ctx->ea, &ctx->eb);		/* no TP 99 */
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_UNKNOWN_TPN, 1);
+	/* nothing was created by any of them */
+	KUNIT_EXPECT_EQ(test, tps(b, info), 0);
+}
+
+static struct kunit_case ubcore_cm_cases[] = {
+	KUNIT_CASE(rm_imports_share_one_tp),
+	KUNIT_CASE(rc_pairs_get_their_own_tp),
+	KUNIT_CASE(rejects_reach_the_caller),
+	KUNIT_CASE(unanswered_open_times_out),
+	KUNIT_CASE(unreachable_peer),
+	KUNIT_CASE(simultaneous_open_makes_one_tp),
+	KUNIT_CASE(tp_to_own_eid),
+	KUNIT_CASE(malformed_messages_are_dropped),
+	{}
+};
+
+static struct kunit_suite ubcore_cm_suite = {
+	.name = "ubcore_cm",
+	.init = cm_init,
+	.exit = cm_exit,
+	.test_cases = ubcore_cm_cases,
+};
+
+kunit_test_suite(ubcore_cm_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The TP table and the connection manager of a device (user guide 5.1.1).
+ *
+ * A TP ("transport") joins this device to one peer: its key is the local
+ * and remote EID, the mode, and for RC the bound jetty pair. RM shares one
+ * TP per (local EID, remote EID); RC has one per bound jetty pair; UM needs
+ * none. Each TP runs the state machine of tp_fsm.c; its management
+ * messages (struct uboe_mgmt_body) leave through the provider's
+ * ops->send_mgmt and come back through ubcore_recv_mgmt(), which may be
+ * called from softirq: it copies the message and defers it to the
+ * device's ordered workqueue.
+ *
+ * A TP to this device's own EID (a process importing a jetty of its own
+ * device) has two ends on the same device, like two hosts: the opening end
+ * (loop_side 0) and the answering end (loop_side 1), each with its TPN.
+ *
+ * Locking: cm->lock (a mutex) protects the TP table (tps, pairs), and
+ * every TP's state machine, users and open fields; the machine's callbacks
+ * run under it, in process context. cm->rx_lock (a spinlock, irqsave)
+ * protects only the queue of received messages. A TP's memory is counted
+ * by tp->ref: one reference for being in the table, one per user, one
+ * while its timer work is queued.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/build_bug.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/kref.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <kunit/visibility.h>
+#include <uapi/ub/uboe_wire.h>
+
+#include "tp.h"
+#include "ubcore_priv.h"
+
+#define UBCORE_CM_RX_MAX	1024	/* queued received messages */
+#define UBCORE_CM_PAIR_BITS	6
+
+static unsigned int cm_rto_ms = 200;
+module_param(cm_rto_ms, uint, 0644);
+MODULE_PARM_DESC(cm_rto_ms,
+		 "connection manager: first retransmission timeout (ms), doubled at each retry (default 200)");
+static unsigned int cm_retries = 4;
+module_param(cm_retries, uint, 0644);
+MODULE_PARM_DESC(cm_retries,
+		 "connection manager: retransmissions before a connection times out (default 4)");
+
+struct ubcore_cm_rx {
+	struct list_head node;
+	u8 type;
+	u32 msg_id;
+	u16 len;
+	struct uboe_mgmt_body body;
+};
+
+/**
+ * struct ubcore_cm - a device's TP table and connection manager
+ * @dev: the device
+ * @lock: see the top of the file
+ * @tps: TPN -> struct ubcore_tp (TPNs from 1)
+ * @pairs: the TPs by key (ubcore_tp_key), for RM sharing and RC pairs
+ * @waitq: opens waiting for their TP
+ * @stats: the state machines' counters
+ * @rx_lock: protects @rx_list, @rx_len and @stopped for the receive side
+ * @rx_list: received messages not yet processed
+ * @rx_len: entries of @rx_list
+ * @rx_work: processes @rx_list
+ * @wq: ordered: the receive work and the TPs' timers
+ * @stopped: the device is going away: nothing is received or sent
+ * @msg_id: the last message ID sent
+ * @rto_ns: the TPs' first retransmission timeout (from cm_rto_ms)
+ * @retries: their retransmissions (from cm_retries)
+ * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
+ */
+struct ubcore_cm {
+	struct ubcore_device *dev;
+	struct mutex lock;		/* see above */
+	struct xarray tps;
+	DECLARE_HASHTABLE(pairs, UBCORE_CM_PAIR_BITS);
+	wait_queue_head_t waitq;
+	struct ubcore_tp_fsm_stats stats;
+	spinlock_t rx_lock;		/* see above */
+	struct list_head rx_list;
+	u32 rx_len;
+	struct work_struct rx_work;
+	struct workqueue_struct *wq;
+	bool stopped;
+	u32 msg_id;
+	u64 rto_ns;
+	u32 retries;
+	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
+};
+
+static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
+	[UBCORE_CM_DROP_MALFORMED] = "malformed",
+	[UBCORE_CM_DROP_NOT_MINE] = "not_mine",
+	[UBCORE_CM_DROP_UNKNOWN_TPN] = "unknown_tpn",
+	[UBCORE_CM_DROP_QUEUE_FULL] = "queue_full",
+	[UBCORE_CM_DROP_STOPPED] = "stopped",
+	[UBCORE_CM_DROP_REFUSED] = "refused",
+};
+
+static struct ubcore_tp *fsm_tp(struct ubcore_tp_fsm *fsm)
+{
+	return container_of(fsm, struct ubcore_tp, fsm);
+}
+
+static u32 key_hash(const struct ubcore_tp_key *key)
+{
+	return jhash(key, sizeof(*key), 0);
+}
+
+static bool key_equal(const struct ubcore_tp_key *a, const struct ubcore_tp_key *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* Both ends of the key are this device's: a TP to itself. */
+static bool key_is_self(const struct ubcore_tp_key *key)
+{
+	return !memcmp(key->local.raw, key->remote.raw, UBCORE_EID_SIZE) &&
+	       key->local_jetty == key->remote_jetty;
+}
+
+/* Caller holds cm->lock. */
+static struct ubcore_tp *cm_find(struct ubcore_cm *cm,
+				 const struct ubcore_tp_key *key)
+{
+	struct ubcore_tp *tp;
+
+	hash_for_each_possible(cm->pairs, tp, node, key_hash(key))
+		if (key_equal(&tp->key, key))
+			return tp;
+	return NULL;
+}
+
+static void tp_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct ubcore_tp, ref));
+}
+
+/* Takes @tp out of the table. Caller holds cm->lock. */
+static void tp_unlink(struct ubcore_tp *tp)
+{
+	struct ubcore_cm *cm = tp->cm;
+
+	if (!tp->linked)
+		return;
+	tp->linked = false;
+	xa_erase(&cm->tps, tp->fsm.local_tpn);
+	hash_del(&tp->node);
+	if (cancel_delayed_work(&tp->timer))
+		kref_put(&tp->ref, tp_release);
+	kref_put(&tp->ref, tp_release);
+}
+
+/* After each event: a TP back in reset leaves the table. */
+static void tp_settle(struct ubcore_tp *tp)
+{
+	if (tp->fsm.state == UBCORE_TPS_RESET)
+		tp_unlink(tp);
+}
+
+static u8 errno_to_reason(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return UBOE_MGMT_REASON_NO_TARGET;
+	case -EPROTOTYPE:
+		return UBOE_MGMT_REASON_MODE;
+	case -EACCES:
+		return UBOE_MGMT_REASON_TOKEN;
+	default:
+		return UBOE_MGMT_REASON_REFUSED;
+	}
+}
+
+static int reason_to_errno(u8 reason)
+{
+	switch (reason) {
+	case UBOE_MGMT_REASON_NO_TARGET:
+		return -ENOENT;
+	case UBOE_MGMT_REASON_MODE:
+		return -EPROTOTYPE;
+	case UBOE_MGMT_REASON_TOKEN:
+		return -EACCES;
+	default:
+		return -ECONNREFUSED;
+	}
+}
+
+static const u8 msg_to_wire[] = {
+	[UBCORE_TPM_CONN_REQ] = UBOE_MGMT_CONN_REQ,
+	[UBCORE_TPM_CONN_REP] = UBOE_MGMT_CONN_REP,
+	[UBCORE_TPM_CONN_ACK] = UBOE_MGMT_CONN_ACK,
+	[UBCORE_TPM_CONN_REJ] = UBOE_MGMT_CONN_REJ,
+	[UBCORE_TPM_REUSE_REQ] = UBOE_MGMT_CONN_REUSE_REQ,
+	[UBCORE_TPM_REUSE_REP] = UBOE_MGMT_CONN_REUSE_REP,
+	[UBCORE_TPM_DCONN_NOTIFY] = UBOE_MGMT_DCONN_NOTIFY,
+};
+
+static const enum ubcore_tp_event wire_to_event[] = {
+	[UBOE_MGMT_CONN_REQ] = UBCORE_TPE_RX_CONN_REQ,
+	[UBOE_MGMT_CONN_REP] = UBCORE_TPE_RX_CONN_REP,
+	[UBOE_MGMT_CONN_ACK] = UBCORE_TPE_RX_CONN_ACK,
+	[UBOE_MGMT_CONN_REJ] = UBCORE_TPE_RX_CONN_REJ,
+	[UBOE_MGMT_CONN_REUSE_REQ] = UBCORE_TPE_RX_REUSE_REQ,
+	[UBOE_MGMT_CONN_REUSE_REP] = UBCORE_TPE_RX_REUSE_REP,
+	[UBOE_MGMT_DCONN_NOTIFY] = UBCORE_TPE_RX_DCONN_NOTIFY,
+};
+
+/* ---- the state machine's callbacks (cm->lock held) ------------------- */
+
+static u64 cm_now(struct ubcore_tp_fsm *fsm)
+{
+	return ktime_get_ns();
+}
+
+static void cm_set_timer(struct ubcore_tp_fsm *fsm, u64 deadline)
+{
+	struct ubcore_tp *tp = fsm_tp(fsm);
+	u64 now = ktime_get_ns();
+
+	if (!deadline || tp->cm->stopped || !tp->linked) {
+		if (cancel_delayed_work(&tp->timer))
+			kref_put(&tp->ref, tp_release);
+		return;
+	}
+	if (!mod_delayed_work(tp->cm->wq, &tp->timer,
+			      deadline > now ? nsecs_to_jiffies(deadline - now) : 0))
+		kref_get(&tp->ref);	/* was idle: the queued work's reference */
+}
+
+static int cm_send(struct ubcore_tp_fsm *fsm, enum ubcore_tp_msg_type type,
+		   int status)
+{
+	struct ubcore_tp *tp = fsm_tp(fsm);
+	struct ubcore_cm *cm = tp->cm;
+	struct ubcore_device *dev = cm->dev;
+	struct uboe_mgmt_body body = {
+		.version = UBOE_MGMT_BODY_VERSION,
+		.trans_mode = tp->key.mode,
+		.src_tpn = cpu_to_be32(fsm->local_tpn),
+		.dst_tpn = cpu_to_be32(fsm->peer_tpn),
+		.src_jetty = cpu_to_be32(tp->key.local_jetty),
+		.dst_jetty = cpu_to_be32(tp->key.remote_jetty),
+	};
+	int ret;
+
+	if (type == UBCORE_TPM_CONN_REQ || type == UBCORE_TPM_REUSE_REQ) {
+		body.target_type = tp->target.type;
+		body.dst_jetty = cpu_to_be32(tp->target.id);
+		body.token_value = cpu_to_be32(tp->target.token_value);
+	}
+	if (type == UBCORE_TPM_CONN_REQ)
+		body.dst_tpn = 0;
+	if (type == UBCORE_TPM_CONN_REJ)
+		body.reason = errno_to_reason(status);
+	memcpy(body.src_eid, tp->key.local.raw, UBCORE_EID_SIZE);
+	memcpy(body.dst_eid, tp->key.remote.raw, UBCORE_EID_SIZE);
+	if (cm->stopped)
+		return -ENODEV;
+	if (!dev->ops->send_mgmt)
+		return -EOPNOTSUPP;
+	ret = dev->ops->send_mgmt(dev, &tp->key.remote, msg_to_wire[type],
+				  ++cm->msg_id, &body, sizeof(body));
+	if (ret)
+		dev_dbg(&dev->dev, "tp %u: cannot send %s: %d\n", fsm->local_tpn,
+			ubcore_tp_event_name(wire_to_event[msg_to_wire[type]]),
+			ret);
+	tp->last_send_err = ret;
+	return ret;
+}
+
+static int cm_tp_create(struct ubcore_tp_fsm *fsm)
+{
+	/* The TP's resources are this entry: made before the machine ran. */
+	return 0;
+}
+
+static void cm_tp_destroy(struct ubcore_tp_fsm *fsm)
+{
+}
+
+/*
+ * Does the target a CONN_REQ / REUSE_REQ asks for exist here, in that mode,
+ * with that token? The machine's answer: 0 or the errno sent in CONN_REJ.
+ */
+static int cm_check(struct ubcore_tp_fsm *fsm, enum ubcore_tp_event ev,
+		    const struct ubcore_tp_fsm_msg *msg)
+{
+	struct ubcore_tp *tp = fsm_tp(fsm);
+	const struct uboe_mgmt_body *b = tp->rx_body;
+
+	if (WARN_ON_ONCE(!b))
+		return -ECONNREFUSED;
+	return ubcore_tp_check_target(tp->cm->dev, b->target_type,
+				      be32_to_cpu(b->dst_jetty), b->trans_mode,
+				      be32_to_cpu(b->token_value));
+}
+
+static void cm_done(struct ubcore_tp_fsm *fsm, int result)
+{
+	struct ubcore_tp *tp = fsm_tp(fsm);
+
+	if (!tp->opening)
+		return;
+	tp->opening = false;
+	tp->open_result = result;
+	wake_up_all(&tp->cm->waitq);
+}
+
+static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
+{
+	struct ubcore_tp *tp = fsm_tp(fsm);
+
+	dev_warn(&tp->cm->dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
+		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
+}
+
+static const struct ubcore_tp_fsm_ops cm_fsm_ops = {
+	.now = cm_now,
+	.set_timer = cm_set_timer,
+	.send = cm_send,
+	.tp_create = cm_tp_create,
+	.tp_destroy = cm_tp_destroy,
+	.check = cm_check,
+	.done = cm_done,
+	.lost = cm_lost,
+};
+
+static void tp_timer_work(struct work_struct *work)
+{
+	struct ubcore_tp *tp = container_of(to_delayed_work(work),
+					    struct ubcore_tp, timer);
+	struct ubcore_cm *cm = tp->cm;
+
+	mutex_lock(&cm->lock);
+	if (tp->linked && !cm->stopped) {
+		ubcore_tp_fsm_timer(&tp->fsm);
+		tp_settle(tp);
+	}
+	mutex_unlock(&cm->lock);
+	kref_put(&tp->ref, tp_release);
+}
+
+/* A new TP in reset, in the table. Caller holds cm->lock. */
+static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
+				const struct ubcore_tp_key *key)
+{
+	struct ubcore_tp *tp;
+	u32 tpn;
+	int ret;
+
+	if (cm->stopped)
+		return ERR_PTR(-ENODEV);
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		return ERR_PTR(-ENOMEM);
+	ret = xa_alloc(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX), GFP_KERNEL);
+	if (ret) {
+		kfree(tp);
+		return ERR_PTR(ret);
+	}
+	tp->cm = cm;
+	tp->key = *key;
+	kref_init(&tp->ref);		/* the table's */
+	INIT_DELAYED_WORK(&tp->timer, tp_timer_work);
+	tp->created_ns = ktime_get_boottime_ns();
+	tp->linked = true;
+	ubcore_tp_fsm_init(&tp->fsm, &cm_fsm_ops, &cm->stats, &key->local,
+			   &key->remote, tpn, cm->rto_ns, cm->retries);
+	hash_add(cm->pairs, &tp->node, key_hash(key));
+	return tp;
+}
+
+static bool tp_usable(const struct ubcore_tp *tp)
+{
+	return tp->linked && (tp->fsm.state == UBCORE_TPS_INITIATOR_ESTABLISHED ||
+			      tp->fsm.state == UBCORE_TPS_REUSED);
+}
+
+/**
+ * ubcore_tp_open() - get the TP of a key for one more local user
+ * @dev: the local device
+ * @key: local and remote EID, mode (RM or RC), RC's jetty pair
+ * @target: what the peer checks (the imported jetty or JFR and its token)
+ * @out: the TP, to give back with ubcore_tp_close()
+ *
+ * The first user of a key starts the connection (CONN_REQ, or
+ * CONN_REUSE_REQ when the peer already opened a TP to us) and every user
+ * waits until the TP is established or the attempt failed.
+ *
+ * Context: process context; sleeps for up to the connection timeout.
+ * Return: 0, or -ENOENT (no such jetty/JFR on the peer), -EPROTOTYPE
+ * (transport mode mismatch), -EACCES (wrong token), -ECONNREFUSED (the
+ * peer refused), -ETIMEDOUT (no answer), -EHOSTUNREACH, -EOPNOTSUPP (the
+ * provider cannot send management messages), -ENOMEM, -ENODEV. Each
+ * failure is logged.
+ */
+int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
+		   const struct ubcore_tp_target *target, struct ubcore_tp **out)
+{
+	struct ubcore_cm *cm = dev->cm;
+	struct ubcore_tp *tp;
+	int ret = 0;
+
+	if (!cm)
+		return -ENODEV;
+	if (!dev->ops->send_mgmt)
+		return -EOPNOTSUPP;
+	mutex_lock(&cm->lock);
+	tp = cm_find(cm, key);
+	if (!tp) {
+		tp = tp_new(cm, key);
+		if (IS_ERR(tp)) {
+			mutex_unlock(&cm->lock);
+			return PTR_ERR(tp);
+		}
+	}
+	kref_get(&tp->ref);		/* this user's */
+	if (tp->users++ == 0 && !tp_usable(tp)) {
+		tp->target = *target;
+		tp->opening = true;
+		tp->last_send_err = 0;
+		ret = ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_LOCAL_OPEN, NULL);
+		if (!ret && tp->fsm.state == UBCORE_TPS_REQ_SENT &&
+		    tp->last_send_err == -EHOSTUNREACH) {
+			/* no way to the peer at all: fail now, not at timeout */
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+			ret = -EHOSTUNREACH;
+		}
+		if (ret)
+			tp->opening = false;
+		tp_settle(tp);
+	}
+	while (!ret && tp->opening) {
+		mutex_unlock(&cm->lock);
+		wait_event(cm->waitq, !READ_ONCE(tp->opening));
+		mutex_lock(&cm->lock);
+	}
+	if (!ret && !tp_usable(tp))
+		ret = tp->open_result ? tp->open_result : -ECONNRESET;
+	if (ret) {
+		tp->users--;
+		tp_settle(tp);
+		mutex_unlock(&cm->lock);
+		kref_put(&tp->ref, tp_release);
+		dev_info(&dev->dev, "%s connection to %pI6c (jetty %u) failed: %d\n",
+			 key->mode == UBOE_MGMT_TM_RC ? "RC" : "RM", key->remote.raw,
+			 target->id, ret);
+		return ret;
+	}
+	mutex_unlock(&cm->lock);
+	*out = tp;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_open);
+
+/**
+ * ubcore_tp_close() - a user of a TP is gone
+ * @tp: from ubcore_tp_open()
+ *
+ * The last local user tears the TP down (DCONN_NOTIFY).
+ *
+ * Context: process context; may sleep.
+ */
+void ubcore_tp_close(struct ubcore_tp *tp)
+{
+	struct ubcore_cm *cm = tp->cm;
+
+	mutex_lock(&cm->lock);
+	if (--tp->users == 0 && tp_usable(tp) && !cm->stopped)
+		ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_LOCAL_CLOSE, NULL);
+	tp_settle(tp);
+	mutex_unlock(&cm->lock);
+	kref_put(&tp->ref, tp_release);
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_close);
+
+/* ---- receiving ---------------------------------------------------------- */
+
+static int body_check(const struct ubcore_cm_rx *rx)
+{
+	const struct uboe_mgmt_body *b = &rx->body;
+
+	if (rx->len != sizeof(*b) || b->version != UBOE_MGMT_BODY_VERSION ||
+	    !rx->type || rx->type > UBOE_MGMT_TYPE_MAX)
+		return -EINVAL;
+	if (b->trans_mode != UBOE_MGMT_TM_RM && b->trans_mode != UBOE_MGMT_TM_RC)
+		return -EINVAL;
+	if (rx->type == UBOE_MGMT_CONN_REQ || rx->type == UBOE_MGMT_CONN_REUSE_REQ) {
+		if (b->target_type != UBOE_MGMT_TARGET_JFR &&
+		    b->target_type != UBOE_MGMT_TARGET_JETTY)
+			return -EINVAL;
+	} else if (b->target_type || b->token_value) {
+		return -EINVAL;
+	}
+	if (rx->type == UBOE_MGMT_CONN_REJ ? b->reason > UBOE_MGMT_REASON_MAX :
+					      b->reason)
+		return -EINVAL;
+	/* only a CONN_REQ does not know the receiver's TPN */
+	if (rx->type == UBOE_MGMT_CONN_REQ ? !!b->dst_tpn : !b->dst_tpn)
+		return -EINVAL;
+	if (!b->src_tpn)
+		return -EINVAL;
+	if (b->trans_mode == UBOE_MGMT_TM_RM && b->src_jetty)
+		return -EINVAL;
+	return 0;
+}
+
+static bool eid_is_mine(struct ubcore_device *dev, const u8 *raw)
+{
+	bool found = false;
+	u32 i;
+
+	mutex_lock(&dev->eid_lock);
+	for (i = 0; i < UBCORE_MAX_EID_CNT && !found; i++)
+		found = dev->eid_table[i].valid &&
+			!memcmp(dev->eid_table[i].eid.raw, raw, UBCORE_EID_SIZE);
+	mutex_unlock(&dev->eid_lock);
+	return found;
+}
+
+static void cm_drop(struct ubcore_cm *cm, enum ubcore_cm_drop why, u8 type)
+{
+	atomic64_inc(&cm->rx_dropped[why]);
+	dev_dbg(&cm->dev->dev, "management message type %u dropped: %s\n",
+		type, drop_names[why]);
+}
+
+/* One received message. Caller holds cm->lock. */
+static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
+{
+	const struct uboe_mgmt_body *b = &rx->body;
+	struct ubcore_tp_fsm_msg msg = {
+		.peer_tpn = be32_to_cpu(b->src_tpn),
+		.status = rx->type == UBOE_MGMT_CONN_REJ ?
+			  reason_to_errno(b->reason) : 0,
+	};
+	struct ubcore_tp_key key = { .mode = b->trans_mode };
+	struct ubcore_tp *tp;
+
+	memcpy(key.local.raw, b->dst_eid, UBCORE_EID_SIZE);
+	memcpy(key.remote.raw, b->src_eid, UBCORE_EID_SIZE);
+	if (b->dst_tpn) {
+		tp = xa_load(&cm->tps, be32_to_cpu(b->dst_tpn));
+		if (!tp || memcmp(tp->key.remote.raw, b->src_eid, UBCORE_EID_SIZE) ||
+		    memcmp(tp->key.local.raw, b->dst_eid, UBCORE_EID_SIZE) ||
+		    tp->key.mode != b->trans_mode ||
+		    (tp->fsm.peer_tpn && tp->fsm.peer_tpn != msg.peer_tpn)) {
+			cm_drop(cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);
+			return;
+		}
+	} else {
+		if (b->trans_mode == UBOE_MGMT_TM_RC) {
+			key.local_jetty = be32_to_cpu(b->dst_jetty);
+			key.remote_jetty = be32_to_cpu(b->src_jetty);
+		}
+		/* a request from this device's own opening end */
+		key.loop_side = key_is_self(&key);
+		tp = cm_find(cm, &key);
+		if (!tp) {
+			tp = tp_new(cm, &key);
+			if (IS_ERR(tp)) {
+				cm_drop(cm, UBCORE_CM_DROP_REFUSED, rx->type);
+				return;
+			}
+		}
+	}
+	tp->rx_body = b;
+	if (ubcore_tp_fsm_event(&tp->fsm, wire_to_event[rx->type], &msg))
+		atomic64_inc(&cm->rx_dropped[UBCORE_CM_DROP_REFUSED]);
+	tp->rx_body = NULL;
+	tp_settle(tp);
+}
+
+static void cm_rx_work(struct work_struct *work)
+{
+	struct ubcore_cm *cm = container_of(work, struct ubcore_cm, rx_work);
+	struct ubcore_cm_rx *rx;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&cm->rx_lock, flags);
+		rx = list_first_entry_or_null(&cm->rx_list, struct ubcore_cm_rx,
+					      node);
+		if (rx) {
+			list_del(&rx->node);
+			cm->rx_len--;
+		}
+		spin_unlock_irqrestore(&cm->rx_lock, flags);
+		if (!rx)
+			return;
+		if (body_check(rx)) {
+			cm_drop(cm, UBCORE_CM_DROP_MALFORMED, rx->type);
+		} else if (!eid_is_mine(cm->dev, rx->body.dst_eid)) {
+			cm_drop(cm, UBCORE_CM_DROP_NOT_MINE, rx->type);
+		} else {
+			mutex_lock(&cm->lock);
+			if (cm->stopped)
+				cm_drop(cm, UBCORE_CM_DROP_STOPPED, rx->type);
+			else
+				cm_process(cm, rx);
+			mutex_unlock(&cm->lock);
+		}
+		kfree(rx);
+	}
+}
+
+/**
+ * ubcore_recv_mgmt() - a connection manager message arrived for a device
+ * @dev: the receiving device (its provider found it by the destination EID)
+ * @type: the MGMTETAH type (enum uboe_mgmt_type)
+ * @msg_id: the MGMTETAH message ID
+ * @body: the message body, a struct uboe_mgmt_body; untrusted
+ * @len: its length
+ *
+ * Copies the message and hands it to the device's connection manager
+ * work, which validates every field (include/uapi/ub/uboe_wire.h) and
+ * drops, counting by reason, what fails.
+ *
+ * Context: any context, softirq included; does not sleep.
+ * Return: 0 when queued; -EINVAL (wrong length or type), -ENODEV (the
+ * device has no running connection manager), -ENOBUFS (queue full) or
+ * -ENOMEM, the message dropped and counted.
+ */
+int ubcore_recv_mgmt(struct ubcore_device *dev, u8 type, u32 msg_id,
+		     const void *body, u16 len)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_cm_rx *rx;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!cm)
+		return -ENODEV;
+	if (len != sizeof(rx->body) || !body || !type || type > UBOE_MGMT_TYPE_MAX) {
+		cm_drop(cm, UBCORE_CM_DROP_MALFORMED, type);
+		return -EINVAL;
+	}
+	rx = kmalloc(sizeof(*rx), GFP_ATOMIC);
+	if (!rx)
+		return -ENOMEM;
+	rx->type = type;
+	rx->msg_id = msg_id;
+	rx->len = len;
+	memcpy(&rx->body, body, len);
+	spin_lock_irqsave(&cm->rx_lock, flags);
+	if (cm->stopped) {
+		ret = -ENODEV;
+	} else if (cm->rx_len >= UBCORE_CM_RX_MAX) {
+		ret = -ENOBUFS;
+	} else {
+		list_add_tail(&rx->node, &cm->rx_list);
+		cm->rx_len++;
+		queue_work(cm->wq, &cm->rx_work);
+	}
+	spin_unlock_irqrestore(&cm->rx_lock, flags);
+	if (ret) {
+		cm_drop(cm, ret == -ENODEV ? UBCORE_CM_DROP_STOPPED :
+			UBCORE_CM_DROP_QUEUE_FULL, type);
+		kfree(rx);
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_recv_mgmt);
+
+#define CM_TOKEN_POLICY(flag)	((flag) & 0x7)	/* urma_jfr_flag_t token_policy */
+#define CM_TOKEN_NONE		0
+
+/**
+ * ubcore_tp_check_target() - may a peer connect to a jetty or JFR here
+ * @dev: this device
+ * @type: UBOE_MGMT_TARGET_JFR or _JETTY
+ * @id: its ID
+ * @mode: the TP's mode (UBOE_MGMT_TM_*)
+ * @token_value: the token the peer presents
+ *
+ * Context: any context.
+ * Return: 0, -ENOENT (no such object), -EPROTOTYPE (another transport
+ * mode) or -EACCES (the token does not match and the policy needs one).
+ */
+int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
+			   u8 mode, u32 token_value)
+{
+	const struct ubcore_jfr_cfg *jcfg = NULL;
+	struct ubcore_jetty *jetty = NULL;
+	struct ubcore_jfr *jfr = NULL;
+	u32 obj_mode;
+	int ret = 0;
+
+	if (type == UBOE_MGMT_TARGET_JFR) {
+		jfr = ubcore_find_get_jfr(dev, id);
+		if (!jfr)
+			return -ENOENT;
+		jcfg = &jfr->cfg;
+		obj_mode = jcfg->trans_mode;
+	} else {
+		jetty = ubcore_find_get_jetty(dev, id);
+		if (!jetty)
+			return -ENOENT;
+		obj_mode = jetty->cfg.jfs_cfg.trans_mode;
+		if (jetty->cfg.jfr)
+			jcfg = &jetty->cfg.jfr->cfg;
+	}
+	if (obj_mode != mode)
+		ret = -EPROTOTYPE;
+	else if (jcfg && CM_TOKEN_POLICY(jcfg->flag) != CM_TOKEN_NONE &&
+		 jcfg->token_value != token_value)
+		ret = -EACCES;
+	if (jfr)
+		ubcore_obj_ref_put(&jfr->obj_ref);
+	if (jetty)
+		ubcore_obj_ref_put(&jetty->obj_ref);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_check_target);
+
+/**
+ * ubcore_tp_list() - the TPs of a device, by TPN
+ * @dev: the device
+ * @start: the first TPN to list
+ * @info: filled with up to @n TPs
+ * @n: room in @info
+ *
+ * Context: process context; takes cm->lock.
+ * Return: the number of TPs filled in.
+ */
+int ubcore_tp_list(struct ubcore_device *dev, u32 start,
+		   struct ubcore_tp_info *info, u32 n)
+{
+	struct ubcore_cm *cm = dev->cm;
+	unsigned long tpn = start;
+	u64 now = ktime_get_boottime_ns();
+	struct ubcore_tp *tp;
+	u32 cnt = 0;
+
+	if (!cm)
+		return 0;
+	mutex_lock(&cm->lock);
+	xa_for_each_start(&cm->tps, tpn, tp, start) {
+		if (cnt == n)
+			break;
+		info[cnt] = (struct ubcore_tp_info){
+			.tpn = tp->fsm.local_tpn,
+			.peer_tpn = tp->fsm.peer_tpn,
+			.peer = tp->key.remote,
+			.state = tp->fsm.state,
+			.mode = tp->key.mode,
+			.users = tp->users,
+			.age_ms = div_u64(now - tp->created_ns, NSEC_PER_MSEC),
+		};
+		cnt++;
+	}
+	mutex_unlock(&cm->lock);
+	return cnt;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_list);
+
+/*
+ * sysfs cm/: "tp", one line per TP of the table (TPN, peer EID, peer TPN,
+ * mode, state, users, age in ms), and "stats", the counters as
+ * "name value" lines.
+ */
+static ssize_t tp_show(struct device *device, struct device_attribute *attr,
+		       char *buf)
+{
+	struct ubcore_device *dev = to_ubcore_device(device);
+	struct ubcore_tp_info info[16];
+	ssize_t len = 0;
+	u32 start = 1;
+	int n, i;
+
+	do {
+		n = ubcore_tp_list(dev, start, info, ARRAY_SIZE(info));
+		for (i = 0; i < n && len < PAGE_SIZE - 160; i++)
+			len += sysfs_emit_at(buf, len, "%u %pI6c %u %s %s %u %llu\n",
+					     info[i].tpn, info[i].peer.raw,
+					     info[i].peer_tpn,
+					     info[i].mode == UBOE_MGMT_TM_RC ? "RC" : "RM",
+					     ubcore_tp_state_name(info[i].state),
+					     info[i].users, info[i].age_ms);
+		if (n)
+			start = info[n - 1].tpn + 1;
+	} while (n == ARRAY_SIZE(info) && len < PAGE_SIZE - 160);
+	return len;
+}
+static DEVICE_ATTR_RO(tp);
+
+static ssize_t stats_show(struct device *device, struct device_attribute *attr,
+			  char *buf)
+{
+	struct ubcore_cm *cm = to_ubcore_device(device)->cm;
+	ssize_t len;
+	int i;
+
+	if (!cm)
+		return 0;
+	len = sysfs_emit(buf, "refused_events %lld\ntransitions %lld\nretries %lld\n",
+			 atomic64_read(&cm->stats.refused),
+			 atomic64_read(&cm->stats.transitions),
+			 atomic64_read(&cm->stats.retries));
+	len += sysfs_emit_at(buf, len, "timeouts %lld\nsend_errors %lld\n",
+			     atomic64_read(&cm->stats.timeouts),
+			     atomic64_read(&cm->stats.send_errors));
+	for (i = 0; i < UBCORE_CM_DROP_MAX; i++)
+		len += sysfs_emit_at(buf, len, "rx_dropped_%s %lld\n", drop_names[i],
+				     atomic64_read(&cm->rx_dropped[i]));
+	return len;
+}
+static DEVICE_ATTR_RO(stats);
+
+static struct attribute *ubcore_cm_attrs[] = {
+	&dev_attr_tp.attr,
+	&dev_attr_stats.attr,
+	NULL,
+};
+
+const struct attribute_group ubcore_cm_group = {
+	.name = "cm",
+	.attrs = ubcore_cm_attrs,
+};
+
+/**
+ * ubcore_cm_set_timing() - the timeouts of the TPs a device opens next
+ * @dev: the device
+ * @rto_ms: first retransmission timeout, doubled at each retry
+ * @retries: retransmissions before the open times out
+ */
+void ubcore_cm_set_timing(struct ubcore_device *dev, u32 rto_ms, u32 retries)
+{
+	mutex_lock(&dev->cm->lock);
+	dev->cm->rto_ns = (u64)max(rto_ms, 1U) * NSEC_PER_MSEC;
+	dev->cm->retries = retries;
+	mutex_unlock(&dev->cm->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_set_timing);
+
+/**
+ * ubcore_cm_dropped() - received management messages a device dropped
+ * @dev: the device
+ * @why: the reason
+ *
+ * Return: the count.
+ */
+u64 ubcore_cm_dropped(struct ubcore_device *dev, enum ubcore_cm_drop why)
+{
+	return why < UBCORE_CM_DROP_MAX ? atomic64_read(&dev->cm->rx_dropped[why]) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_dropped);
+
+/**
+ * ubcore_cm_fsm_stats() - the state machine counters of a device's TPs
+ * @dev: the device
+ *
+ * Return: the counters (alive as long as the device).
+ */
+const struct ubcore_tp_fsm_stats *ubcore_cm_fsm_stats(struct ubcore_device *dev)
+{
+	return &dev->cm->stats;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_fsm_stats);
+
+/* ---- the table's life ---------------------------------------------------- */
+
+/* Makes dev->cm; before the device is registered. */
+int ubcore_cm_create(struct ubcore_device *dev)
+{
+	struct ubcore_cm *cm;
+
+	BUILD_BUG_ON(sizeof(struct uboe_mgmt_body) != UBOE_MGMT_BODY_SIZE);
+	cm = kzalloc(sizeof(*cm), GFP_KERNEL);
+	if (!cm)
+		return -ENOMEM;
+	cm->wq = alloc_ordered_workqueue("ubcore_cm", WQ_MEM_RECLAIM);
+	if (!cm->wq) {
+		kfree(cm);
+		return -ENOMEM;
+	}
+	cm->dev = dev;
+	cm->rto_ns = (u64)max(READ_ONCE(cm_rto_ms), 1U) * NSEC_PER_MSEC;
+	cm->retries = READ_ONCE(cm_retries);
+	mutex_init(&cm->lock);
+	xa_init_flags(&cm->tps, XA_FLAGS_ALLOC1);
+	hash_init(cm->pairs);
+	init_waitqueue_head(&cm->waitq);
+	spin_lock_init(&cm->rx_lock);
+	INIT_LIST_HEAD(&cm->rx_list);
+	INIT_WORK(&cm->rx_work, cm_rx_work);
+	dev->cm = cm;
+	return 0;
+}
+
+/*
+ * The device is being unregistered (its users are gone): stop receiving,
+ * take every TP out of the table, fail opens still waiting, and wait for
+ * the work. Sleeps.
+ */
+void ubcore_cm_stop(struct ubcore_device *dev)
+{
+	struct ubcore_cm *cm = dev->cm;
+	struct ubcore_cm_rx *rx, *next;
+	struct ubcore_tp *tp;
+	unsigned long tpn, flags;
+	LIST_HEAD(drop);
+
+	if (!cm)
+		return;
+	spin_lock_irqsave(&cm->rx_lock, flags);
+	cm->stopped = true;
+	list_splice_init(&cm->rx_list, &drop);
+	cm->rx_len = 0;
+	spin_unlock_irqrestore(&cm->rx_lock, flags);
+	list_for_each_entry_safe(rx, next, &drop, node)
+		kfree(rx);
+
+	mutex_lock(&cm->lock);
+	xa_for_each(&cm->tps, tpn, tp) {
+		cm_done(&tp->fsm, -ENODEV);
+		tp_unlink(tp);
+	}
+	mutex_unlock(&cm->lock);
+	/* the works left see cm->stopped and only drop their references */
+	flush_workqueue(cm->wq);
+}
+
+/* Frees dev->cm when the device is released. */
+void ubcore_cm_free(struct ubcore_device *dev)
+{
+	struct ubcore_cm *cm = dev->cm;
+
+	if (!cm)
+		return;
+	WARN_ON(!xa_empty(&cm->tps));
+	destroy_workqueue(cm->wq);
+	xa_destroy(&cm->tps);
+	mutex_destroy(&cm->lock);
+	kfree(cm);
+	dev->cm = NULL;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The TP table and connection manager of a device (tp.c), for the rest of
+ * ubcore.
+ */
+#ifndef _UBCORE_TP_H
+#define _UBCORE_TP_H
+
+#include <linux/kref.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <ub/ubcore_device.h>
+
+#include "tp_fsm.h"
+
+/**
+ * struct ubcore_tp_key - what one TP joins
+ * @local: this end's EID
+ * @remote: the peer's EID
+ * @local_jetty: RC: this end's jetty of the bound pair; RM: 0
+ * @remote_jetty: RC: the peer's jetty; RM: 0
+ * @mode: UBOE_MGMT_TM_RM or UBOE_MGMT_TM_RC
+ * @loop_side: 1 for the answering end of a TP whose two ends are this
+ *	device (the key is its own mirror), else 0
+ */
+struct ubcore_tp_key {
+	union ubcore_eid local;
+	union ubcore_eid remote;
+	u32 local_jetty;
+	u32 remote_jetty;
+	u8 mode;
+	u8 loop_side;
+	u8 rsvd[2];		/* 0: the key is hashed and compared whole */
+};
+
+/**
+ * struct ubcore_tp_target - what a connection request asks the peer for
+ * @id: the jetty or JFR ID on the peer
+ * @type: UBOE_MGMT_TARGET_JFR or _JETTY
+ * @token_value: the token to present
+ */
+struct ubcore_tp_target {
+	u32 id;
+	u8 type;
+	u32 token_value;
+};
+
+/**
+ * struct ubcore_tp - one TP of a device's table (fields under cm->lock)
+ * @cm: the table
+ * @fsm: its state machine (5.1.1.4)
+ * @key: what it joins
+ * @target: what this end's open asks the peer for
+ * @node: in cm->pairs
+ * @timer: the state machine's timer
+ * @ref: see tp.c
+ * @users: local users (imports, binds)
+ * @opening: a local open waits for the machine's answer
+ * @open_result: that answer
+ * @linked: in the table (not back in reset)
+ * @last_send_err: the last send's result
+ * @created_ns: boot time of creation, for its age
+ * @rx_body: the message being processed, for the machine's check
+ */
+struct ubcore_tp {
+	struct ubcore_cm *cm;
+	struct ubcore_tp_fsm fsm;
+	struct ubcore_tp_key key;
+	struct ubcore_tp_target target;
+	struct hlist_node node;
+	struct delayed_work timer;
+	struct kref ref;
+	u32 users;
+	bool opening;
+	int open_result;
+	bool linked;
+	int last_send_err;
+	u64 created_ns;
+	const struct uboe_mgmt_body *rx_body;
+};
+
+/* Why a received management message was dropped (counted per device). */
+enum ubcore_cm_drop {
+	UBCORE_CM_DROP_MALFORMED,
+	UBCORE_CM_DROP_NOT_MINE,
+	UBCORE_CM_DROP_UNKNOWN_TPN,
+	UBCORE_CM_DROP_QUEUE_FULL,
+	UBCORE_CM_DROP_STOPPED,
+	UBCORE_CM_DROP_REFUSED,
+	UBCORE_CM_DROP_MAX
+};
+
+int ubcore_cm_create(struct ubcore_device *dev);
+void ubcore_cm_stop(struct ubcore_device *dev);
+void ubcore_cm_free(struct ubcore_device *dev);
+
+int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
+		   const struct ubcore_tp_target *target, struct ubcore_tp **out);
+void ubcore_tp_close(struct ubcore_tp *tp);
+int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
+			   u8 mode, u32 token_value);
+
+/**
+ * struct ubcore_tp_info - one TP as listed (sysfs, netlink)
+ * @tpn: this end's TPN
+ * @peer_tpn: the peer's
+ * @peer: the peer's EID
+ * @state: enum ubcore_tp_state
+ * @mode: UBOE_MGMT_TM_*
+ * @users: local users
+ * @age_ms: since creation
+ */
+struct ubcore_tp_info {
+	u32 tpn;
+	u32 peer_tpn;
+	union ubcore_eid peer;
+	u8 state;
+	u8 mode;
+	u32 users;
+	u64 age_ms;
+};
+
+void ubcore_cm_set_timing(struct ubcore_device *dev, u32 rto_ms, u32 retries);
+u64 ubcore_cm_dropped(struct ubcore_device *dev, enum ubcore_cm_drop why);
+const struct ubcore_tp_fsm_stats *ubcore_cm_fsm_stats(struct ubcore_device *dev);
+int ubcore_tp_list(struct ubcore_device *dev, u32 start,
+		   struct ubcore_tp_info *info, u32 n);
+#endif /* _UBCORE_TP_H */
