@@ -34,8 +34,8 @@ inline long obj_count(const std::string &obj, const std::string &dev = "udma0")
     return v;
 }
 
-inline const char *const kObjKinds[] = {"ucontext", "jfc",      "jfs",        "jfr",  "jetty", "token_id",
-                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages"};
+inline const char *const kObjKinds[] = {"ucontext", "jfc",        "jfs",  "jfr",    "jetty",        "token_id",
+                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages", "jetty_grp"};
 
 // Whether every count of dev is 0 (all files present).
 inline bool all_counts_zero(const std::string &dev = "udma0")
