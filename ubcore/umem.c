@@ -12,9 +12,12 @@
  * than the machine's memory can never be pinned and is refused at once,
  * and RLIMIT_MEMLOCK is charged before the page array is allocated, so an
  * unprivileged process cannot make the kernel allocate a page array for
- * memory it may not pin. The array (8 bytes a page, at most 1/512 of the
- * machine's memory) is charged to the caller's memory cgroup and allocated
- * without the allocator's warning for large sizes.
+ * memory it may not pin. The page pointers are kept in page-sized chunks
+ * of UBCORE_UMEM_CHUNK entries, allocated one by one as the range is
+ * pinned and charged to the caller's memory cgroup: however large the
+ * range, no allocation is larger than a page but the chunk directory (8
+ * bytes per 2 MiB of range), so the allocator is never asked for a large
+ * contiguous or vmalloc'ed array.
  *
  * Only memory whose pages the kernel may keep pinned for a long time is
  * accepted: anonymous memory, shmem (MAP_SHARED|MAP_ANONYMOUS, memfd,
@@ -40,8 +43,7 @@
 
 #include "ubcore_priv.h"
 
-/* Pages pinned by one call of pin_user_pages(), with the mmap lock held. */
-#define UBCORE_PIN_CHUNK	(PAGE_SIZE / sizeof(struct page *))
+#define UBCORE_UMEM_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
 
 /* May the pages of @vma be pinned long-term and written? */
 static bool ubcore_umem_vma_ok(struct vm_area_struct *vma)
@@ -90,6 +92,54 @@ static long ubcore_umem_pin(struct mm_struct *mm, unsigned long addr,
 	return ret ? ret : -EFAULT;
 }
 
+/*
+ * Pin @npages pages from @first into @umem's chunks, one chunk per call of
+ * pin_user_pages(); umem->nr_pages counts the pages pinned so far, also
+ * on error. 0 or an errno.
+ */
+static int ubcore_umem_pin_all(struct ubcore_umem *umem, unsigned long first,
+			       unsigned long npages)
+{
+	unsigned long want, off;
+	struct page **chunk;
+	long pinned;
+
+	while (umem->nr_pages < npages) {
+		cond_resched();
+		chunk = umem->chunk[umem->nr_pages / UBCORE_UMEM_CHUNK];
+		if (!chunk) {
+			chunk = kmalloc_array(UBCORE_UMEM_CHUNK, sizeof(*chunk),
+					      UBCORE_UMEM_GFP);
+			if (!chunk)
+				return -ENOMEM;
+			umem->chunk[umem->nr_pages / UBCORE_UMEM_CHUNK] = chunk;
+		}
+		off = umem->nr_pages % UBCORE_UMEM_CHUNK;
+		want = min(npages - umem->nr_pages, UBCORE_UMEM_CHUNK - off);
+		pinned = ubcore_umem_pin(umem->owning_mm,
+					 first + umem->nr_pages * PAGE_SIZE,
+					 want, chunk + off);
+		if (pinned < 0)
+			return pinned;
+		umem->nr_pages += pinned;
+	}
+	return 0;
+}
+
+/* Unpin every page pinned in @umem and free the chunks (not the directory). */
+static void ubcore_umem_unpin(struct ubcore_umem *umem, bool dirty)
+{
+	unsigned long i, n;
+
+	for (i = 0; i < DIV_ROUND_UP(umem->nr_pages, UBCORE_UMEM_CHUNK); i++) {
+		n = min(umem->nr_pages - i * UBCORE_UMEM_CHUNK,
+			UBCORE_UMEM_CHUNK);
+		unpin_user_pages_dirty_lock(umem->chunk[i], n, dirty);
+	}
+	for (i = 0; i < umem->nr_chunks; i++)
+		kfree(umem->chunk[i]);
+}
+
 /**
  * ubcore_umem_get() - pin a range of the current process
  * @dev: the device that counts the pages in its pinned_pages, or NULL
@@ -109,10 +159,9 @@ static long ubcore_umem_pin(struct mm_struct *mm, unsigned long addr,
  */
 struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 {
-	unsigned long first, npages, done = 0, lock_limit;
+	unsigned long first, npages, lock_limit;
 	struct mm_struct *mm = current->mm;
 	struct ubcore_umem *umem;
-	long pinned;
 	int ret;
 
 	if (!len || va + len < va || PAGE_ALIGN(va + len) < va + len)
@@ -140,9 +189,10 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
-	umem->pages = kvcalloc(npages, sizeof(*umem->pages),
-			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!umem->pages) {
+	umem->nr_chunks = DIV_ROUND_UP(npages, UBCORE_UMEM_CHUNK);
+	umem->chunk = kvcalloc(umem->nr_chunks, sizeof(*umem->chunk),
+			       UBCORE_UMEM_GFP);
+	if (!umem->chunk) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -151,27 +201,17 @@ struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va, u64 len)
 	umem->owning_mm = mm;
 	mmgrab(mm);
 
-	while (done < npages) {
-		cond_resched();
-		pinned = ubcore_umem_pin(mm, first + done * PAGE_SIZE,
-					 min_t(unsigned long, npages - done,
-					       UBCORE_PIN_CHUNK),
-					 umem->pages + done);
-		if (pinned < 0) {
-			ret = pinned;
-			goto err_unpin;
-		}
-		done += pinned;
-	}
-	umem->nr_pages = npages;
+	ret = ubcore_umem_pin_all(umem, first, npages);
+	if (ret)
+		goto err_unpin;
 	if (dev)
 		atomic64_add(npages, &dev->pinned_pages);
 	return umem;
 
 err_unpin:
-	unpin_user_pages(umem->pages, done);
+	ubcore_umem_unpin(umem, false);
 	mmdrop(mm);
-	kvfree(umem->pages);
+	kvfree(umem->chunk);
 err_free:
 	kfree(umem);
 err_uncharge:
@@ -192,12 +232,12 @@ void ubcore_umem_release(struct ubcore_device *dev, struct ubcore_umem *umem)
 {
 	if (!umem)
 		return;
-	unpin_user_pages_dirty_lock(umem->pages, umem->nr_pages, true);
+	ubcore_umem_unpin(umem, true);
 	atomic64_sub(umem->nr_pages, &umem->owning_mm->pinned_vm);
 	if (dev)
 		atomic64_sub(umem->nr_pages, &dev->pinned_pages);
 	mmdrop(umem->owning_mm);
-	kvfree(umem->pages);
+	kvfree(umem->chunk);
 	kfree(umem);
 }
 EXPORT_SYMBOL_GPL(ubcore_umem_release);

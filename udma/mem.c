@@ -6,7 +6,7 @@
  * SEND, and the mapping of the word an atomic works on.
  *
  * A segment is either user memory (tseg->umem: its pages are pinned for
- * the segment's lifetime; umem->pages[0] is the page that holds umem->va)
+ * the segment's lifetime; ubcore_umem_page() finds the page of a byte)
  * or kernel memory (tseg->umem == NULL: the VA is a kernel address that
  * stays valid while the segment is registered). User pages are reached
  * through kmap_local_page() one page at a time; kernel memory directly.
@@ -90,7 +90,6 @@ static void *udma_iter_map(struct udma_mem_iter *it, u64 max, u64 *len,
 {
 	const struct udma_mem_range *r;
 	const struct ubcore_umem *umem;
-	unsigned long idx;
 	u64 va, poff;
 
 	*page = NULL;
@@ -110,11 +109,10 @@ static void *udma_iter_map(struct udma_mem_iter *it, u64 max, u64 *len,
 		return (void *)(uintptr_t)va;
 	}
 	poff = offset_in_page(va);
-	idx = ((va & PAGE_MASK) - (umem->va & PAGE_MASK)) >> PAGE_SHIFT;
-	if (WARN_ON_ONCE(va < umem->va || idx >= umem->nr_pages))
+	*page = ubcore_umem_page(umem, va);
+	if (!*page)
 		return NULL;
 	*len = min3(max, r->len - it->off, (u64)(PAGE_SIZE - poff));
-	*page = umem->pages[idx];
 	return kmap_local_page(*page) + poff;
 }
 
@@ -277,16 +275,14 @@ u64 *udma_map_word(const struct udma_mem_range *range)
 {
 	const struct ubcore_umem *umem = range->seg->umem;
 	struct page *page;
-	unsigned long idx;
 	u64 va = range->va;
 
 	if (range->len != sizeof(u64) || !IS_ALIGNED(va, sizeof(u64)))
 		return NULL;
 	if (umem) {
-		idx = ((va & PAGE_MASK) - (umem->va & PAGE_MASK)) >> PAGE_SHIFT;
-		if (WARN_ON_ONCE(va < umem->va || idx >= umem->nr_pages))
+		page = ubcore_umem_page(umem, va);
+		if (!page)
 			return NULL;
-		page = umem->pages[idx];
 	} else if (is_vmalloc_addr((void *)(uintptr_t)va)) {
 		page = vmalloc_to_page((void *)(uintptr_t)va);
 	} else if (virt_addr_valid((void *)(uintptr_t)va)) {

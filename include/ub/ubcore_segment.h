@@ -17,6 +17,8 @@
 
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/bug.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/types.h>
 
@@ -103,22 +105,47 @@ struct ubcore_seg_cfg {
 	struct ubcore_umem *umem;
 };
 
+/* Page pointers per chunk of a umem: a page of them (2 MiB of range). */
+#define UBCORE_UMEM_CHUNK	(PAGE_SIZE / sizeof(struct page *))
+
 /**
  * struct ubcore_umem - pinned user pages of a segment
  * @owning_mm: the mm charged (pinned_vm) for the pages; grabbed (mmgrab)
  * @va: first byte
  * @length: bytes
- * @nr_pages: entries of @pages
- * @pages: the pages, pinned with FOLL_LONGTERM | FOLL_WRITE (local access
- *	always has every right)
+ * @nr_pages: pages pinned (the page that holds @va first)
+ * @nr_chunks: entries of @chunk
+ * @chunk: the page pointers, UBCORE_UMEM_CHUNK per chunk; the pages are
+ *	pinned with FOLL_LONGTERM | FOLL_WRITE (local access always has every
+ *	right). Use ubcore_umem_page().
  */
 struct ubcore_umem {
 	struct mm_struct *owning_mm;
 	u64 va;
 	u64 length;
 	unsigned long nr_pages;
-	struct page **pages;
+	unsigned long nr_chunks;
+	struct page ***chunk;
 };
+
+/**
+ * ubcore_umem_page() - the pinned page that holds a byte of a umem
+ * @umem: the umem
+ * @va: the byte's address, in [@umem->va, @umem->va + @umem->length)
+ *
+ * Context: any; @umem stays pinned while its segment's reference is held.
+ * Return: the page, or NULL (and a warning) when @va is outside @umem.
+ */
+static inline struct page *ubcore_umem_page(const struct ubcore_umem *umem,
+					    u64 va)
+{
+	unsigned long idx;
+
+	idx = ((va & PAGE_MASK) - (umem->va & PAGE_MASK)) >> PAGE_SHIFT;
+	if (WARN_ON_ONCE(va < umem->va || idx >= umem->nr_pages))
+		return NULL;
+	return umem->chunk[idx / UBCORE_UMEM_CHUNK][idx % UBCORE_UMEM_CHUNK];
+}
 
 struct ubcore_umem *ubcore_umem_get(struct ubcore_device *dev, u64 va,
 				    u64 len);

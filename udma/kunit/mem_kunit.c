@@ -23,6 +23,7 @@
 struct mem_seg {
 	struct ubcore_target_seg tseg;
 	struct ubcore_umem umem;
+	struct page **pages;	/* user segment: its pages, in order */
 	u8 *kbuf;	/* kernel segment: the memory */
 };
 
@@ -64,18 +65,24 @@ static struct mem_seg *useg(struct kunit *test, u64 len, u32 first_off)
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	n = (first_off + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	s->umem.pages = kunit_kcalloc(test, n, sizeof(*s->umem.pages),
-				      GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s->umem.pages);
+	s->pages = kunit_kcalloc(test, n, sizeof(*s->pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->pages);
 	s->umem.nr_pages = n;
+	s->umem.nr_chunks = DIV_ROUND_UP(n, UBCORE_UMEM_CHUNK);
+	s->umem.chunk = kunit_kcalloc(test, s->umem.nr_chunks,
+				      sizeof(*s->umem.chunk), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->umem.chunk);
 	/* separate page-sized allocations: page-aligned, not contiguous */
 	for (i = 0; i < n; i++) {
 		void *p = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(p));
-		s->umem.pages[i] = virt_to_page(p);
+		s->pages[i] = virt_to_page(p);
 	}
+	/* the chunks point into the test's own array, UBCORE_UMEM_CHUNK apart */
+	for (i = 0; i < s->umem.nr_chunks; i++)
+		s->umem.chunk[i] = s->pages + i * UBCORE_UMEM_CHUNK;
 	s->umem.va = FAKE_UVA + first_off;
 	s->umem.length = len;
 	s->tseg.umem = &s->umem;
@@ -92,9 +99,9 @@ static u8 *seg_byte(struct mem_seg *s, u64 off)
 	if (!s->tseg.umem)
 		return s->kbuf + off;
 	va = s->umem.va + off;
-	return (u8 *)page_address(s->umem.pages[((va & PAGE_MASK) -
-						(FAKE_UVA & PAGE_MASK)) >>
-					       PAGE_SHIFT]) +
+	return (u8 *)page_address(s->pages[((va & PAGE_MASK) -
+					    (FAKE_UVA & PAGE_MASK)) >>
+					   PAGE_SHIFT]) +
 	       offset_in_page(va);
 }
 
@@ -424,6 +431,54 @@ static void map_word(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, udma_map_word(&r));
 }
 
+/*
+ * A user segment whose pages span two chunks of page pointers (512 pages
+ * each with 4 KiB pages): copies across the chunk boundary land on the
+ * right pages, and the words on both sides of it map to the right bytes.
+ */
+static void copy_across_chunks(struct kunit *test)
+{
+	const u32 first_off = 0x328;	/* 8-aligned: words at the boundary */
+	struct mem_seg *k = kseg(test, BUF_LEN, false);
+	struct mem_seg *u = useg(test, (UBCORE_UMEM_CHUNK + 1) * PAGE_SIZE,
+				 first_off);
+	/* segment offset of the first byte of the second chunk */
+	const u64 boundary = UBCORE_UMEM_CHUNK * PAGE_SIZE - first_off;
+	struct udma_local_buf *buf = kunit_kzalloc(test, sizeof(*buf),
+						   GFP_KERNEL);
+	u64 doff = boundary - PAGE_SIZE - 5, len = 3 * PAGE_SIZE, j;
+	struct udma_mem_range r;
+	u64 *w;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, u->umem.nr_chunks, 2UL);
+	seg_fill(k, 3);
+	buf_of(buf, k, len, 1);
+	r = range_of(u, doff, len);
+	KUNIT_ASSERT_EQ(test, udma_buf_copy_to_range(buf, &r, len), 0);
+	for (j = 0; j < len; j++)
+		if (*seg_byte(u, doff + j) != fill_byte(5 + j, 3))
+			break;
+	KUNIT_EXPECT_EQ(test, j, len);
+	/* the second chunk's first page is the test's page 512 */
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_umem_page(&u->umem,
+						   u->umem.va + boundary),
+			    u->pages[UBCORE_UMEM_CHUNK]);
+
+	*(u64 *)seg_byte(u, boundary - 8) = 0x6666;
+	*(u64 *)seg_byte(u, boundary) = 0x7777;
+	r = range_of(u, boundary - 8, 8);
+	w = udma_map_word(&r);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_EQ(test, *w, 0x6666ULL);
+	udma_unmap_word(w);
+	r = range_of(u, boundary, 8);
+	w = udma_map_word(&r);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_EQ(test, *w, 0x7777ULL);
+	udma_unmap_word(w);
+}
+
 static void atomics_semantics(struct kunit *test)
 {
 	static const struct {
@@ -544,6 +599,7 @@ static struct kunit_case udma_mem_cases[] = {
 	KUNIT_CASE(copy_inline_and_ranges),
 	KUNIT_CASE(copy_errors),
 	KUNIT_CASE(map_word),
+	KUNIT_CASE(copy_across_chunks),
 	KUNIT_CASE(atomics_semantics),
 	KUNIT_CASE(atomics_concurrent_faa),
 	{}
