@@ -37,9 +37,10 @@
  * finds devices by EID in the EID index (eid_index.c) under RCU, without
  * any of these.
  *
- * The object tables of a device (jfc_table, jetty_table: their xarray
- * locks, taken with interrupts disabled; seg_lock, likewise) are leaves:
- * nothing is taken and nothing sleeps under them. token_table's xarray
+ * The object tables of a device (jfc_table, jetty_table, jetty_grp_table:
+ * their xarray locks, taken with interrupts disabled; seg_lock, likewise)
+ * are leaves: nothing is taken and nothing sleeps under them. A jetty
+ * group's lock is a leaf too, taken with interrupts disabled. token_table's xarray
  * lock is a leaf taken in process context. eid_lock is taken while no
  * object lock is held (segment registration reads the EID table).
  */
@@ -59,6 +60,8 @@ static void ubcore_device_release(struct device *device)
 	xa_destroy(&dev->jfc_table);
 	WARN_ON(!xa_empty(&dev->jetty_table));
 	xa_destroy(&dev->jetty_table);
+	WARN_ON(!xa_empty(&dev->jetty_grp_table));
+	xa_destroy(&dev->jetty_grp_table);
 	WARN_ON(!xa_empty(&dev->token_table));
 	xa_destroy(&dev->token_table);
 	ubcore_cm_free(dev);
@@ -98,6 +101,7 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	INIT_LIST_HEAD(&dev->list_node);
 	xa_init_flags(&dev->jfc_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->jetty_grp_table, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
 	spin_lock_init(&dev->seg_lock);
 	ubcore_access_fail_init(dev);

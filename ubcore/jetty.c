@@ -71,12 +71,15 @@ static void ubcore_jetty_put_uses(const struct ubcore_jetty_cfg *cfg)
  *
  * The jetty gets jetty ID @cfg->id if it is not 0 (IDs up to
  * cap.reserved_jetty_id_max only for kernel callers), else the lowest free
- * ID above the reserved ones.
+ * ID above the reserved ones. With @cfg->jetty_grp it is a member of that
+ * group until it is deleted.
  *
  * Context: process context; may sleep.
  * Return: the jetty, or ERR_PTR(-EINVAL) (bad @cfg, logged at debug level,
- * or a JFC or the JFR is being destroyed), ERR_PTR(-EBUSY) (@cfg->id is
- * taken), ERR_PTR(-ENOSPC) (cap.max_jetty jetties exist),
+ * or a JFC or the JFR is being destroyed, or the group does not take the
+ * jetty: not RM, another token, being deleted), ERR_PTR(-EBUSY) (@cfg->id
+ * is taken), ERR_PTR(-ENOSPC) (cap.max_jetty jetties exist, or the group
+ * has cap.max_jetty_in_jetty_grp),
  * ERR_PTR(-EOPNOTSUPP), -ENOMEM or the provider's error.
  */
 struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
@@ -99,10 +102,15 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	if (!ubcore_jetty_get_uses(cfg))
 		return ERR_PTR(ubcore_inval(dev, "jetty: its jfc or jfr is being destroyed"));
 
+	if (cfg->jetty_grp) {
+		ret = ubcore_jetty_grp_join(dev, cfg, udata);
+		if (ret)
+			goto err_use;
+	}
 	ret = ubcore_jetty_id_reserve(dev, UBCORE_OBJ_JETTY, dev->cap.max_jetty,
 				      cfg->id, udata, &id);
 	if (ret)
-		goto err_use;
+		goto err_grp;
 
 	jetty = dev->ops->create_jetty(dev, cfg, udata);
 	if (IS_ERR_OR_NULL(jetty)) {
@@ -121,11 +129,16 @@ struct ubcore_jetty *ubcore_create_jetty(struct ubcore_device *dev,
 	ubcore_obj_ref_init(&jetty->obj_ref);
 	ubcore_id_publish(&dev->jetty_table, id,
 			  xa_tag_pointer(jetty, UBCORE_JETTY_TAG_JETTY));
+	if (cfg->jetty_grp)
+		ubcore_jetty_grp_add(cfg->jetty_grp, jetty);
 	return jetty;
 
 err_id:
 	ubcore_jetty_id_unreserve(dev, ubcore_udata_uctx(udata),
 				  UBCORE_OBJ_JETTY, id);
+err_grp:
+	if (cfg->jetty_grp)
+		ubcore_jetty_grp_unjoin(cfg->jetty_grp);
 err_use:
 	ubcore_jetty_put_uses(cfg);
 	return ERR_PTR(ret);
@@ -215,9 +228,9 @@ EXPORT_SYMBOL_GPL(ubcore_query_jetty);
  * ubcore_delete_jetty() - destroy a jetty
  * @jetty: the jetty
  *
- * Waits until no lookup holds the jetty, unbinds it if it is bound
- * (ubcore_bind_jetty()), has the provider free it and drops the use counts
- * on its JFCs and JFR.
+ * Takes it out of its jetty group, waits until no lookup holds the jetty,
+ * unbinds it if it is bound (ubcore_bind_jetty()), has the provider free
+ * it and drops the use counts on its JFCs and JFR.
  *
  * Context: process context; may sleep.
  * Return: 0.
@@ -233,6 +246,8 @@ int ubcore_delete_jetty(struct ubcore_jetty *jetty)
 	dev = jetty->ub_dev;
 	uctx = jetty->uctx;
 	cfg = jetty->cfg;
+	if (cfg.jetty_grp)
+		ubcore_jetty_grp_leave(cfg.jetty_grp, jetty);
 	xa_erase_irq(&dev->jetty_table, jetty->id);
 	ubcore_obj_ref_drain(&jetty->obj_ref);
 	ubcore_jetty_drop_binding(jetty);
@@ -246,15 +261,20 @@ EXPORT_SYMBOL_GPL(ubcore_delete_jetty);
 /**
  * ubcore_find_get_jetty() - look up a jetty by jetty ID
  * @dev: the device
- * @id: the jetty ID
+ * @id: the jetty ID of a jetty, or of a jetty group: then one of its READY
+ *	members, picked by the group's policy (jetty_grp.c)
  *
  * Context: any context.
  * Return: the jetty with a reference (ubcore_obj_ref_put(&jetty->obj_ref)),
- * or NULL (no jetty has this ID, or it is being created or destroyed).
+ * or NULL (no jetty has this ID, it is being created or destroyed, or the
+ * group has no READY member).
  */
 struct ubcore_jetty *ubcore_find_get_jetty(struct ubcore_device *dev, u32 id)
 {
-	return ubcore_id_find_get(&dev->jetty_table, id, UBCORE_JETTY_TAG_JETTY,
-				  offsetof(struct ubcore_jetty, obj_ref));
+	struct ubcore_jetty *jetty;
+
+	jetty = ubcore_id_find_get(&dev->jetty_table, id, UBCORE_JETTY_TAG_JETTY,
+				   offsetof(struct ubcore_jetty, obj_ref));
+	return jetty ?: ubcore_jetty_grp_find_get_member(dev, id);
 }
 EXPORT_SYMBOL_GPL(ubcore_find_get_jetty);

@@ -205,10 +205,21 @@ static int ubcore_nl_put_caps(struct sk_buff *skb,
 	return 0;
 }
 
-/* UBCORE_NL_OBJ_UCONTEXT .. _TJETTY follow enum ubcore_obj_type. */
-static_assert(UBCORE_NL_OBJ_UCONTEXT + UBCORE_OBJ_TYPE_MAX ==
-	      UBCORE_NL_OBJ_PINNED_PAGES);
-static_assert(UBCORE_OBJ_TYPE_MAX - 1 == UBCORE_OBJ_TJETTY);
+/*
+ * UBCORE_NL_OBJ_UCONTEXT .. _TJETTY follow enum ubcore_obj_type up to
+ * UBCORE_OBJ_TJETTY; the types added later have attributes after
+ * UBCORE_NL_OBJ_PINNED_PAGES.
+ */
+static_assert(UBCORE_NL_OBJ_UCONTEXT + UBCORE_OBJ_TJETTY ==
+	      UBCORE_NL_OBJ_TJETTY);
+static_assert(UBCORE_NL_OBJ_TJETTY + 1 == UBCORE_NL_OBJ_PINNED_PAGES);
+static_assert(UBCORE_OBJ_TYPE_MAX - 1 == UBCORE_OBJ_JETTY_GRP);
+
+static int ubcore_nl_obj_attr(int type)
+{
+	return type == UBCORE_OBJ_JETTY_GRP ? UBCORE_NL_OBJ_JETTY_GRP :
+					      UBCORE_NL_OBJ_UCONTEXT + type;
+}
 
 /* The live object counts, nested in UBCORE_NL_ATTR_DEV_OBJ. */
 static int ubcore_nl_put_objs(struct sk_buff *skb, struct ubcore_device *dev)
@@ -220,7 +231,7 @@ static int ubcore_nl_put_objs(struct sk_buff *skb, struct ubcore_device *dev)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++) {
-		if (nla_put_u32(skb, UBCORE_NL_OBJ_UCONTEXT + i,
+		if (nla_put_u32(skb, ubcore_nl_obj_attr(i),
 				atomic_read(&dev->obj_cnt[i])))
 			goto cancel;
 	}

@@ -35,6 +35,7 @@ const char * const ubcore_obj_type_names[UBCORE_OBJ_TYPE_MAX] = {
 	[UBCORE_OBJ_TARGET_SEG] = "target_seg",
 	[UBCORE_OBJ_TJFR] = "tjfr",
 	[UBCORE_OBJ_TJETTY] = "tjetty",
+	[UBCORE_OBJ_JETTY_GRP] = "jetty_grp",
 };
 
 /* A user caller's context must be of @dev. */
@@ -157,6 +158,7 @@ void ubcore_ctx_limits_init(struct ubcore_device *dev)
 	lim[UBCORE_OBJ_TARGET_SEG] = UBCORE_CTX_IMPORT_DEFAULT;
 	lim[UBCORE_OBJ_TJFR] = UBCORE_CTX_IMPORT_DEFAULT;
 	lim[UBCORE_OBJ_TJETTY] = UBCORE_CTX_IMPORT_DEFAULT;
+	lim[UBCORE_OBJ_JETTY_GRP] = max(cap->max_jetty_grp / 2, 1U);
 	dev->ctx_ring_pages = UBCORE_CTX_RING_PAGES_DEFAULT;
 }
 
@@ -258,15 +260,16 @@ int ubcore_id_reserve(struct xarray *xa, u32 id, struct xa_limit limit,
 }
 
 /*
- * A jetty ID for a JFS, JFR or jetty: @id if given (reserved IDs only for
- * kernel callers), else the lowest free one above the reserved range.
+ * A jetty ID for a JFS, JFR, jetty or jetty group: @id if given (reserved
+ * IDs only for kernel callers), else the lowest free one above the
+ * reserved range.
  */
 static int ubcore_jetty_id_alloc(struct ubcore_device *dev, u32 id,
 				 struct ubcore_udata *udata, u32 *out)
 {
 	const struct ubcore_device_cap *cap = &dev->cap;
 	u64 max = (u64)cap->reserved_jetty_id_max + cap->max_jfs +
-		  cap->max_jfr + cap->max_jetty;
+		  cap->max_jfr + cap->max_jetty + cap->max_jetty_grp;
 	struct xa_limit limit = {
 		.min = cap->reserved_jetty_id_max + 1,
 		.max = min_t(u64, max, U32_MAX),
@@ -284,7 +287,7 @@ static int ubcore_jetty_id_alloc(struct ubcore_device *dev, u32 id,
 }
 
 /*
- * The first steps of creating a JFS, JFR or jetty: count it as one more
+ * The first steps of creating a JFS, JFR, jetty or jetty group: count it as one more
  * object of @type (at most @max), then reserve its jetty ID (see
  * ubcore_jetty_id_alloc()) in a NULL slot. Nothing is held on failure.
  */

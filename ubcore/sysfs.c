@@ -67,6 +67,8 @@ static struct ubcore_cap_attr ubcore_cap_attrs[] = {
 	UBCORE_CAP_BITS(trans_mode),
 	UBCORE_CAP_BITS(congestion_ctrl_alg),
 	UBCORE_CAP32(reserved_jetty_id_max),
+	UBCORE_CAP32(max_jetty_grp),
+	UBCORE_CAP32(max_jetty_in_jetty_grp),
 };
 
 static ssize_t driver_name_show(struct device *device,

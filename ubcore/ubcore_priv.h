@@ -134,6 +134,18 @@ void ubcore_id_publish(struct xarray *xa, u32 id, void *entry);
 void *ubcore_id_find_get(struct xarray *xa, u32 id, unsigned int tag,
 			 size_t ref_offset);
 
+/* Jetty groups (jetty_grp.c): a jetty's membership. */
+int ubcore_jetty_grp_join(struct ubcore_device *dev,
+			  const struct ubcore_jetty_cfg *cfg,
+			  struct ubcore_udata *udata);
+void ubcore_jetty_grp_unjoin(struct ubcore_jetty_grp *grp);
+void ubcore_jetty_grp_add(struct ubcore_jetty_grp *grp,
+			  struct ubcore_jetty *jetty);
+void ubcore_jetty_grp_leave(struct ubcore_jetty_grp *grp,
+			    struct ubcore_jetty *jetty);
+struct ubcore_jetty *ubcore_jetty_grp_find_get_member(struct ubcore_device *dev,
+						      u32 id);
+
 /* Data path (dp.c): unbind a jetty being deleted. */
 void ubcore_jetty_drop_binding(struct ubcore_jetty *jetty);
 

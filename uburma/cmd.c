@@ -90,8 +90,12 @@ struct uburma_cmd_desc {
 			  UBURMA_CMD_F_NO_OUT)
 
 static const struct uburma_cmd_desc uburma_cmds[] = {
-	UBURMA_CMD_DESC(UBURMA_CMD_QUERY_DEVICE, uburma_cmd_query_device,
-			struct uburma_cmd_query_device),
+	[UBURMA_CMD_QUERY_DEVICE] = {
+		.handler = uburma_cmd_query_device,
+		.size = sizeof(struct uburma_cmd_query_device),
+		.min_size = offsetof(struct uburma_cmd_query_device,
+				     out.max_jetty_grp),
+	},
 	UBURMA_CMD_DESC_F(UBURMA_CMD_GET_EID_LIST, uburma_cmd_get_eid_list,
 			  struct uburma_cmd_get_eid_list, UBURMA_CMD_F_UNLOCKED),
 	[UBURMA_CMD_CREATE_CTX] = {
@@ -141,8 +145,14 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			    struct uburma_cmd_query_jfr),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JFR, uburma_cmd_delete_jfr,
 			    struct uburma_cmd_delete),
-	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JETTY, uburma_cmd_create_jetty,
-			   struct uburma_cmd_create_jetty),
+	[UBURMA_CMD_CREATE_JETTY] = {
+		.handler = uburma_cmd_create_jetty,
+		.size = sizeof(struct uburma_cmd_create_jetty),
+		.min_size = offsetof(struct uburma_cmd_create_jetty, in2),
+		.flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX |
+			 UBURMA_CMD_F_UDATA,
+		.udata_off = offsetof(struct uburma_cmd_create_jetty, in.udata),
+	},
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_MODIFY_JETTY, uburma_cmd_modify_jetty,
 			   struct uburma_cmd_modify_jetty),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_QUERY_JETTY, uburma_cmd_query_jetty,
@@ -168,6 +178,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_FLUSH, uburma_cmd_flush,
 			    struct uburma_cmd_flush),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_CREATE_JETTY_GRP, uburma_cmd_create_jetty_grp,
+			   struct uburma_cmd_create_jetty_grp),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JETTY_GRP, uburma_cmd_delete_jetty_grp,
+			    struct uburma_cmd_delete),
 };
 
 /* Sets *@new_fd and *@new_file to the fd the command reserved, if any. */

@@ -38,6 +38,8 @@ int uburma_cmd_query_device(struct uburma_file *ufile, void *args)
 	cmd->out.reserved_jetty_id_max = cap->reserved_jetty_id_max;
 	cmd->out.port_state = READ_ONCE(ub_dev->port_state);
 	cmd->out.active_mtu = READ_ONCE(ub_dev->active_mtu);
+	cmd->out.max_jetty_grp = cap->max_jetty_grp;
+	cmd->out.max_jetty_in_jetty_grp = cap->max_jetty_in_jetty_grp;
 	return 0;
 }
 

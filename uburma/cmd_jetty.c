@@ -2,10 +2,12 @@
 /*
  * Copyright (c) 2026 The UB/URMA stack authors
  *
- * JFSs, JFRs and jetties: create, modify, query. Their delete commands are
- * in uobj.c.
+ * JFSs, JFRs, jetties and jetty groups: create, modify, query. Their
+ * delete commands are in uobj.c.
  */
+#include <linux/build_bug.h>
 #include <linux/err.h>
+#include <linux/string.h>
 
 #include "uburma.h"
 
@@ -229,6 +231,14 @@ int uburma_cmd_create_jetty(struct uburma_file *ufile, void *args)
 				       UBURMA_OBJ_JFR);
 	if (IS_ERR(cfg.jfr))
 		return PTR_ERR(cfg.jfr);
+	/* Optional: 0 (or an older caller without in2) for none. */
+	if (cmd->in2.jetty_grp_handle) {
+		cfg.jetty_grp = uburma_handle_object(ufile,
+						     cmd->in2.jetty_grp_handle,
+						     UBURMA_OBJ_JETTY_GRP);
+		if (IS_ERR(cfg.jetty_grp))
+			return PTR_ERR(cfg.jetty_grp);
+	}
 	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_JETTY, cmd->in.urma_jetty);
 	if (!uobj)
 		return -ENOMEM;
@@ -281,5 +291,37 @@ int uburma_cmd_query_jetty(struct uburma_file *ufile, void *args)
 	cmd->out.flag = cfg.flag;
 	cmd->out.rx_threshold = attr.rx_threshold;
 	cmd->out.state = attr.state;
+	return 0;
+}
+
+int uburma_cmd_create_jetty_grp(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_create_jetty_grp *cmd = args;
+	struct ubcore_jetty_grp_cfg cfg = {};
+	struct ubcore_jetty_grp *grp;
+	struct ubcore_udata udata;
+	struct uburma_uobj *uobj;
+	int ret;
+
+	static_assert(sizeof(cfg.name) == sizeof(cmd->in.name));
+	ret = uburma_get_udata(ufile, &cmd->in.udata, &udata);
+	if (ret)
+		return ret;
+	memcpy(cfg.name, cmd->in.name, sizeof(cfg.name));
+	cfg.id = cmd->in.id;
+	cfg.flag = cmd->in.flag;
+	cfg.token_value = cmd->in.token_value;
+	cfg.policy = cmd->in.policy;
+	uobj = uburma_uobj_alloc(ufile, UBURMA_OBJ_JETTY_GRP,
+				 cmd->in.urma_jetty_grp);
+	if (!uobj)
+		return -ENOMEM;
+	cfg.user_ctx = (uintptr_t)uobj;
+	grp = ubcore_create_jetty_grp(ufile->udev->ub_dev, &cfg, &udata);
+	ret = uburma_uobj_commit(uobj, grp);
+	if (ret)
+		return ret;
+	cmd->out.id = grp->id;
+	cmd->out.handle = uobj->handle;
 	return 0;
 }

@@ -155,6 +155,7 @@ enum uburma_obj_type {
 	UBURMA_OBJ_JETTY,
 	UBURMA_OBJ_TJFR,
 	UBURMA_OBJ_TJETTY,
+	UBURMA_OBJ_JETTY_GRP,
 	UBURMA_OBJ_MAX,
 };
 
@@ -292,5 +293,7 @@ int uburma_cmd_rearm_jfc(struct uburma_file *ufile, void *args);
 int uburma_cmd_bind_jetty(struct uburma_file *ufile, void *args);
 int uburma_cmd_unbind_jetty(struct uburma_file *ufile, void *args);
 int uburma_cmd_flush(struct uburma_file *ufile, void *args);
+int uburma_cmd_create_jetty_grp(struct uburma_file *ufile, void *args);
+int uburma_cmd_delete_jetty_grp(struct uburma_file *ufile, void *args);
 
 #endif /* _UBURMA_H */

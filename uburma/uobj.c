@@ -37,14 +37,16 @@ static const char * const uburma_obj_names[UBURMA_OBJ_MAX] = {
 	[UBURMA_OBJ_JETTY] = "jetty",
 	[UBURMA_OBJ_TJFR] = "imported JFR",
 	[UBURMA_OBJ_TJETTY] = "imported jetty",
+	[UBURMA_OBJ_JETTY_GRP] = "jetty group",
 };
 
 /*
  * Users before what they use: a jetty before the imported jetty it is
- * bound to (deleting the jetty unbinds it).
+ * bound to (deleting the jetty unbinds it) and before its jetty group.
  */
 static const enum uburma_obj_type uburma_teardown_order[] = {
 	UBURMA_OBJ_JETTY,
+	UBURMA_OBJ_JETTY_GRP,
 	UBURMA_OBJ_JFS,
 	UBURMA_OBJ_TJETTY,
 	UBURMA_OBJ_TJFR,
@@ -274,6 +276,8 @@ static int uburma_uobj_destroy_object(struct uburma_uobj *uobj)
 		return ubcore_unimport_jfr(uobj->object);
 	case UBURMA_OBJ_TJETTY:
 		return ubcore_unimport_jetty(uobj->object);
+	case UBURMA_OBJ_JETTY_GRP:
+		return ubcore_delete_jetty_grp(uobj->object);
 	default:
 		return -EINVAL;
 	}
@@ -466,6 +470,10 @@ void uburma_cmd_undo(struct uburma_file *ufile, u32 command, const void *args)
 		handle = ((const struct uburma_cmd_import_jetty *)args)->out.handle;
 		type = UBURMA_OBJ_TJETTY;
 		break;
+	case UBURMA_CMD_CREATE_JETTY_GRP:
+		handle = ((const struct uburma_cmd_create_jetty_grp *)args)->out.handle;
+		type = UBURMA_OBJ_JETTY_GRP;
+		break;
 	default:
 		return;		/* nothing made, or only an fd (not installed) */
 	}
@@ -553,4 +561,9 @@ int uburma_cmd_delete_jfr(struct uburma_file *ufile, void *args)
 int uburma_cmd_delete_jetty(struct uburma_file *ufile, void *args)
 {
 	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JETTY);
+}
+
+int uburma_cmd_delete_jetty_grp(struct uburma_file *ufile, void *args)
+{
+	return uburma_cmd_delete(ufile, args, UBURMA_OBJ_JETTY_GRP);
 }

@@ -172,6 +172,8 @@ static void udma_set_caps(struct ubcore_device_cap *cap)
 	cap->max_jfs = UDMA_MAX_JFS;
 	cap->max_jfr = UDMA_MAX_JFR;
 	cap->max_jetty = UDMA_MAX_JETTY;
+	cap->max_jetty_grp = UDMA_MAX_JETTY_GRP;
+	cap->max_jetty_in_jetty_grp = UDMA_MAX_JETTY_IN_GRP;
 	cap->max_jfc_depth = UDMA_MAX_JFC_DEPTH;
 	cap->max_jfs_depth = UDMA_MAX_JFS_DEPTH;
 	cap->max_jfr_depth = UDMA_MAX_JFR_DEPTH;

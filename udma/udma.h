@@ -42,6 +42,9 @@
 #define UDMA_MAX_JFS		1024
 #define UDMA_MAX_JFR		1024
 #define UDMA_MAX_JETTY		1024
+/* Jetty groups are ubcore's objects; their members are jetties. */
+#define UDMA_MAX_JETTY_GRP	1024
+#define UDMA_MAX_JETTY_IN_GRP	UBCORE_MAX_JETTY_IN_JETTY_GRP
 /* A JFC may collect the completions of a jetty's send and receive queues. */
 #define UDMA_MAX_JFC_DEPTH	8192
 #define UDMA_MAX_JFS_DEPTH	4096

@@ -103,6 +103,9 @@ enum ubcore_eid_mode {
  * @congestion_ctrl_alg: UBCORE_CC_* bits
  * @reserved_jetty_id_max: jetty IDs 1 .. this are reserved for well-known
  *	jetties that kernel clients ask for by number; dynamic IDs are above it
+ * @max_jetty_grp: number of jetty groups (0: the device has none)
+ * @max_jetty_in_jetty_grp: jetties in one group, at most
+ *	UBCORE_MAX_JETTY_IN_JETTY_GRP
  */
 struct ubcore_device_cap {
 	u32 max_jfc;
@@ -124,6 +127,8 @@ struct ubcore_device_cap {
 	u32 trans_mode;
 	u32 congestion_ctrl_alg;
 	u32 reserved_jetty_id_max;
+	u32 max_jetty_grp;
+	u32 max_jetty_in_jetty_grp;
 };
 
 struct ubcore_device;
@@ -426,7 +431,12 @@ struct ubcore_access_fail {
  *	take their object reference under it, so that an object erased from
  *	the table has no lookup left that could still take one
  * @jetty_table: jetty ID -> JFS, JFR or jetty, as a pointer tagged with
- *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table
+ *	its UBCORE_JETTY_TAG_*; same rules as @jfc_table. A jetty group's ID
+ *	is a jetty ID too (a peer names either by number): its slot stays
+ *	reserved (NULL) and the group is in @jetty_grp_table
+ * @jetty_grp_table: jetty ID -> struct ubcore_jetty_grp (XA_FLAGS_LOCK_IRQ);
+ *	stored once the group is made, erased before it is freed; lookups
+ *	take the group's reference under the xarray's lock, as in @jfc_table
  * @token_table: token ID -> struct ubcore_token_id (XA_FLAGS_ALLOC1);
  *	read under RCU by segment lookups; the provider frees a token ID
  *	after an RCU grace period, so a lookup can use what it loaded
@@ -482,6 +492,7 @@ struct ubcore_device {
 
 	struct xarray jfc_table;
 	struct xarray jetty_table;
+	struct xarray jetty_grp_table;
 	struct xarray token_table;
 	spinlock_t seg_lock;		/* see above */
 	u32 token_next;

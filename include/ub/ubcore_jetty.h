@@ -20,6 +20,7 @@
 #define _UB_UBCORE_JETTY_H
 
 #include <linux/atomic.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include <ub/ubcore_eid.h>
@@ -28,6 +29,7 @@
 struct ubcore_device;
 struct ubcore_event;
 struct ubcore_jfc;
+struct ubcore_jetty_grp;
 
 /* Values as urma_transport_mode_t; the same bits as UBCORE_TM_* caps. */
 enum ubcore_transport_mode {
@@ -243,6 +245,10 @@ struct ubcore_jfr {
  * @jfs_cfg: the send side
  * @jfr: the shared JFR to receive on
  * @recv_jfc: receive completions go here instead of the JFR's JFC, or NULL
+ * @jetty_grp: the group the jetty joins (ubcore_create_jetty_grp()), or
+ *	NULL; the jetty is then an RM jetty whose JFR has the group's token
+ *	value and token policy, and it holds a place in the group until it
+ *	is deleted
  * @user_ctx: the creator's value
  */
 struct ubcore_jetty_cfg {
@@ -251,6 +257,7 @@ struct ubcore_jetty_cfg {
 	struct ubcore_jfs_cfg jfs_cfg;
 	struct ubcore_jfr *jfr;
 	struct ubcore_jfc *recv_jfc;
+	struct ubcore_jetty_grp *jetty_grp;
 	u64 user_ctx;
 };
 
@@ -284,6 +291,75 @@ struct ubcore_jetty {
 	u32 rx_threshold;
 	ubcore_event_callback_t jfae_handler;
 	struct ubcore_tjetty *remote_jetty;
+	struct ubcore_obj_ref obj_ref;
+};
+
+/* Jetties in one group, at most (URMA_MAX_JETTY_IN_JETTY_GRP). */
+#define UBCORE_MAX_JETTY_IN_JETTY_GRP	32
+/* Bytes of a jetty group's name, with its NUL (URMA_MAX_NAME). */
+#define UBCORE_JETTY_GRP_NAME_LEN	64
+
+/*
+ * urma_jetty_grp_flag_t: the token policy bits (URMA_TOKEN_*), the same
+ * bits as urma_jfr_flag_t's.
+ */
+#define UBCORE_JETTY_GRP_FLAG_TOKEN_POLICY_MASK	0x7
+
+/* How a message to a group finds its member, as urma_jetty_grp_policy_t. */
+enum ubcore_jetty_grp_policy {
+	UBCORE_JETTY_GRP_POLICY_RR = 0,
+	UBCORE_JETTY_GRP_POLICY_HASH_HINT = 1,
+};
+
+/**
+ * struct ubcore_jetty_grp_cfg - creation parameters of a jetty group, as
+ *	urma_jetty_grp_cfg_t
+ * @name: a NUL-terminated name, for the creator
+ * @id: a specific jetty ID, or 0 for any (as ubcore_jetty_cfg.id)
+ * @flag: urma_jetty_grp_flag_t bits: the token policy in bits 0-2
+ * @token_value: the token every member's JFR has
+ * @policy: enum ubcore_jetty_grp_policy
+ * @user_ctx: the creator's value
+ */
+struct ubcore_jetty_grp_cfg {
+	char name[UBCORE_JETTY_GRP_NAME_LEN];
+	u32 id;
+	u32 flag;
+	u32 token_value;
+	u32 policy;
+	u64 user_ctx;
+};
+
+/**
+ * struct ubcore_jetty_grp - jetties that a peer reaches under one jetty ID
+ * @ub_dev: the device
+ * @uctx: the owning context, or NULL
+ * @id: its ID in the device's jetty space (a slot no JFS, JFR or jetty
+ *	can take)
+ * @cfg: the parameters, as created
+ * @lock: protects @jetty, @jetty_cnt, @joining, @next and @dead; a
+ *	spinlock taken with interrupts off, the target side of the data path
+ *	picks members in any context
+ * @jetty: the members, @jetty_cnt of them from index 0 on
+ * @jetty_cnt: members
+ * @joining: jetties being created into the group: they hold a place
+ * @next: the member the next round-robin pick starts at
+ * @dead: being deleted: no jetty may join any more
+ * @obj_ref: lifetime against lookups by ID
+ *
+ * Allocated and freed by ubcore; the provider has no part in it.
+ */
+struct ubcore_jetty_grp {
+	struct ubcore_device *ub_dev;
+	struct ubcore_ucontext *uctx;
+	u32 id;
+	struct ubcore_jetty_grp_cfg cfg;
+	spinlock_t lock;	/* see above */
+	struct ubcore_jetty *jetty[UBCORE_MAX_JETTY_IN_JETTY_GRP];
+	u32 jetty_cnt;
+	u32 joining;
+	u32 next;
+	bool dead;
 	struct ubcore_obj_ref obj_ref;
 };
 
@@ -371,6 +447,11 @@ int ubcore_query_jetty(struct ubcore_jetty *jetty, struct ubcore_jetty_cfg *cfg,
 		       struct ubcore_jetty_attr *attr);
 int ubcore_delete_jetty(struct ubcore_jetty *jetty);
 
+struct ubcore_jetty_grp *ubcore_create_jetty_grp(struct ubcore_device *dev,
+						 struct ubcore_jetty_grp_cfg *cfg,
+						 struct ubcore_udata *udata);
+int ubcore_delete_jetty_grp(struct ubcore_jetty_grp *grp);
+
 struct ubcore_tjetty *ubcore_import_jfr(struct ubcore_device *dev,
 					struct ubcore_tjetty_cfg *cfg,
 					struct ubcore_udata *udata);
@@ -411,6 +492,7 @@ int ubcore_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 struct ubcore_jfc *ubcore_find_get_jfc(struct ubcore_device *dev, u32 id);
 struct ubcore_jfs *ubcore_find_get_jfs(struct ubcore_device *dev, u32 id);
 struct ubcore_jfr *ubcore_find_get_jfr(struct ubcore_device *dev, u32 id);
+/* A jetty group's ID gives one of its READY members by the group's policy. */
 struct ubcore_jetty *ubcore_find_get_jetty(struct ubcore_device *dev, u32 id);
 
 #endif /* _UB_UBCORE_JETTY_H */

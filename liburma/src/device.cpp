@@ -103,6 +103,9 @@ void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *de
     cap->max_jfs = cmd.out.max_jfs;
     cap->max_jfr = cmd.out.max_jfr;
     cap->max_jetty = cmd.out.max_jetty;
+    cap->max_jetty_grp = cmd.out.max_jetty_grp;
+    cap->max_jetty_in_jetty_grp = cmd.out.max_jetty_in_jetty_grp;
+    cap->feature.bs.jetty_grp = cmd.out.max_jetty_grp != 0;
     cap->max_jfc_depth = cmd.out.max_jfc_depth;
     cap->max_jfs_depth = cmd.out.max_jfs_depth;
     cap->max_jfr_depth = cmd.out.max_jfr_depth;
@@ -279,13 +282,12 @@ void urma_free_eid_list(urma_eid_info_t *eid_list)
 
 urma_device_t *urma_get_device_by_eid(urma_eid_t eid, urma_transport_type_t type)
 {
-    if (type != URMA_TRANSPORT_UB) {
-        URMA_LOG_ERR("transport type %d not supported\n", static_cast<int>(type));
-        errno = EINVAL;
-        return nullptr;
-    }
+    // UMDK: only devices of the given transport type are searched; none
+    // of them with the EID is ENODEV (udma's devices are URMA_TRANSPORT_UB).
     urma::scan_devices();
     for (urma_device_t *dev : urma::present_devices()) {
+        if (dev->type != type)
+            continue;
         uint32_t cnt = 0;
         urma_eid_info_t *list = urma_get_eid_list(dev, &cnt);
         bool match = false;

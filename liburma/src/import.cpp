@@ -213,9 +213,16 @@ urma_target_jetty_t *urma_import_jetty(urma_context_t *ctx, urma_rjetty_t *rjett
         errno = EINVAL;
         return nullptr;
     }
-    if (rjetty->type != URMA_JETTY) {
-        // URMA_JFR targets go through urma_import_jfr; groups are not supported.
+    if (rjetty->type != URMA_JETTY && rjetty->type != URMA_JETTY_GROUP) {
+        // URMA_JFR targets go through urma_import_jfr.
         URMA_LOG_ERR("import_jetty of target type %d not supported\n", static_cast<int>(rjetty->type));
+        errno = EINVAL;
+        return nullptr;
+    }
+    if (rjetty->type == URMA_JETTY_GROUP && rjetty->trans_mode != URMA_TM_RM) {
+        // A group's members are RM jetties (UMDK's udma: groups are RM only).
+        URMA_LOG_ERR("import of jetty group %u: trans_mode %d, groups are RM\n", rjetty->jetty_id.id,
+                     static_cast<int>(rjetty->trans_mode));
         errno = EINVAL;
         return nullptr;
     }

@@ -11,6 +11,7 @@
 #include <ub/udma_abi.h>
 
 #include "advise.h"
+#include "jetty_grp.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "object.h"
@@ -221,12 +222,12 @@ int jfr_deactivate(JfrImpl *impl)
     return 0;
 }
 
+// The kernel jetty of a checked cfg (and the JFR made for it without a
+// shared one), its SQ mapped.
+static int jetty_create(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t &cfg);
+
 int jetty_activate(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t &cfg)
 {
-    if (cfg.jetty_grp != nullptr) {
-        URMA_LOG_ERR("jetty groups are not supported\n");
-        return -EINVAL;
-    }
     const bool shared = cfg.flag.bs.share_jfr == URMA_SHARE_JFR;
     if (shared ? cfg.shared.jfr == nullptr : cfg.jfr_cfg == nullptr) {
         URMA_LOG_ERR("jetty cfg has no %s\n", shared ? "shared jfr" : "jfr_cfg");
@@ -239,6 +240,21 @@ int jetty_activate(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t 
         URMA_LOG_ERR("jetty cfg names objects of another context\n");
         return -EINVAL;
     }
+    urma_jetty_t *jetty = &impl->pub;
+    if (cfg.jetty_grp != nullptr) {
+        int ret = jetty_grp_join(ctx, cfg, jetty);
+        if (ret != 0)
+            return ret;
+    }
+    int ret = jetty_create(impl, ctx, cfg);
+    if (ret != 0 && cfg.jetty_grp != nullptr)
+        jetty_grp_leave(cfg.jetty_grp, jetty);
+    return ret;
+}
+
+static int jetty_create(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t &cfg)
+{
+    const bool shared = cfg.flag.bs.share_jfr == URMA_SHARE_JFR;
     urma_jfr_t *jfr = shared ? cfg.shared.jfr : nullptr;
     if (!shared) {
         // The kernel's jetty receives on a JFR: make the jetty's own.
@@ -250,6 +266,7 @@ int jetty_activate(JettyImpl *impl, urma_context_t *ctx, const urma_jetty_cfg_t 
     urma_jetty_t *jetty = &impl->pub;
     struct udma_create_jfs_resp resp = {};
     struct uburma_cmd_create_jetty cmd = {};
+    cmd.in2.jetty_grp_handle = cfg.jetty_grp != nullptr ? cfg.jetty_grp->handle : 0;
     cmd.in.id = cfg.id;
     // The kernel's jetty always receives on a JFR it shares: the caller's
     // own one, or the one made for it above.
@@ -290,6 +307,8 @@ int jetty_deactivate(JettyImpl *impl)
     if (ret != 0)
         return ret;
     advise_forget(jetty);
+    if (jetty->jetty_cfg.jetty_grp != nullptr)
+        jetty_grp_leave(jetty->jetty_cfg.jetty_grp, jetty);
     if (impl->own_jfr != nullptr) {
         urma_status_t st = urma_delete_jfr(impl->own_jfr);
         if (st != URMA_SUCCESS)

@@ -8,7 +8,6 @@
 //  - TP-aware calls (user and control-plane TPs): they name transport
 //    channels (TPs) of udma's transport layer, which does not exist yet;
 //    every message goes through the one-host path.
-//  - Jetty groups.
 #include <cerrno>
 
 #include "log.h"
@@ -120,27 +119,6 @@ urma_status_t urma_bind_jetty_ex(urma_jetty_t *jetty, urma_target_jetty_t *tjett
     }
     URMA_LOG_ERR("bind_jetty_ex: %s\n", kNoTp);
     return URMA_ENOPERM;
-}
-
-/* ---------------------------------------------------------- jetty groups */
-
-urma_jetty_grp_t *urma_create_jetty_grp(urma_context_t *ctx, urma_jetty_grp_cfg_t *cfg)
-{
-    if (ctx == nullptr || cfg == nullptr) {
-        URMA_LOG_ERR("invalid argument\n");
-        errno = EINVAL;
-        return nullptr;
-    }
-    URMA_LOG_ERR("jetty groups are not supported yet\n");
-    errno = EPERM;
-    return nullptr;
-}
-
-// No group can exist (urma_create_jetty_grp refuses every one).
-urma_status_t urma_delete_jetty_grp(urma_jetty_grp_t *jetty_grp)
-{
-    URMA_LOG_ERR("jetty group %p: jetty groups are not supported yet\n", static_cast<void *>(jetty_grp));
-    return URMA_EINVAL;
 }
 
 }  // extern "C"

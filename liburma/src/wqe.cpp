@@ -243,6 +243,14 @@ urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe 
     }
     if (!ok)
         return URMA_EINVAL;
+    if (!lim.rc_jetty && wr.tjetty != nullptr && wr.tjetty->type == URMA_JETTY_GROUP &&
+        (is_send(wr.opcode) ? wr.send.target_hint : wr.rw.target_hint) != 0) {
+        // The target picks a member by its group's policy; with
+        // HASH_HINT it takes hint 0 (the first member).
+        URMA_LOG_ERR("target_hint %u: udma's SQE carries no target hint yet, only 0\n",
+                     is_send(wr.opcode) ? wr.send.target_hint : wr.rw.target_hint);
+        return URMA_ENOPERM;
+    }
     if (lim.rc_jetty) {
         sqe->target_idx = 0;  // the bound jetty
     } else {

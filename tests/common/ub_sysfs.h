@@ -40,7 +40,7 @@ inline bool write_sysfs(const std::string &path, const std::string &val)
 
 // The object counts of a device, in this order.
 inline const char *const kObjKinds[] = {"ucontext", "jfc",        "jfs",  "jfr",    "jetty",       "token_id",
-                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages"};
+                                        "seg",      "target_seg", "tjfr", "tjetty", "pinned_pages", "jetty_grp"};
 constexpr size_t kNumObjKinds = sizeof(kObjKinds) / sizeof(kObjKinds[0]);
 using ObjCounts = std::array<long, kNumObjKinds>;
 

@@ -57,8 +57,8 @@ const char *const kAttrs[] = {"failslab", "fail_page_alloc", "fail_usercopy"};
 
 // Object counts of udma0 (ub_test::kObjKinds), indexed by these.
 using Counts = ub_test::ObjCounts;
-enum { C_CTX, C_JFC, C_JFS, C_JFR, C_JETTY, C_TID, C_SEG, C_TSEG, C_TJFR, C_TJETTY, C_PINNED };
-static_assert(C_PINNED + 1 == ub_test::kNumObjKinds, "a count for every kind");
+enum { C_CTX, C_JFC, C_JFS, C_JFR, C_JETTY, C_TID, C_SEG, C_TSEG, C_TJFR, C_TJETTY, C_PINNED, C_JETTY_GRP };
+static_assert(C_JETTY_GRP + 1 == ub_test::kNumObjKinds, "a count for every kind");
 
 // Sentinels of the steps' own checks.
 constexpr int kNoResult = -EPROTO;   // "succeeded" without its effect

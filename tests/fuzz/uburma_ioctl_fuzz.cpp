@@ -55,7 +55,7 @@ constexpr size_t kPage = 4096;
 constexpr size_t kScratchPages = 16;
 constexpr size_t kDataPages = 64;
 constexpr size_t kDataGuardPages = 8;
-constexpr uint32_t kLastCmd = UBURMA_CMD_FLUSH;
+constexpr uint32_t kLastCmd = UBURMA_CMD_DELETE_JETTY_GRP;
 // The opcodes of urma_opcode.h (URMA_OPC_*), as the SQE carries them.
 const std::vector<uint8_t> kOpcodes = {0x00, 0x01, 0x02, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24,
                                        0x25, 0x26, 0x40, 0x41, 0x42, 0x51, 0x60, 0x80};

@@ -162,6 +162,14 @@ TEST_F(DeviceTest, EidListFollowsLo)
     urma_eid_t eid;
     ASSERT_EQ(urma_str_to_eid("127.0.0.77", &eid), 0);
     EXPECT_EQ(urma_get_device_by_eid(eid, URMA_TRANSPORT_UB), udma0());
+    // UMDK searches the devices of the given transport type only: udma's
+    // are UB, so no other type finds one (ENODEV, as for an unknown EID).
+    for (urma_transport_type_t other : {URMA_TRANSPORT_IB, URMA_TRANSPORT_IP, URMA_TRANSPORT_SOFTUB,
+                                        URMA_TRANSPORT_HNS_UB, URMA_TRANSPORT_INVALID}) {
+        errno = 0;
+        EXPECT_EQ(urma_get_device_by_eid(eid, other), nullptr) << other;
+        EXPECT_EQ(errno, ENODEV) << other;
+    }
     ASSERT_EQ(ub_itest::run("ip addr del 127.0.0.77/8 dev lo"), 0);
     EXPECT_TRUE(ub_itest::wait_for([] {
         uint32_t n = 0;
@@ -170,7 +178,9 @@ TEST_F(DeviceTest, EidListFollowsLo)
         urma_free_eid_list(l);
         return !found;
     }));
+    errno = 0;
     EXPECT_EQ(urma_get_device_by_eid(eid, URMA_TRANSPORT_UB), nullptr);
+    EXPECT_EQ(errno, ENODEV);
 
     EXPECT_EQ(urma_get_eid_list(nullptr, &cnt), nullptr);
     EXPECT_EQ(urma_get_eid_list(udma0(), nullptr), nullptr);

@@ -553,7 +553,13 @@ TEST_F(ObjectTest, Imports)
     EXPECT_EQ(tjetty->type, URMA_JETTY);
     EXPECT_EQ(tjetty->id.id, jetty->jetty_id.id);
     EXPECT_EQ(obj_count("tjetty"), 1);
+    // A target type import_jetty does not take (a JFR), an RC group.
+    rjetty.type = URMA_JFR;
+    errno = 0;
+    EXPECT_EQ(urma_import_jetty(ctx_, &rjetty, &jtoken), nullptr);
+    EXPECT_EQ(errno, EINVAL);
     rjetty.type = URMA_JETTY_GROUP;
+    rjetty.trans_mode = URMA_TM_RC;
     errno = 0;
     EXPECT_EQ(urma_import_jetty(ctx_, &rjetty, &jtoken), nullptr);
     EXPECT_EQ(errno, EINVAL);

@@ -360,6 +360,7 @@ TEST_F(UbcoreNetlink, DevAddCreatesADeviceSeenByDumpGetAndSysfs)
             {UBCORE_NL_OBJ_TJFR, "tjfr"},
             {UBCORE_NL_OBJ_TJETTY, "tjetty"},
             {UBCORE_NL_OBJ_PINNED_PAGES, "pinned_pages"},
+            {UBCORE_NL_OBJ_JETTY_GRP, "jetty_grp"},
         };
         for (const auto &[attr, file] : obj_files) {
             ASSERT_TRUE(objs.count(attr)) << "object count " << file << " missing";

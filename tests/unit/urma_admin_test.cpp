@@ -363,6 +363,7 @@ const char kSampleWhole[] =
     "    target_seg: -\n"
     "    tjfr: -\n"
     "    tjetty: -\n"
+    "    jetty_grp: -\n"
     "    pinned_pages: 16\n";
 
 // sample_device() in the "show" table.

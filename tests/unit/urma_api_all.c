@@ -82,6 +82,9 @@ const char *urma_api_call_all(void)
     urma_free_eid_list(NULL);
     EXPECT(urma_get_device_by_name("udma0") == NULL);
     EXPECT(urma_get_device_by_eid(eid, URMA_TRANSPORT_UB) == NULL);
+    /* UMDK: only devices of the type asked for are searched; none is ENODEV. */
+    errno = 0;
+    EXPECT(urma_get_device_by_eid(eid, URMA_TRANSPORT_IB) == NULL && errno == ENODEV);
     EINVAL_STATUS(urma_query_device(NULL, NULL));
 
     NULL_EINVAL(urma_create_context(NULL, 0));

@@ -280,7 +280,7 @@ std::string format_device_whole(const DeviceInfo &d)
         {UBCORE_NL_OBJ_JETTY, "jetty"},           {UBCORE_NL_OBJ_TOKEN_ID, "token_id"},
         {UBCORE_NL_OBJ_SEG, "seg"},               {UBCORE_NL_OBJ_TARGET_SEG, "target_seg"},
         {UBCORE_NL_OBJ_TJFR, "tjfr"},             {UBCORE_NL_OBJ_TJETTY, "tjetty"},
-        {UBCORE_NL_OBJ_PINNED_PAGES, "pinned_pages"},
+        {UBCORE_NL_OBJ_JETTY_GRP, "jetty_grp"},   {UBCORE_NL_OBJ_PINNED_PAGES, "pinned_pages"},
     };
 
     std::string out = d.name + ":\n";

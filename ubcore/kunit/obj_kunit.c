@@ -520,6 +520,125 @@ static void imports_are_checked_and_counted(struct kunit *test)
 	fake_provider_dev_free(dev);
 }
 
+static const struct ubcore_device_cap grp_cap = {
+	.max_jfc = 4,
+	.max_jfs = 4,
+	.max_jfr = 4,
+	.max_jetty = 8,
+	FAKE_PROVIDER_QUEUE_CAP,
+	.reserved_jetty_id_max = RESERVED,
+	.max_jetty_grp = 2,
+	.max_jetty_in_jetty_grp = 2,
+};
+
+/* The member a message to the group's ID reaches (its reference put). */
+static struct ubcore_jetty *grp_pick(struct ubcore_device *dev, u32 id)
+{
+	struct ubcore_jetty *jetty = ubcore_find_get_jetty(dev, id);
+
+	if (jetty)
+		ubcore_obj_ref_put(&jetty->obj_ref);
+	return jetty;
+}
+
+static void jetty_grp_members_and_pick(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitgrp%d", &grp_cap);
+	struct ubcore_jetty_grp_cfg gcfg = {
+		.name = "kunit", .flag = 1, .token_value = 7,
+		.policy = UBCORE_JETTY_GRP_POLICY_RR,
+	};
+	struct ubcore_jfc *jfc = new_jfc(test, dev, NULL);
+	struct ubcore_jetty_attr err = {
+		.mask = UBCORE_JFR_STATE, .state = UBCORE_JETTY_STATE_ERROR,
+	};
+	struct ubcore_jetty_grp *grp, *hint;
+	struct ubcore_jetty *a, *b, *c;
+	struct ubcore_jetty_cfg jcfg;
+	struct ubcore_jfr_cfg rcfg;
+	struct ubcore_jfr *jfr, *other;
+
+	rcfg = jfr_cfg(jfc, 0);
+	rcfg.trans_mode = UBCORE_TP_RM;
+	rcfg.flag = 1;
+	rcfg.token_value = 7;
+	jfr = ubcore_create_jfr(dev, &rcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfr);
+	rcfg.token_value = 8;
+	other = ubcore_create_jfr(dev, &rcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+
+	gcfg.policy = 2;
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jetty_grp(dev, &gcfg, NULL),
+			    ERR_PTR(-EINVAL));
+	gcfg.policy = UBCORE_JETTY_GRP_POLICY_RR;
+	grp = ubcore_create_jetty_grp(dev, &gcfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, grp);
+	KUNIT_EXPECT_GT(test, grp->id, (u32)RESERVED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JETTY_GRP]), 1);
+	/* An empty group has no member to pick. */
+	KUNIT_EXPECT_NULL(test, grp_pick(dev, grp->id));
+
+	jcfg = (struct ubcore_jetty_cfg){
+		.flag = UBCORE_JETTY_SHARE_JFR, .jfs_cfg = jfs_cfg(jfc),
+		.jfr = other, .jetty_grp = grp,
+	};
+	/* Another token than the group's. */
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jetty(dev, &jcfg, NULL, NULL),
+			    ERR_PTR(-EINVAL));
+	jcfg.jfr = jfr;
+	a = ubcore_create_jetty(dev, &jcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = ubcore_create_jetty(dev, &jcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	/* max_jetty_in_jetty_grp is 2; the failure holds no place. */
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jetty(dev, &jcfg, NULL, NULL),
+			    ERR_PTR(-ENOSPC));
+	KUNIT_EXPECT_EQ(test, grp->jetty_cnt, 2u);
+	KUNIT_EXPECT_EQ(test, grp->joining, 0u);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JETTY]), 2);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty_grp(grp), -EBUSY);
+
+	/* Round robin; a member not READY is skipped. */
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, grp->id), a);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, grp->id), b);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, grp->id), a);
+	KUNIT_EXPECT_EQ(test, ubcore_modify_jetty(a, &err, NULL), 0);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, grp->id), b);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, grp->id), b);
+	/* A member's own ID still names the member. */
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, a->id), a);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(b), 0);
+	KUNIT_EXPECT_NULL(test, grp_pick(dev, grp->id));
+	KUNIT_EXPECT_EQ(test, grp->jetty_cnt, 1u);
+
+	/* Hash hint: hint 0, the first member, whatever came before. */
+	gcfg.policy = UBCORE_JETTY_GRP_POLICY_HASH_HINT;
+	hint = ubcore_create_jetty_grp(dev, &gcfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hint);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jetty_grp(dev, &gcfg, NULL),
+			    ERR_PTR(-ENOSPC));
+	jcfg.jetty_grp = hint;
+	b = ubcore_create_jetty(dev, &jcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	c = ubcore_create_jetty(dev, &jcfg, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, hint->id), b);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, hint->id), b);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(b), 0);
+	KUNIT_EXPECT_PTR_EQ(test, grp_pick(dev, hint->id), c);
+
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(c), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(a), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty_grp(hint), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty_grp(grp), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JETTY_GRP]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfr(other), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfr(jfr), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc), 0);
+	fake_provider_dev_free(dev);
+}
+
 static struct kunit_case ubcore_obj_cases[] = {
 	KUNIT_CASE(jfc_ids_limit_and_reuse),
 	KUNIT_CASE(jetty_ids_reserved_range),
@@ -528,6 +647,7 @@ static struct kunit_case ubcore_obj_cases[] = {
 	KUNIT_CASE(jfs_state_changes),
 	KUNIT_CASE(jfr_and_jetty_modify),
 	KUNIT_CASE(imports_are_checked_and_counted),
+	KUNIT_CASE(jetty_grp_members_and_pick),
 	{}
 };
 

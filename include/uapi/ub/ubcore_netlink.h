@@ -247,6 +247,7 @@ enum ubcore_nl_cap_attr {
  * @UBCORE_NL_OBJ_TJFR: u32, imported JFRs
  * @UBCORE_NL_OBJ_TJETTY: u32, imported jetties
  * @UBCORE_NL_OBJ_PINNED_PAGES: u64, user pages pinned by segments
+ * @UBCORE_NL_OBJ_JETTY_GRP: u32, jetty groups
  * @__UBCORE_NL_OBJ_MAX: one past the last attribute
  * @UBCORE_NL_OBJ_MAX: the last attribute
  */
@@ -264,6 +265,7 @@ enum ubcore_nl_obj_attr {
 	UBCORE_NL_OBJ_TJFR,
 	UBCORE_NL_OBJ_TJETTY,
 	UBCORE_NL_OBJ_PINNED_PAGES,
+	UBCORE_NL_OBJ_JETTY_GRP,
 
 	__UBCORE_NL_OBJ_MAX,
 	UBCORE_NL_OBJ_MAX = __UBCORE_NL_OBJ_MAX - 1

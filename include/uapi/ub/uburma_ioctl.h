@@ -66,6 +66,8 @@ enum uburma_cmd {
 	UBURMA_CMD_BIND_JETTY,
 	UBURMA_CMD_UNBIND_JETTY,
 	UBURMA_CMD_FLUSH,
+	UBURMA_CMD_CREATE_JETTY_GRP,
+	UBURMA_CMD_DELETE_JETTY_GRP,
 };
 
 /*
@@ -114,6 +116,9 @@ struct uburma_cmd_query_device {
 		__u32 reserved_jetty_id_max;
 		__u32 port_state;	/* as urma_port_state_t */
 		__u32 active_mtu;	/* as urma_mtu_t */
+		/* Since the second version (args_len covers them): */
+		__u32 max_jetty_grp;	/* 0: no jetty groups */
+		__u32 max_jetty_in_jetty_grp;
 	} out;
 };
 
@@ -203,7 +208,7 @@ struct uburma_cmd_destroy {
 
 /*
  * Deletes of objects that have events: DELETE_JFC, DELETE_JFS, DELETE_JFR,
- * DELETE_JETTY. The object's unread events are dropped; out says how many
+ * DELETE_JETTY, DELETE_JETTY_GRP. The object's unread events are dropped; out says how many
  * were read, which liburma waits to see acknowledged. EFAULT when out
  * cannot be written back: the object is deleted all the same.
  */
@@ -408,7 +413,13 @@ struct uburma_cmd_query_jfr {
 	} out;
 };
 
-/* UBURMA_CMD_CREATE_JETTY: receives on the shared JFR in.jfr_handle. */
+/*
+ * UBURMA_CMD_CREATE_JETTY: receives on the shared JFR in.jfr_handle.
+ * in2, since the second version of the struct (args_len covers it):
+ * jetty_grp_handle, a jetty group the jetty joins (0: none); the jetty is
+ * then RM and its JFR has the group's token value and token policy
+ * (EINVAL), and the group has room for it (ENOSPC).
+ */
 struct uburma_cmd_create_jetty {
 	struct {
 		__u32 id;		/* 0: any; as uburma_jfr_cfg.id */
@@ -426,6 +437,9 @@ struct uburma_cmd_create_jetty {
 		__u32 reserved;
 		__aligned_u64 handle;
 	} out;
+	struct {
+		__aligned_u64 jetty_grp_handle;
+	} in2;
 };
 
 /* UBURMA_CMD_QUERY_JETTY */
@@ -519,6 +533,37 @@ struct uburma_cmd_flush {
 	struct {
 		__u32 first_index;
 		__u32 cnt;
+	} out;
+};
+
+/* Bytes of a jetty group's name, with its NUL (as URMA_MAX_NAME). */
+#define UBURMA_JETTY_GRP_NAME_LEN	64
+
+/*
+ * UBURMA_CMD_CREATE_JETTY_GRP: an empty group of jetties a peer reaches
+ * under one jetty ID (out.id, in.id if not 0; as uburma_jfr_cfg.id), as
+ * urma_jetty_grp_cfg_t. in.name is NUL-terminated; in.flag holds the token
+ * policy (bits 0-2, URMA_TOKEN_*) and nothing else; in.policy is
+ * urma_jetty_grp_policy_t (EINVAL otherwise). ENOSPC when the device has
+ * max_jetty_grp groups or the context its limit; EOPNOTSUPP on a device
+ * without groups.
+ * UBURMA_CMD_DELETE_JETTY_GRP (struct uburma_cmd_delete): EBUSY while
+ * jetties are in the group.
+ */
+struct uburma_cmd_create_jetty_grp {
+	struct {
+		char name[UBURMA_JETTY_GRP_NAME_LEN];
+		__u32 id;		/* 0: any */
+		__u32 flag;		/* urma_jetty_grp_flag_t */
+		__u32 token_value;
+		__u32 policy;		/* urma_jetty_grp_policy_t */
+		__aligned_u64 urma_jetty_grp;
+		struct uburma_udata udata;
+	} in;
+	struct {
+		__u32 id;
+		__u32 reserved;
+		__aligned_u64 handle;
 	} out;
 };
 

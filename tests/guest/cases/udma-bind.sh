@@ -19,6 +19,8 @@ expect_udma0_on_lo() {
 	expect_attr udma0 atomic_feature 0x7f
 	expect_attr udma0 trans_mode 0x7
 	expect_attr udma0 reserved_jetty_id_max 1023
+	expect_attr udma0 max_jetty_grp 1024
+	expect_attr udma0 max_jetty_in_jetty_grp 32
 }
 
 ub_insmod "$UB_KMOD/ubcore/ubcore.ko"
