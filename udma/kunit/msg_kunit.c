@@ -118,6 +118,7 @@ static struct fq *msg_fq(struct kunit *test, u32 sq_cnt)
 	fq->udev.ub_dev.ops = &msg_test_ops;
 	spin_lock_init(&fq->udev.ub_dev.access_fail.lock);
 	xa_init_flags(&fq->udev.ub_dev.jetty_table, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fq->udev.ub_dev.jetty_grp_table, XA_FLAGS_LOCK_IRQ);
 
 	/* rseg_idx 1: an imported segment */
 	imp = kunit_kzalloc(test, sizeof(*imp), GFP_KERNEL);
