@@ -359,7 +359,6 @@ void ubcore_tp_fsm_init(struct ubcore_tp_fsm *fsm,
 }
 EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_fsm_init);
 
-
 static void fsm_send(struct ubcore_tp_fsm *fsm, enum ubcore_tp_msg_type type)
 {
 	int status = type == UBCORE_TPM_CONN_REJ ? fsm->status : 0;
