@@ -28,31 +28,15 @@ namespace {
 
 using ub_itest::obj_count;
 
-std::mutex g_log_lock;
-std::vector<std::string> g_log;
-
-void capture(int, char *message)
-{
-    std::lock_guard<std::mutex> guard(g_log_lock);
-    g_log.emplace_back(message);
-}
-
-bool logged(const std::string &what)
-{
-    std::lock_guard<std::mutex> guard(g_log_lock);
-    for (const std::string &m : g_log)
-        if (m.find(what) != std::string::npos)
-            return true;
-    return false;
-}
+using ub_itest::logged;
 
 class ApiTest : public ub_itest::CtxTest {
 protected:
     void SetUp() override
     {
         ub_itest::CtxTest::SetUp();
-        ASSERT_EQ(urma_register_log_func(capture), URMA_SUCCESS);
-        g_log.clear();
+        ASSERT_EQ(urma_register_log_func(ub_itest::log_capture), URMA_SUCCESS);
+        ub_itest::log_clear();
     }
     void TearDown() override
     {

@@ -37,23 +37,7 @@ using ub_itest::obj_count;
 const std::string kLimits = "/sys/class/ubcore/udma0/limits/";
 constexpr uint32_t kToken = 0xabcd;  // ub_itest::jfr_cfg's token (plain text)
 
-std::mutex g_log_lock;
-std::vector<std::string> g_log;
-
-void capture(int, char *message)
-{
-    std::lock_guard<std::mutex> guard(g_log_lock);
-    g_log.emplace_back(message);
-}
-
-bool logged(const std::string &what)
-{
-    std::lock_guard<std::mutex> guard(g_log_lock);
-    for (const std::string &m : g_log)
-        if (m.find(what) != std::string::npos)
-            return true;
-    return false;
-}
+using ub_itest::logged;
 
 urma_jetty_grp_cfg_t grp_cfg(urma_jetty_grp_policy_t policy = URMA_JETTY_GRP_POLICY_RR, uint32_t token = kToken)
 {
@@ -81,9 +65,8 @@ protected:
     void SetUp() override
     {
         ub_itest::CtxTest::SetUp();
-        ASSERT_EQ(urma_register_log_func(capture), URMA_SUCCESS);
-        std::lock_guard<std::mutex> guard(g_log_lock);
-        g_log.clear();
+        ASSERT_EQ(urma_register_log_func(ub_itest::log_capture), URMA_SUCCESS);
+        ub_itest::log_clear();
     }
     void TearDown() override
     {

@@ -10,7 +10,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "stack.h"
 #include "ub_sysfs.h"
@@ -185,5 +187,31 @@ protected:
     urma_context_t *ctx_ = nullptr;
     urma_device_cap_t cap_ = {};
 };
+
+// liburma's log lines, as urma_register_log_func(log_capture) hands them over.
+inline std::mutex g_log_lock;
+inline std::vector<std::string> g_log;
+
+inline void log_capture(int, char *message)
+{
+    std::lock_guard<std::mutex> guard(g_log_lock);
+    g_log.emplace_back(message);
+}
+
+inline void log_clear()
+{
+    std::lock_guard<std::mutex> guard(g_log_lock);
+    g_log.clear();
+}
+
+// Has a captured line contained what?
+inline bool logged(const std::string &what)
+{
+    std::lock_guard<std::mutex> guard(g_log_lock);
+    for (const std::string &m : g_log)
+        if (m.find(what) != std::string::npos)
+            return true;
+    return false;
+}
 
 }  // namespace ub_itest
