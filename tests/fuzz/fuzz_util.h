@@ -130,6 +130,7 @@ inline bool documented_errno(int e)
     case EINVAL: case ENFILE: case EMFILE: case ENOTTY: case ENOSPC: case ERANGE:
     case EOPNOTSUPP: case EMSGSIZE: case ENOBUFS: case EOVERFLOW: case ECONNREFUSED:
     case EINTR: case ENXIO:
+    case EADDRINUSE:  // CREATE_CTX: another process owns in.uasid
         return true;
     default:
         return false;
