@@ -21,11 +21,16 @@
 // created object has a non-zero handle, the fuzzer's own processes die
 // only by its own SIGKILLs, and after the last process is gone every
 // object count of every device (/sys/class/ubcore/*/objects) is back to 0.
+// A round that does not end in time is a finding too: the driver's
+// watchdog logs each stuck task's state, wait channel and kernel stack,
+// triggers sysrq w, SIGKILLs them and goes on (or stops if they stay).
 // The kernel's side (KASAN, lockdep, WARN, kmemleak, a clean unload) is
 // judged by the harness (tests/guest/cases/fuzz-uburma-ioctl.sh).
 //
-// Reproduce: the seed is printed first; --seed S --workers 1 --kill-pct 0
-// replays one worker's sequence exactly.
+// Reproduce: the seed is printed first and replays the run; each worker's
+// seed is printed too, and --worker-seed S (after --nobody for a worker
+// that ran as nobody) replays that worker alone. A worker's sequence also
+// depends on its racing thread and on kernel timing, so a replay may differ.
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
