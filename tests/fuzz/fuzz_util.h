@@ -10,6 +10,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -138,6 +139,7 @@ inline bool documented_errno(int e)
     case EINVAL: case ENFILE: case EMFILE: case ENOTTY: case ENOSPC: case ERANGE:
     case EOPNOTSUPP: case EMSGSIZE: case ENOBUFS: case EOVERFLOW: case ECONNREFUSED:
     case EINTR: case ENXIO:
+    case EADDRINUSE:  // CREATE_CTX: another process owns in.uasid
         return true;
     default:
         return false;
@@ -265,7 +267,8 @@ private:
     bool seeded_ = false;
 };
 
-// Makes this (forked) process user nobody, or exits with 2.
+// Makes this (forked) process user nobody, or exits with 2; dumpable
+// again (setresuid() cleared it), so its /proc files stay readable.
 inline void drop_privileges()
 {
     struct passwd *pw = getpwnam("nobody");
@@ -275,6 +278,7 @@ inline void drop_privileges()
         std::perror("drop privileges");
         _exit(2);
     }
+    prctl(PR_SET_DUMPABLE, 1);
 }
 
 // With a chance of pct percent (from rng), SIGKILLs one of pids after

@@ -21,11 +21,17 @@
 // created object has a non-zero handle, the fuzzer's own processes die
 // only by its own SIGKILLs, and after the last process is gone every
 // object count of every device (/sys/class/ubcore/*/objects) is back to 0.
+// A round that does not end in time is a finding too: the driver's
+// watchdog logs each stuck task's state, wait channel and kernel stack,
+// triggers sysrq w, SIGKILLs them and goes on (or stops if they stay).
 // The kernel's side (KASAN, lockdep, WARN, kmemleak, a clean unload) is
 // judged by the harness (tests/guest/cases/fuzz-uburma-ioctl.sh).
 //
-// Reproduce: the seed is printed first; --seed S --workers 1 --kill-pct 0
-// replays one worker's sequence exactly.
+// Reproduce: the seed is printed first and replays the run; each worker's
+// seed is printed too, and --worker-seed S (after --nobody for a worker
+// that ran as nobody) replays that worker alone. A worker's sequence also
+// depends on its racing thread and on kernel timing, so a replay may differ.
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
@@ -37,6 +43,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cinttypes>
@@ -56,6 +63,13 @@ constexpr size_t kScratchPages = 16;
 constexpr size_t kDataPages = 64;
 constexpr size_t kDataGuardPages = 8;
 constexpr uint32_t kLastCmd = UBURMA_CMD_DELETE_JETTY_GRP;
+// The round watchdog: a round normally takes ~15 ms per operation of a
+// worker (debug kernel under TCG); past 480 ms per operation (two minutes
+// for 250) its processes are stuck, and at least 30 s whatever per_round.
+constexpr uint64_t kRoundMsPerOp = 480;
+constexpr uint64_t kRoundMinMs = 30000;
+// How long a SIGKILLed stuck process may take to go.
+constexpr uint64_t kReapMs = 20000;
 // The opcodes of urma_opcode.h (URMA_OPC_*), as the SQE carries them.
 const std::vector<uint8_t> kOpcodes = {0x00, 0x01, 0x02, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24,
                                        0x25, 0x26, 0x40, 0x41, 0x42, 0x51, 0x60, 0x80};
@@ -66,6 +80,7 @@ struct Options {
     unsigned workers = 4;
     unsigned per_round = 250;    // operations of one worker before it exits
     unsigned kill_pct = 30;      // chance that a round SIGKILLs one worker
+    uint64_t round_ms = 0;       // the watchdog's bound on a round (0: kRoundMsPerOp * per_round)
     std::string dev = "udma0";
     bool verbose = false;
 };
@@ -119,6 +134,7 @@ private:
     // Addresses for the kernel to read or write: mostly in the scratch
     // area, sometimes NULL, unmapped, read-only, kernel, page-crossing.
     uint64_t user_addr(size_t size);
+    bool own_memory(uint64_t v) const;
     uint64_t data_addr(__u64 *len);
     uint64_t handle_of(Kind k);
     uint64_t any_handle();
@@ -249,6 +265,29 @@ int Worker::cmd_mut(uint32_t command, void *args, uint32_t size, const char *wha
             len = rng_.pct(50) ? UBURMA_CMD_MAX_ARGS + 1 : 0xffffffffu;
         }
     }
+    // A mutated pointer must not name the fuzzer's own memory (its stack,
+    // heap, libraries, the racing thread's stack): the kernel would rightly
+    // write there (a response, a registered segment's WRITEs) and the
+    // worker would crash on its own corrupted data. Such a word becomes
+    // the PROT_NONE guard page (EFAULT); unmapped addresses stay.
+    for (uint32_t i = 0; i + 8 <= size; i += 8) {
+        uint64_t was, now;
+        std::memcpy(&was, static_cast<uint8_t *>(args) + i, 8);
+        std::memcpy(&now, buf + i, 8);
+        if (was != now && own_memory(now)) {
+            now = reinterpret_cast<uintptr_t>(scratch_ + kScratchPages * kPage);
+            std::memcpy(buf + i, &now, 8);
+        }
+    }
+    if (opt_.verbose) {
+        for (uint32_t i = 0; i + 8 <= size; i += 8) {
+            uint64_t was, now;
+            std::memcpy(&was, static_cast<uint8_t *>(args) + i, 8);
+            std::memcpy(&now, buf + i, 8);
+            if (was != now)
+                std::fprintf(stderr, "  %s: bytes %u..%u %#" PRIx64 " -> %#" PRIx64 "\n", what, i, i + 7, was, now);
+        }
+    }
     int ret = cmd(command, buf, len, what);
     if (ret == 0 && len >= size && len <= sizeof(buf))
         std::memcpy(args, buf, size);
@@ -263,6 +302,22 @@ int Worker::cmd_mut(uint32_t command, void *args, uint32_t size, const char *wha
             }
     }
     return ret;
+}
+
+// Mapped memory of this process other than the areas made for the kernel
+// to write (scratch with its guard and read-only pages, data with its
+// guard pages).
+bool Worker::own_memory(uint64_t v) const
+{
+    if (v < 0x10000 || v >= (1ULL << 47))
+        return false;
+    auto in = [v](const uint8_t *base, size_t len) {
+        auto b = reinterpret_cast<uintptr_t>(base);
+        return v >= b && v < b + len;
+    };
+    if (in(scratch_, (kScratchPages + 2) * kPage) || in(data_, (kDataPages + kDataGuardPages) * kPage))
+        return false;
+    return msync(reinterpret_cast<void *>(v & ~(kPage - 1)), kPage, MS_ASYNC) == 0 || errno != ENOMEM;
 }
 
 uint64_t Worker::user_addr(size_t size)
@@ -1200,11 +1255,19 @@ void Worker::step()
 }
 
 // A worker that dies of a signal says where, then dies of it.
-void on_fatal(int sig, siginfo_t *si, void *)
+void on_fatal(int sig, siginfo_t *si, void *uc)
 {
-    char msg[160];
-    int len = std::snprintf(msg, sizeof(msg), "worker seed %" PRIu64 ": signal %d at address %p, operation %" PRIu64 "\n",
-                            g_seed, sig, si->si_addr, g_op);
+    char msg[200];
+    const auto *ctx = static_cast<const ucontext_t *>(uc);
+    unsigned long long ip = 0;
+#if defined(__x86_64__)
+    ip = static_cast<unsigned long long>(ctx->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    ip = static_cast<unsigned long long>(ctx->uc_mcontext.pc);
+#endif
+    int len = std::snprintf(msg, sizeof(msg),
+                            "worker seed %" PRIu64 ": signal %d at address %p (ip %#llx), operation %" PRIu64 "\n",
+                            g_seed, sig, si->si_addr, ip, g_op);
     if (write(2, msg, static_cast<size_t>(len)) < 0) {
     }
     signal(sig, SIG_DFL);
@@ -1263,16 +1326,103 @@ int Worker::run(uint64_t n)
     return findings_;
 }
 
+std::string read_text(const std::string &path)
+{
+    std::string out;
+    FILE *f = std::fopen(path.c_str(), "r");
+    if (f == nullptr)
+        return "(" + std::string(std::strerror(errno)) + ")\n";
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0)
+        out.append(buf, n);
+    std::fclose(f);
+    if (out.empty() || out.back() != '\n')
+        out += '\n';
+    return out;
+}
+
+// Every process whose parent is in roots, and theirs, and so on (the
+// workers' forked children; orphans come to the driver, a subreaper).
+std::vector<pid_t> descendants(const std::vector<pid_t> &roots)
+{
+    std::vector<std::pair<pid_t, pid_t>> all;  // pid, ppid
+    DIR *d = opendir("/proc");
+    if (d != nullptr) {
+        while (struct dirent *de = readdir(d)) {
+            pid_t pid = static_cast<pid_t>(std::atoi(de->d_name));
+            if (pid <= 0)
+                continue;
+            std::string st = read_text("/proc/" + std::string(de->d_name) + "/stat");
+            size_t rp = st.rfind(')');
+            int ppid = 0;
+            char state = 0;
+            if (rp != std::string::npos && std::sscanf(st.c_str() + rp + 1, " %c %d", &state, &ppid) == 2)
+                all.push_back({pid, ppid});
+        }
+        closedir(d);
+    }
+    std::vector<pid_t> out = roots;
+    for (size_t i = 0; i < out.size(); i++)
+        for (const auto &p : all)
+            if (p.second == out[i] && std::find(out.begin(), out.end(), p.first) == out.end())
+                out.push_back(p.first);
+    return out;
+}
+
+// A stuck round: each task's state, wait channel and kernel stack into
+// the log, the kernel's list of blocked tasks (sysrq w) into its log.
+void dump_stuck(const std::vector<pid_t> &pids)
+{
+    for (pid_t pid : pids) {
+        std::string dir = "/proc/" + std::to_string(pid);
+        DIR *t = opendir((dir + "/task").c_str());
+        if (t == nullptr)
+            continue;
+        while (struct dirent *de = readdir(t)) {
+            if (de->d_name[0] == '.')
+                continue;
+            std::string td = dir + "/task/" + de->d_name;
+            std::string st = read_text(td + "/stat");
+            size_t rp = st.rfind(')');
+            char state = '?';
+            if (rp != std::string::npos)
+                std::sscanf(st.c_str() + rp + 1, " %c", &state);
+            std::string wchan = read_text(td + "/wchan");
+            if (!wchan.empty() && wchan.back() == '\n')
+                wchan.pop_back();
+            std::printf("  stuck task %d/%s: state %c, wchan %s, stack:\n%s", pid, de->d_name, state,
+                        wchan.c_str(), read_text(td + "/stack").c_str());
+        }
+        closedir(t);
+    }
+    FILE *f = std::fopen("/proc/sysrq-trigger", "w");
+    if (f != nullptr) {
+        std::fputs("w", f);
+        std::fclose(f);
+        std::printf("  sysrq w: the kernel's blocked tasks are in its log\n");
+    } else {
+        std::printf("  sysrq w: %s\n", std::strerror(errno));
+    }
+    std::fflush(stdout);
+}
+
 void usage(const char *argv0)
 {
     std::fprintf(stderr,
                  "usage: %s [--seed N] [--iterations N] [--workers N] [--per-round N]\n"
-                 "          [--kill-pct P] [--dev NAME] [--verbose] [--worker-seed S]\n"
+                 "          [--kill-pct P] [--round-ms MS] [--dev NAME] [--verbose] [--nobody]\n"
+                 "          [--worker-seed S]\n"
                  "Fuzzes /dev/uburma/NAME (default udma0) with N operations in all;\n"
                  "odd-numbered workers run as user nobody. Exit 0: no finding and every\n"
                  "object count back to 0 afterwards. --worker-seed S replays the worker\n"
-                 "that printed seed S (--per-round operations; options before it).\n",
-                 argv0);
+                 "that printed seed S (--per-round operations; options before it;\n"
+                 "--nobody first for a worker that printed \"(nobody)\"). A round whose\n"
+                 "processes are not done in --round-ms (default %llu ms per --per-round\n"
+                 "operation, at least %llu) is a finding: their kernel stacks and sysrq w\n"
+                 "are dumped and they are SIGKILLed; the run stops if they do not go.\n",
+                 argv0, static_cast<unsigned long long>(kRoundMsPerOp),
+                 static_cast<unsigned long long>(kRoundMinMs));
     std::exit(2);
 }
 
@@ -1281,14 +1431,20 @@ void usage(const char *argv0)
 int main(int argc, char **argv)
 {
     Options opt;
+    bool nobody = false;
     Args(usage)
         .workers(opt)
         .num("--per-round", &opt.per_round, 1)
+        .num("--round-ms", &opt.round_ms)
         .str("--dev", &opt.dev)
+        .flag("--nobody", &nobody)
         .num("--worker-seed",
-             [&opt](uint64_t wseed) {
+             [&opt, &nobody](uint64_t wseed) {
                  // One worker of a run, by the seed it printed, in this
-                 // process, with the options before it.
+                 // process, with the options before it (--nobody: as
+                 // the run's odd-numbered workers).
+                 if (nobody && geteuid() == 0)
+                     drop_privileges();
                  Worker wk(opt, wseed, geteuid() != 0);
                  std::exit(wk.run(opt.per_round) == 0 ? 0 : 1);
                  return true;
@@ -1298,13 +1454,33 @@ int main(int argc, char **argv)
                 opt.iterations, opt.workers, opt.per_round);
     std::fflush(stdout);
 
+    // Orphans (a SIGKILLed worker's forked children) come here, to be
+    // reaped, judged and, if stuck, found by the watchdog.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    const uint64_t round_ms = opt.round_ms != 0 ? opt.round_ms
+                                                : std::max<uint64_t>(kRoundMinMs, kRoundMsPerOp * opt.per_round);
     Rng master(opt.seed);
     const uint64_t t0 = monotonic_ms();
-    uint64_t done = 0, rounds = 0, kills = 0;
+    uint64_t done = 0, rounds = 0, kills = 0, stuck_rounds = 0;
     int failures = 0;
-    while (done < opt.iterations) {
+    bool stop = false;
+    // A process ended: a finding unless it exited 0 or died of one of our
+    // SIGKILLs (the victim's, the watchdog's, or a worker's of its child).
+    auto judge = [&](pid_t pid, int st, bool killed, const char *what) {
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            return;
+        if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL && killed)
+            return;
+        if (WIFSIGNALED(st))
+            std::printf("FINDING: %s %d died of signal %d\n", what, pid, WTERMSIG(st));
+        else
+            std::printf("%s %d exited with %d (findings above)\n", what, pid, WEXITSTATUS(st));
+        failures++;
+    };
+    while (done < opt.iterations && !stop) {
         // One round: each worker does up to per_round operations; one of
         // them may be SIGKILLed in the middle.
+        std::map<pid_t, std::pair<uint64_t, bool>> live;  // worker: seed, as nobody
         std::vector<pid_t> pids;
         for (unsigned w = 0; w < opt.workers && done < opt.iterations; w++) {
             uint64_t n = std::min<uint64_t>(opt.per_round, opt.iterations - done);
@@ -1318,19 +1494,77 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (pid == 0) {
-                if (unpriv) {
+                prctl(PR_SET_CHILD_SUBREAPER, 0);
+                if (unpriv)
                     drop_privileges();
-                    prctl(PR_SET_DUMPABLE, 1);  // setresuid() cleared it
-                }
                 Worker wk(opt, wseed, unpriv);
                 int f = wk.run(n);
                 std::fflush(nullptr);
                 _exit(f == 0 ? 0 : 3);
             }
             pids.push_back(pid);
+            live[pid] = {wseed, unpriv};
         }
-        pid_t victim = maybe_kill_one(master, pids, opt.kill_pct, 100000, 2000000, &kills);
-        failures += reap_workers(pids, victim);
+        const uint64_t start = monotonic_ms();
+        pid_t victim = -1;
+        uint64_t kill_at = 0;
+        if (master.pct(opt.kill_pct) && !pids.empty()) {
+            victim = pids[master.below(pids.size())];
+            kill_at = start + (100000 + master.below(2000000)) / 1000;
+        }
+        bool watchdog_killed = false;
+        uint64_t deadline = start + round_ms;
+        // Until every worker and every orphan of this round is reaped.
+        for (;;) {
+            int st = 0;
+            pid_t pid = waitpid(-1, &st, WNOHANG);
+            if (pid > 0) {
+                auto it = live.find(pid);
+                if (it != live.end()) {
+                    judge(pid, st, watchdog_killed || (pid == victim && kill_at == 0), "worker");
+                    live.erase(it);
+                } else {
+                    judge(pid, st, true, "orphaned child");  // its worker may have SIGKILLed it
+                }
+                continue;
+            }
+            if (pid < 0 && errno == ECHILD)
+                break;
+            const uint64_t now = monotonic_ms();
+            if (victim > 0 && kill_at != 0 && now >= kill_at) {
+                if (live.count(victim) != 0 && kill(victim, SIGKILL) == 0)
+                    kills++;
+                kill_at = 0;
+            }
+            if (now >= deadline && !watchdog_killed) {
+                std::vector<pid_t> stuck = descendants({getpid()});
+                stuck.erase(stuck.begin());  // not the driver
+                std::printf("FINDING: round %" PRIu64 " not done after %" PRIu64 " ms; its workers:", rounds,
+                            now - start);
+                for (const auto &w : live)
+                    std::printf(" pid %d (--worker-seed %" PRIu64 "%s)", w.first, w.second.first,
+                                w.second.second ? ", --nobody" : "");
+                std::printf("\n");
+                dump_stuck(stuck);
+                for (pid_t p : stuck)
+                    kill(p, SIGKILL);
+                failures++;
+                stuck_rounds++;
+                watchdog_killed = true;
+                deadline = now + kReapMs;
+            } else if (now >= deadline) {
+                std::vector<pid_t> left = descendants({getpid()});
+                left.erase(left.begin());
+                std::printf("FINDING: processes of round %" PRIu64 " still there %" PRIu64
+                            " ms after SIGKILL; stopping\n",
+                            rounds, kReapMs);
+                dump_stuck(left);
+                failures++;
+                stop = true;
+                break;
+            }
+            usleep(20 * 1000);
+        }
         rounds++;
     }
 
@@ -1341,8 +1575,8 @@ int main(int argc, char **argv)
         failures++;
     }
     std::printf("uburma_ioctl_fuzz: seed %" PRIu64 ": %" PRIu64 " operations in %" PRIu64
-                " rounds, %" PRIu64 " workers killed, %.1f s, %d failures; object counts %s\n",
-                opt.seed, done, rounds, kills, static_cast<double>(monotonic_ms() - t0) / 1000.0, failures,
+                " rounds, %" PRIu64 " workers killed, %" PRIu64 " rounds stuck, %.1f s, %d failures; object counts %s\n",
+                opt.seed, done, rounds, kills, stuck_rounds, static_cast<double>(monotonic_ms() - t0) / 1000.0, failures,
                 zero ? "back to 0" : "NOT back to 0");
     return failures == 0 ? 0 : 1;
 }
