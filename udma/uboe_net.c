@@ -70,6 +70,24 @@ module_param_named(uboe_icrc, udma_uboe_icrc, bool, 0444);
 MODULE_PARM_DESC(uboe_icrc,
 		 "Send every UBoE packet with a CRC32C ICRC and drop those without one (default: no; the UDP checksum is the integrity check)");
 
+static bool udma_uboe_force_wire;
+module_param_named(force_wire, udma_uboe_force_wire, bool, 0644);
+MODULE_PARM_DESC(force_wire,
+		 "Send through UBoE even when the destination EID is on this host, so one host exercises the wire (default: no; read at each send)");
+
+/**
+ * udma_force_wire() - whether every destination goes through UBoE
+ *
+ * The module parameter force_wire; it may change at any time, so a caller
+ * reads it once per message and keeps that answer for the message.
+ *
+ * Context: any.
+ */
+bool udma_force_wire(void)
+{
+	return READ_ONCE(udma_uboe_force_wire);
+}
+
 /**
  * struct udma_net - udma in one network namespace
  * @lock: serialises the changes of @devs, @sock4 and @sock6 (process

@@ -52,6 +52,9 @@ enum udma_wire_cnt {
 	UDMA_WIRE_NR_CNT
 };
 
+/* The force_wire module parameter (uboe_net.c). */
+bool udma_force_wire(void);
+
 /* Per-CPU counters, added with this_cpu_*(): any context, no lock. */
 struct udma_wire_stats {
 	u64 cnt[UDMA_WIRE_NR_CNT];
