@@ -17,6 +17,7 @@
  * Return: UBOE_DROP_NONE when the packet was taken (or dropped on purpose
  * and counted by the handler), else the reason the caller counts.
  */
+#include "mgmt.h"
 #include "udma.h"
 
 /**
@@ -63,15 +64,15 @@ enum uboe_drop udma_uboe_rx_ack(struct udma_dev *udev,
  *	message body, @pkt->src_eid and @pkt->dst_eid its ends
  * @skb: the datagram it came in
  *
- * This is the connection manager's entry point: udma only moves its
- * messages. Until ubcore has one, the message is dropped here; the caller
- * has counted it in mgmt_rx.
+ * udma only moves the connection manager's messages: mgmt.c checks the
+ * body against the packet and queues a copy to ubcore_recv_mgmt(). The
+ * caller has counted it in mgmt_rx.
  *
- * Return: UBOE_DROP_NONE.
+ * Return: UBOE_DROP_NONE, or why it was dropped (UBOE_DROP_MGMT_*).
  */
 enum uboe_drop udma_uboe_rx_mgmt(struct udma_dev *udev,
 				 const struct uboe_pkt *pkt,
 				 struct sk_buff *skb)
 {
-	return UBOE_DROP_NONE;
+	return udma_mgmt_rx(udev, pkt);
 }

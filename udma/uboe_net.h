@@ -44,6 +44,8 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RX_BYTES,
 	/* of those, management messages */
 	UDMA_WIRE_MGMT_RX,
+	/* management messages sent through UBoE (mgmt.c) */
+	UDMA_WIRE_MGMT_TX,
 	/* packets handed to the IP layer, and their bytes (UDP payload) */
 	UDMA_WIRE_TX_PACKETS,
 	UDMA_WIRE_TX_BYTES,
@@ -105,6 +107,7 @@ void udma_wire_free(struct udma_dev *udev);
 int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt);
 extern const struct attribute_group udma_wire_group;
