@@ -35,6 +35,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include <ub/ubcore_event.h>
+#include <ub/ubcore_jetty.h>
+
 #include <kunit/visibility.h>
 #include <uapi/ub/uboe_wire.h>
 
@@ -79,6 +82,7 @@ struct ubcore_cm_rx {
  * @rto_ns: the TPs' first retransmission timeout (from cm_rto_ms)
  * @retries: their retransmissions (from cm_retries)
  * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
+ * @link_work: the device's port went down: every TP's peer is lost
  */
 struct ubcore_cm {
 	struct ubcore_device *dev;
@@ -97,6 +101,7 @@ struct ubcore_cm {
 	u64 rto_ns;
 	u32 retries;
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
+	struct work_struct link_work;
 };
 
 static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
@@ -318,12 +323,45 @@ static void cm_done(struct ubcore_tp_fsm *fsm, int result)
 	wake_up_all(&tp->cm->waitq);
 }
 
+/*
+ * A jetty whose RC TP lost its peer: to ERROR (the provider completes its
+ * WQEs with WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record) and
+ * UBCORE_EVENT_JETTY_ERR to its owner. Process context (cm->lock held).
+ */
+static void tp_jetty_error(struct ubcore_device *dev, u32 id)
+{
+	struct ubcore_jetty_attr attr = {
+		.mask = UBCORE_JFR_STATE,
+		.state = UBCORE_JETTY_STATE_ERROR,
+	};
+	struct ubcore_event ev = {
+		.dev = dev,
+		.type = UBCORE_EVENT_JETTY_ERR,
+		.element.obj_id = id,
+	};
+	struct ubcore_jetty *jetty = ubcore_find_get_jetty(dev, id);
+
+	if (!jetty)
+		return;
+	if (READ_ONCE(jetty->state) != UBCORE_JETTY_STATE_ERROR &&
+	    !ubcore_modify_jetty(jetty, &attr, NULL) && jetty->jfae_handler)
+		jetty->jfae_handler(&ev, jetty->uctx);
+	ubcore_obj_ref_put(&jetty->obj_ref);
+}
+
 static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
 {
 	struct ubcore_tp *tp = fsm_tp(fsm);
 
 	dev_warn(&tp->cm->dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
 		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
+	/*
+	 * The peer is gone (not a teardown it announced, X11): an RC TP's
+	 * bound jetty can reach no one any more. An RM TP's users learn it
+	 * at their next post, which finds no established TP.
+	 */
+	if (result == -EHOSTUNREACH && tp->key.mode == UBOE_MGMT_TM_RC)
+		tp_jetty_error(tp->cm->dev, tp->key.local_jetty);
 }
 
 static const struct ubcore_tp_fsm_ops cm_fsm_ops = {
@@ -674,6 +712,58 @@ int ubcore_recv_mgmt(struct ubcore_device *dev, u8 type, u32 msg_id,
 }
 EXPORT_SYMBOL_GPL(ubcore_recv_mgmt);
 
+/* The states with a "peer lost" transition (tp_fsm.c X12-X17). */
+static bool tp_can_lose_peer(const struct ubcore_tp *tp)
+{
+	switch (tp->fsm.state) {
+	case UBCORE_TPS_REQ_SENT:
+	case UBCORE_TPS_REP_SENT:
+	case UBCORE_TPS_REUSE_SENT:
+	case UBCORE_TPS_INITIATOR_ESTABLISHED:
+	case UBCORE_TPS_TARGET_ESTABLISHED:
+	case UBCORE_TPS_REUSED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void cm_link_work(struct work_struct *work)
+{
+	struct ubcore_cm *cm = container_of(work, struct ubcore_cm, link_work);
+	struct ubcore_tp *tp;
+	unsigned long tpn;
+
+	mutex_lock(&cm->lock);
+	xa_for_each(&cm->tps, tpn, tp) {
+		if (cm->stopped || !tp_can_lose_peer(tp))
+			continue;
+		ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+		tp_settle(tp);
+	}
+	mutex_unlock(&cm->lock);
+}
+
+/**
+ * ubcore_cm_link_down() - a device's port went down: its TPs lose their
+ *	peers
+ * @dev: the device
+ *
+ * No packet leaves or arrives any more (the netdev is down, or lost its
+ * carrier: a veth whose peer end went down). Every TP of the device takes
+ * its "peer lost" transition (X12-X17) from the connection manager's work:
+ * opens waiting fail with -EHOSTUNREACH, established TPs leave the table,
+ * an RC TP's bound jetty goes to ERROR with UBCORE_EVENT_JETTY_ERR.
+ *
+ * Context: any; does not sleep.
+ */
+void ubcore_cm_link_down(struct ubcore_device *dev)
+{
+	if (dev->cm)
+		queue_work(dev->cm->wq, &dev->cm->link_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_link_down);
+
 #define CM_TOKEN_POLICY(flag)	((flag) & 0x7)	/* urma_jfr_flag_t token_policy */
 #define CM_TOKEN_NONE		0
 
@@ -896,6 +986,7 @@ int ubcore_cm_create(struct ubcore_device *dev)
 	spin_lock_init(&cm->rx_lock);
 	INIT_LIST_HEAD(&cm->rx_list);
 	INIT_WORK(&cm->rx_work, cm_rx_work);
+	INIT_WORK(&cm->link_work, cm_link_work);
 	dev->cm = cm;
 	return 0;
 }

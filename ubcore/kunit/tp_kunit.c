@@ -413,6 +413,36 @@ static void malformed_messages_are_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tps(b, info), 0);
 }
 
+/* Peer loss (X15, X16): the port goes down, each side's TP leaves. */
+static void link_down_loses_the_peer(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+	u32 sent;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	sent = fake_mgmt.sent;
+	ubcore_cm_link_down(ctx->a);	/* X15: Initiator established */
+	wait_tps(test, ctx->a, 0);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, info), 1);	/* b knows nothing */
+	ubcore_cm_link_down(ctx->b);	/* X16: Target established */
+	wait_tps(test, ctx->b, 0);
+	/* the user's TP is out of the table; closing it sends nothing */
+	ubcore_tp_close(tp);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, sent);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->a)->refused), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->b)->refused), 0LL);
+	/* a new open after the link came back makes a new TP */
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
 static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rm_imports_share_one_tp),
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
@@ -422,6 +452,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(simultaneous_open_makes_one_tp),
 	KUNIT_CASE(tp_to_own_eid),
 	KUNIT_CASE(malformed_messages_are_dropped),
+	KUNIT_CASE(link_down_loses_the_peer),
 	{}
 };
 
