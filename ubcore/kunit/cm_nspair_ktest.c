@@ -184,6 +184,34 @@ static void rm_across_namespaces(struct kunit *test)
 	wait_tps(test, p->b, 0);	/* DCONN_NOTIFY crossed the wire */
 }
 
+#define RM_USERS	1000
+
+/* 5.1.1.2: 1000 users of one remote JFR in RM share one TP. */
+static void rm_thousand_users_one_tp(struct kunit *test)
+{
+	struct nsp *p = test->priv;
+	struct ubcore_tp_key key = key_of(p, UBOE_MGMT_TM_RM);
+	struct ubcore_tp_target tgt = target_of(p->rm, TOKEN);
+	struct ubcore_tp_info ia[8];
+	struct ubcore_tp **t;
+	int i, ok = 0;
+
+	t = kunit_kcalloc(test, RM_USERS, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < RM_USERS; i++)
+		ok += !ubcore_tp_open(p->a, &key, &tgt, &t[i]);
+	KUNIT_ASSERT_EQ(test, ok, RM_USERS);
+	for (i = 1; i < RM_USERS; i++)
+		KUNIT_ASSERT_PTR_EQ(test, t[i], t[0]);
+	wait_target_established(test, p->b);
+	KUNIT_ASSERT_EQ(test, tps(p->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].users, (u32)RM_USERS);
+	for (i = 0; i < RM_USERS; i++)
+		ubcore_tp_close(t[i]);
+	KUNIT_EXPECT_EQ(test, tps(p->a, ia), 0);
+	wait_tps(test, p->b, 0);
+}
+
 /* RC: a TP of its own per jetty pair, beside the RM one. */
 static void rc_across_namespaces(struct kunit *test)
 {
@@ -385,6 +413,7 @@ static void rc_peer_lost_errors_the_jetty(struct kunit *test)
 
 static struct kunit_case nsp_cases[] = {
 	KUNIT_CASE(rm_across_namespaces),
+	KUNIT_CASE(rm_thousand_users_one_tp),
 	KUNIT_CASE(rc_across_namespaces),
 	KUNIT_CASE(rejects_across_namespaces),
 	KUNIT_CASE(unreachable_across_namespaces),

@@ -30,8 +30,8 @@ ub_insmod "$ko"
 ub_rmmod ubcore_cm_nspair
 log=$("$UB_BUSYBOX" dmesg)
 echo "$log" | "$UB_BUSYBOX" grep -E "ubcore_cm_nspair|    (not )?ok " || true
-[[ $log == *"# ubcore_cm_nspair: pass:6 fail:0 skip:0 total:6"* ]] ||
-	ub_fail "ubcore_cm_nspair did not pass its 6 cases"
+[[ $log == *"# ubcore_cm_nspair: pass:7 fail:0 skip:0 total:7"* ]] ||
+	ub_fail "ubcore_cm_nspair did not pass its 7 cases"
 
 for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
 	read -r ns dev <<< "$side"
