@@ -6,7 +6,7 @@
 # accounted and that the TP table and object counts come back; then both
 # devices' TP tables and objects are checked here, and the stack unloads.
 # The harness judges the kernel log (KASAN, lockdep, WARN) and kmemleak.
-# Steps: 600 in "make check", 20000 in "make check-long" (UB_CHECK_LONG);
+# Steps: 600 in "make check", 8000 in "make check-long" (UB_CHECK_LONG);
 # UB_FUZZ_SEED replays a seed.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
