@@ -62,7 +62,7 @@ constexpr size_t kPage = 4096;
 constexpr size_t kScratchPages = 16;
 constexpr size_t kDataPages = 64;
 constexpr size_t kDataGuardPages = 8;
-constexpr uint32_t kLastCmd = UBURMA_CMD_DELETE_JETTY_GRP;
+constexpr uint32_t kLastCmd = UBURMA_CMD_IMPORT_JETTY_EX;
 // The round watchdog: a round normally takes ~15 ms per operation of a
 // worker (debug kernel under TCG); past 480 ms per operation (two minutes
 // for 250) its processes are stuck, and at least 30 s whatever per_round.
