@@ -251,7 +251,7 @@ static void rejects_across_namespaces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubcore_tp_open(p->a, &rc, &tgt, &tp),
 			-EPROTOTYPE);
 	tgt = target_of(p->rm, TOKEN + 1);
-	KUNIT_EXPECT_EQ(test, ubcore_tp_open(p->a, &rm, &tgt, &tp), -EACCES);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(p->a, &rm, &tgt, &tp), -EPERM);
 	KUNIT_EXPECT_EQ(test, tps(p->a, info), 0);
 	wait_tps(test, p->b, 0);
 }
