@@ -9,11 +9,13 @@
  * itself, which the suite opens through ubcore's connection manager.
  * Each case also checks the device's wire counters (sysfs wire/): one
  * packet sent and one received per request and per response, and the
- * counted reasons of what the carrier refuses.
+ * counted reasons of what the carrier refuses and of the packets its
+ * receive side drops.
  *
  * Expected statuses are urma_cr_status_t's numbers (urma_opcode.h).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -199,6 +201,77 @@ static void wire_no_tp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubcore_unimport_seg(rseg), 0);
 }
 
+/* Wait (at most 5 s) until counter @idx of @udev reaches @want. */
+static u64 wire_wait(struct udma_dev *udev, unsigned int idx, u64 want)
+{
+	u64 v = udma_wire_read(udev, idx);
+	int i;
+
+	for (i = 0; i < 250 && v < want; i++) {
+		msleep(20);
+		v = udma_wire_read(udev, idx);
+	}
+	return v;
+}
+
+/*
+ * Packets the receive work drops, sent to udma0 as another host would:
+ * a response for no jetty of the device over the suite's TP (rsp_no_sq),
+ * a response and a WRITE over a TPN that is no TP here, and over the TP
+ * from another peer TPN (unknown_tpn). Nothing is written, no CQE.
+ */
+static void wire_rx_drops(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct udma_dev *udev = wire_udev(k);
+	static const u8 data[8] = "not here";
+	u64 no_sq, unknown;
+	struct uboe_pkt p = {
+		.tp_opcode = UBOE_TP_RTP_DATA,
+		.seg = UBOE_SEG_ONLY,
+		.has_eid = true,
+		.src_eid = k->eid,
+		.dst_eid = k->eid,
+		.dtpn = wire.tp->fsm.local_tpn,
+		.stpn = wire.tp->fsm.peer_tpn,
+		.ta_opcode = UBOE_TA_TAACK,
+		.rc_id = UBOE_ID_MASK,
+	};
+
+	no_sq = udma_wire_read(udev, UDMA_WIRE_RSP_NO_SQ);
+	unknown = udma_wire_read(udev, UBOE_DROP_UNKNOWN_TPN);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	KUNIT_EXPECT_EQ(test, wire_wait(udev, UDMA_WIRE_RSP_NO_SQ, no_sq + 1),
+			no_sq + 1);
+
+	/* jetty A's, over no TP of ours, then from another peer TPN */
+	p.rc_id = k->jetty_a->id;
+	p.dtpn = UBOE_TPN_MASK;
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	p.dtpn = wire.tp->fsm.local_tpn;
+	p.stpn = wire.tp->fsm.peer_tpn ^ 0x800000;
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	/* a WRITE into B's segment over no TP */
+	p.dtpn = UBOE_TPN_MASK;
+	p.stpn = wire.tp->fsm.peer_tpn;
+	p.ta_opcode = UBOE_TA_WRITE;
+	p.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH;
+	p.mae.va = k->dst_seg->seg.ubva.va;
+	p.mae.token_id = k->dst_seg->seg.token_id;
+	p.mae.len = sizeof(data);
+	p.token_value = KAPI_SEG_TOKEN;
+	p.payload = data;
+	p.payload_len = sizeof(data);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	KUNIT_EXPECT_EQ(test, wire_wait(udev, UBOE_DROP_UNKNOWN_TPN,
+					unknown + 3), unknown + 3);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(udev, UDMA_WIRE_RSP_NO_SQ),
+			no_sq + 1);
+	KUNIT_EXPECT_TRUE(test, kapi_zero(k->dst, KAPI_BUF_LEN));
+	kapi_expect_empty(test, k->jfc_a);
+	kapi_expect_empty(test, k->jfc_b);
+}
+
 static struct kunit_case wire_cases[] = {
 	KUNIT_CASE(wire_write),
 	KUNIT_CASE(wire_write_bad_token),
@@ -207,6 +280,7 @@ static struct kunit_case wire_cases[] = {
 	KUNIT_CASE(wire_atomic),
 	KUNIT_CASE(wire_too_big),
 	KUNIT_CASE(wire_no_tp),
+	KUNIT_CASE(wire_rx_drops),
 	{}
 };
 
