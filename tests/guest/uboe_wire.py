@@ -35,7 +35,8 @@ DROPS = ["truncated", "len_mismatch", "bad_version", "no_icrc", "bad_icrc",
          "ext_unexpected", "bad_segment", "payload_len", "bad_mgmt_version",
          "unknown_mgmt_type", "unknown_tpn", "eid_not_here"]
 OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "tx_packets", "tx_bytes",
-          "tx_errors"]
+          "tx_errors", "rx_queue_full", "rsp_no_sq", "tx_msg_too_big",
+          "tx_no_tp"]
 
 # uboe_wire.h
 WIRE_VERSION = 1
