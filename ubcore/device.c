@@ -210,6 +210,7 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 		return -EINVAL;
 
 	ubcore_ctx_limits_init(dev);
+	ubcore_user_limits_init(dev);
 	down_write(&ubcore_devices_rwsem);
 	ret = ubcore_assign_name(dev, name_fmt);
 	if (ret)

@@ -178,14 +178,15 @@ static int ubcore_cnt_get(atomic_t *cnt, u32 max)
  * ubcore_obj_cnt_get() - count one more object of a type
  * @dev: the device; at most @max of its objects of @type are alive
  * @uctx: the creating user context, or NULL (a kernel caller): at most
- *	dev->ctx_limit[@type] objects of @type of the context are alive
+ *	dev->ctx_limit[@type] objects of @type of the context are alive,
+ *	and dev->user_limit[@type] of its user's (@uctx->share, if any)
  * @type: the kind of object
  * @max: the device's limit (U32_MAX for none)
  *
  * Undo with ubcore_obj_cnt_put() with the same @uctx.
  *
- * Return: 0, or -ENOSPC (the device or the context is full; nothing is
- * counted then).
+ * Return: 0, or -ENOSPC (the device, the context or its user is full;
+ * nothing is counted then).
  */
 int ubcore_obj_cnt_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
 		       enum ubcore_obj_type type, u32 max)
@@ -204,6 +205,18 @@ int ubcore_obj_cnt_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
 				    ubcore_obj_type_names[type]);
 		return -ENOSPC;
 	}
+	if (uctx && uctx->share &&
+	    ubcore_cnt_get(&uctx->share->cnt[type],
+			   READ_ONCE(dev->user_limit[type]))) {
+		atomic_dec(&uctx->obj_cnt[type]);
+		atomic_dec(&dev->obj_cnt[type]);
+		dev_dbg_ratelimited(&dev->dev,
+				    "no more than %u %s for user %u (user_limits/)\n",
+				    READ_ONCE(dev->user_limit[type]),
+				    ubcore_obj_type_names[type],
+				    uctx->share->uid);
+		return -ENOSPC;
+	}
 	return 0;
 }
 
@@ -219,6 +232,8 @@ void ubcore_obj_cnt_put(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
 	WARN_ON_ONCE(atomic_dec_return(&dev->obj_cnt[type]) < 0);
 	if (uctx)
 		WARN_ON_ONCE(atomic_dec_return(&uctx->obj_cnt[type]) < 0);
+	if (uctx && uctx->share)
+		WARN_ON_ONCE(atomic_dec_return(&uctx->share->cnt[type]) < 0);
 }
 
 /*

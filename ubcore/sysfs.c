@@ -6,7 +6,8 @@
  * user guide (5.2.5): read-only capabilities at the top level, read-write
  * configuration (eid_mode), read-only port state in port0/; the EID
  * table in eids/, one file per valid entry; the live object counts in
- * objects/; and in limits/ what one user context may hold (read-write).
+ * objects/; in limits/ what one user context may hold and in user_limits/
+ * what all the contexts of one user may (read-write).
  */
 #include <linux/device.h>
 #include <linux/jiffies.h>
@@ -251,14 +252,24 @@ static const struct attribute_group ubcore_obj_group = {
  * user context may have alive (dev->ctx_limit); creating one more fails
  * with -ENOSPC for that context alone. Objects that exist stay when a
  * limit is lowered below their number.
+ *
+ * user_limits/<type> (var: the type | UBCORE_LIMIT_USER): the most
+ * objects of a type that the contexts of one user may have together, and
+ * user_limits/ucontext the most contexts of one user (dev->user_limit,
+ * user_share.c); the same rules.
  */
+#define UBCORE_LIMIT_USER	0x100
+
 static u32 *ubcore_limit_field(struct device *device,
 			       struct device_attribute *attr)
 {
 	struct ubcore_device *dev = to_ubcore_device(device);
-	uintptr_t type = (uintptr_t)container_of(attr, struct dev_ext_attribute,
-						 attr)->var;
+	uintptr_t var = (uintptr_t)container_of(attr, struct dev_ext_attribute,
+						attr)->var;
+	uintptr_t type = var & ~UBCORE_LIMIT_USER;
 
+	if (var & UBCORE_LIMIT_USER)
+		return &dev->user_limit[type];
 	return type < UBCORE_OBJ_TYPE_MAX ? &dev->ctx_limit[type] :
 					    &dev->ctx_ring_pages;
 }
@@ -291,6 +302,14 @@ static const struct attribute_group ubcore_limit_group = {
 	.attrs = ubcore_limit_attr_list,
 };
 
+static struct dev_ext_attribute ubcore_user_limit_attrs[UBCORE_OBJ_TYPE_MAX];
+static struct attribute *ubcore_user_limit_attr_list[UBCORE_OBJ_TYPE_MAX + 1];
+
+static const struct attribute_group ubcore_user_limit_group = {
+	.name = "user_limits",
+	.attrs = ubcore_user_limit_attr_list,
+};
+
 const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_dev_group,
 	&ubcore_port_group,
@@ -298,6 +317,7 @@ const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_obj_group,
 	&ubcore_access_fail_group,
 	&ubcore_limit_group,
+	&ubcore_user_limit_group,
 	&ubcore_cm_group,
 	NULL,
 };
@@ -431,5 +451,13 @@ void ubcore_sysfs_init(void)
 		ea->attr.store = limit_store;
 		ea->var = (void *)(uintptr_t)(rings ? UBCORE_OBJ_TYPE_MAX : i);
 		ubcore_limit_attr_list[i] = &ea->attr.attr;
+
+		ea = &ubcore_user_limit_attrs[i];
+		ea->attr.attr.name = ubcore_obj_type_names[i];
+		ea->attr.attr.mode = 0644;
+		ea->attr.show = limit_show;
+		ea->attr.store = limit_store;
+		ea->var = (void *)(uintptr_t)(i | UBCORE_LIMIT_USER);
+		ubcore_user_limit_attr_list[i] = &ea->attr.attr;
 	}
 }

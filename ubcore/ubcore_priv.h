@@ -114,6 +114,26 @@ int ubcore_check_jetty_state(struct ubcore_device *dev,
 			     enum ubcore_jetty_state to);
 
 void ubcore_ctx_limits_init(struct ubcore_device *dev);
+
+/*
+ * struct ubcore_user_share - the objects of one user on one device
+ * (user_share.c)
+ * @uid: the user (its effective UID in the initial user namespace)
+ * @ctxs: its contexts on the device (under ubcore_device.user_lock)
+ * @cnt: its live objects per enum ubcore_obj_type, at most
+ *	ubcore_device.user_limit (atomic: counted by the creating and
+ *	deleting calls of any of its contexts, unlocked)
+ */
+struct ubcore_user_share {
+	u32 uid;
+	u32 ctxs;
+	atomic_t cnt[UBCORE_OBJ_TYPE_MAX];
+};
+
+void ubcore_user_limits_init(struct ubcore_device *dev);
+struct ubcore_user_share *ubcore_user_share_get(struct ubcore_device *dev);
+void ubcore_user_share_put(struct ubcore_device *dev,
+			   struct ubcore_user_share *s);
 int ubcore_obj_cnt_get(struct ubcore_device *dev, struct ubcore_ucontext *uctx,
 		       enum ubcore_obj_type type, u32 max);
 void ubcore_obj_cnt_inc(struct ubcore_device *dev, enum ubcore_obj_type type);

@@ -140,13 +140,15 @@ static void ubcore_uasid_put(u32 uasid)
  * Context: process context; may sleep.
  * Return: the context, or ERR_PTR(-EINVAL) (bad @eid_index or @uasid),
  * ERR_PTR(-EADDRINUSE) (@uasid belongs to another process),
- * ERR_PTR(-EOPNOTSUPP) (the provider has no user contexts), -ENOSPC,
+ * ERR_PTR(-EOPNOTSUPP) (the provider has no user contexts), -ENOSPC (no
+ * uasid left, or the calling user has its user_limits/ucontext contexts),
  * -ENOMEM or the provider's error. Free with ubcore_free_ucontext().
  */
 struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 					      u32 eid_index, u32 uasid,
 					      struct ubcore_udata *udata)
 {
+	struct ubcore_user_share *share;
 	struct ubcore_ucontext *uctx;
 	union ubcore_eid eid;
 	int i, ret;
@@ -158,15 +160,22 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	if (eid_index >= UBCORE_MAX_EID_CNT ||
 	    (udata && ubcore_get_eid(dev, eid_index, &eid)))
 		return ERR_PTR(ubcore_inval(dev, "eid_index %u", eid_index));
+	share = ubcore_user_share_get(dev);
+	if (IS_ERR(share))
+		return ERR_CAST(share);
 	ret = ubcore_uasid_get(dev, uasid, &uasid);
-	if (ret)
+	if (ret) {
+		ubcore_user_share_put(dev, share);
 		return ERR_PTR(ret);
+	}
 
 	uctx = dev->ops->alloc_ucontext(dev, eid_index, udata);
 	if (IS_ERR_OR_NULL(uctx)) {
 		ubcore_uasid_put(uasid);
+		ubcore_user_share_put(dev, share);
 		return uctx ? uctx : ERR_PTR(-ENOMEM);
 	}
+	uctx->share = share;
 	uctx->ub_dev = dev;
 	uctx->eid_index = eid_index;
 	uctx->uasid = uasid;
@@ -187,6 +196,7 @@ EXPORT_SYMBOL_GPL(ubcore_alloc_ucontext);
  */
 void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 {
+	struct ubcore_user_share *share;
 	struct ubcore_device *dev;
 	struct pid *pid;
 	u32 uasid;
@@ -199,9 +209,11 @@ void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 	uasid = uctx->uasid;
 	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++)
 		WARN_ON_ONCE(atomic_read(&uctx->obj_cnt[i]));
+	share = uctx->share;
 	dev->ops->free_ucontext(uctx);
 	put_pid(pid);
 	ubcore_uasid_put(uasid);
+	ubcore_user_share_put(dev, share);
 	ubcore_obj_cnt_put(dev, NULL, UBCORE_OBJ_UCONTEXT);
 }
 EXPORT_SYMBOL_GPL(ubcore_free_ucontext);

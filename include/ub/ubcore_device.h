@@ -452,6 +452,14 @@ struct ubcore_access_fail {
  * @ctx_limit: per enum ubcore_obj_type, the most live objects one user
  *	context may have (sysfs limits/<type>, READ_ONCE); kernel callers
  *	have no context and no such limit. Set to defaults at registration.
+ * @user_limit: per enum ubcore_obj_type, the most live objects the
+ *	contexts of one user without CAP_SYS_RESOURCE may have together, and
+ *	([UBCORE_OBJ_UCONTEXT]) the most contexts it may have (sysfs
+ *	user_limits/<type>, READ_ONCE; user_share.c)
+ * @user_lock: serialises the changes of @user_shares and of a share's
+ *	context count; process context only
+ * @user_shares: effective UID -> struct ubcore_user_share, of the users
+ *	with a context on the device
  * @ctx_ring_pages: the most pages of queue rings one user context may hold,
  *	counting the rings of deleted objects that it still maps (sysfs
  *	limits/ring_pages, READ_ONCE); the provider enforces it
@@ -500,6 +508,9 @@ struct ubcore_device {
 	atomic64_t pinned_pages;
 	struct ubcore_access_fail access_fail;
 	u32 ctx_limit[UBCORE_OBJ_TYPE_MAX];
+	u32 user_limit[UBCORE_OBJ_TYPE_MAX];
+	struct mutex user_lock;		/* see above */
+	struct xarray user_shares;
 	u32 ctx_ring_pages;
 	atomic64_t orphan_ring_pages;
 	const struct attribute_group *groups[12];

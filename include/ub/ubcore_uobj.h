@@ -52,11 +52,16 @@ enum ubcore_obj_type {
  * @obj_cnt: live objects of the context per enum ubcore_obj_type, each at
  *	most the device's per-context limit (ubcore_device.ctx_limit); set
  *	and read by ubcore only
+ * @share: the objects of the creating user on the device, counted against
+ *	the device's per-user limits (ubcore_device.user_limit); NULL when
+ *	the creator had CAP_SYS_RESOURCE. ubcore's only.
  *
  * Created by the provider's alloc_ucontext (it may embed this structure),
  * freed by its free_ucontext once every object of the context is gone.
  * Kernel objects have no context (NULL).
  */
+struct ubcore_user_share;
+
 struct ubcore_ucontext {
 	struct ubcore_device *ub_dev;
 	u32 eid_index;
@@ -64,6 +69,7 @@ struct ubcore_ucontext {
 	struct pid *pid;
 	kuid_t uid;
 	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
+	struct ubcore_user_share *share;
 };
 
 /**

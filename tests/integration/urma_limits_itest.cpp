@@ -4,7 +4,7 @@
 // registrations fail before any allocation and without an allocator
 // warning; kernel memory of objects and rings is charged to the memory
 // cgroup; imports, objects and token IDs are capped per context
-// (/sys/class/ubcore/<dev>/limits/); rings that live on in a mapping after
+// (/sys/class/ubcore/<dev>/limits/) and per user (user_limits/); rings that live on in a mapping after
 // their object is deleted are counted and bounded; uasids and EID indexes
 // are checked; token IDs are cyclic; only anonymous, shmem, hugetlb and
 // private memory is pinned; a ring mapping cannot be inherited by a child.
@@ -51,6 +51,16 @@ long limit(const std::string &name)
 bool set_limit(const std::string &name, long v)
 {
     return ub_itest::write_sysfs(kSys + "limits/" + name, std::to_string(v));
+}
+
+long user_limit(const std::string &name)
+{
+    return ub_itest::sysfs_long(kSys + "user_limits/" + name);
+}
+
+bool set_user_limit(const std::string &name, long v)
+{
+    return ub_itest::write_sysfs(kSys + "user_limits/" + name, std::to_string(v));
 }
 
 // Becomes nobody: every uid and gid, and with them every capability.
@@ -228,11 +238,15 @@ protected:
         ASSERT_TRUE(ub_itest::all_counts_zero()) << ub_itest::counts();
         for (const char *n : kLimits)
             saved_.push_back(limit(n));
+        for (const char *n : kUserLimits)
+            saved_user_.push_back(user_limit(n));
     }
     void TearDown() override
     {
         for (size_t i = 0; i < saved_.size(); i++)
             EXPECT_TRUE(set_limit(kLimits[i], saved_[i]));
+        for (size_t i = 0; i < saved_user_.size(); i++)
+            EXPECT_TRUE(set_user_limit(kUserLimits[i], saved_user_[i]));
         EXPECT_TRUE(ub_itest::wait_for([] { return ub_itest::all_counts_zero(); }, 3000))
             << ub_itest::counts();
         EXPECT_EQ(ub_itest::sysfs_long(kSys + "objects/orphan_ring_pages"), 0);
@@ -240,7 +254,9 @@ protected:
 
     static constexpr const char *kLimits[] = {"jfc", "jfs", "jfr", "jetty", "token_id", "seg",
                                              "target_seg", "tjfr", "tjetty", "ring_pages"};
+    static constexpr const char *kUserLimits[] = {"ucontext", "jfc"};
     std::vector<long> saved_;
+    std::vector<long> saved_user_;
 };
 
 // Finding 1: a 2 TiB and a just-under-1 TiB registration by nobody fail
@@ -555,6 +571,45 @@ TEST_F(LimitsTest, ObjectShareIsPerContext)
         CHILD_EXPECT(urma_delete_context(a) == URMA_SUCCESS && urma_delete_context(b) == URMA_SUCCESS,
                      "delete contexts");
         urma_uninit();
+        return "";
+    });
+    EXPECT_EQ(err, "");
+}
+
+// Finding 4, per user: a user cannot take the device by opening more
+// contexts. The contexts of one unprivileged user share user_limits/*:
+// at most user_limits/ucontext contexts, and together at most
+// user_limits/jfc JFCs (ENOSPC for the context under its own limit).
+TEST_F(LimitsTest, ObjectShareIsPerUser)
+{
+    // The defaults: what one context may, and 64 contexts.
+    EXPECT_EQ(user_limit("jfc"), limit("jfc"));
+    EXPECT_EQ(user_limit("ucontext"), 64);
+    ASSERT_TRUE(set_limit("jfc", 3));
+    ASSERT_TRUE(set_user_limit("jfc", 4));
+    ASSERT_TRUE(set_user_limit("ucontext", 2));
+    std::string err = in_child([]() -> std::string {
+        CHILD_EXPECT(become_nobody(), "setresuid nobody");
+        RawDev a, b, c;
+        CHILD_EXPECT(a.fd >= 0 && b.fd >= 0 && c.fd >= 0, "open /dev/uburma/udma0");
+        CHILD_EXPECT(a.create_ctx(0, 0) == 0, "context a");
+        CHILD_EXPECT(b.create_ctx(0, 0) == 0, "context b");
+        int ret = c.create_ctx(0, 0);
+        CHILD_EXPECT(ret == -ENOSPC, "third context of nobody: " + std::to_string(ret));
+        uint64_t h[5] = {};
+        for (int i = 0; i < 3; i++)
+            CHILD_EXPECT(a.create_jfc(4, &h[i]) == 0, "jfc of a within both limits");
+        CHILD_EXPECT(b.create_jfc(4, &h[3]) == 0, "4th jfc of the user");
+        ret = b.create_jfc(4, &h[4]);
+        CHILD_EXPECT(ret == -ENOSPC, "5th jfc of the user, 2nd of b: " + std::to_string(ret));
+        CHILD_EXPECT(obj_count("jfc") == 4, "jfc count");
+        // A deleted JFC of a gives the user room in b.
+        CHILD_EXPECT(a.destroy(UBURMA_CMD_DELETE_JFC, h[0]) == 0, "delete jfc of a");
+        CHILD_EXPECT(b.create_jfc(4, &h[4]) == 0, "jfc of b after a's delete");
+        for (int i = 1; i < 3; i++)
+            CHILD_EXPECT(a.destroy(UBURMA_CMD_DELETE_JFC, h[i]) == 0, "delete jfc of a");
+        CHILD_EXPECT(b.destroy(UBURMA_CMD_DELETE_JFC, h[3]) == 0, "delete jfc of b");
+        CHILD_EXPECT(b.destroy(UBURMA_CMD_DELETE_JFC, h[4]) == 0, "delete jfc of b");
         return "";
     });
     EXPECT_EQ(err, "");

@@ -3,11 +3,15 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * KUnit tests of what one user context may take: per-context object
- * limits (ubcore_device.ctx_limit, sysfs limits/), cyclic token IDs,
+ * limits (ubcore_device.ctx_limit, sysfs limits/), per-user limits over
+ * all the contexts of a user (ubcore_device.user_limit, sysfs
+ * user_limits/), cyclic token IDs,
  * uasids owned by processes, and the EID index of a user context.
  */
 #include <kunit/test.h>
+#include <linux/capability.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 
@@ -53,7 +57,8 @@ static void context_limits_are_per_context(struct kunit *test)
 	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
 						      &limits_cap);
 	struct ubcore_tjetty_cfg tcfg = {
-		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RM,
+		/* RC: no TP at import, so counting needs no peer */
+		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RC,
 		.type = UBCORE_TARGET_JFR,
 	};
 	struct ubcore_jfc_cfg cfg = { .depth = 16 };
@@ -121,6 +126,105 @@ static void context_limits_are_per_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ua->obj_cnt[UBCORE_OBJ_TJFR]), 0);
 	ubcore_free_ucontext(ua);
 	ubcore_free_ucontext(ub);
+	fake_provider_dev_free(dev);
+}
+
+/*
+ * Act as user @uid without CAP_SYS_RESOURCE (as an unprivileged process
+ * would) until revert_creds() of the result.
+ */
+static const struct cred *limits_as_user(struct kunit *test, u32 uid)
+{
+	struct cred *c = prepare_creds();
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->euid = KUIDT_INIT(uid);
+	c->fsuid = c->euid;
+	cap_lower(c->cap_effective, CAP_SYS_RESOURCE);
+	return override_creds(c);
+}
+
+static void limits_revert(const struct cred *old)
+{
+	const struct cred *c = current_cred();
+
+	revert_creds(old);
+	put_cred(c);
+}
+
+/*
+ * The contexts of one user share its user_limits/: a user cannot take
+ * the device by opening more contexts; another user, and a context with
+ * CAP_SYS_RESOURCE, are not held back by it.
+ */
+static void user_limits_bind_all_contexts_of_a_user(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
+						      &limits_cap);
+	struct ubcore_jfc_cfg cfg = { .depth = 16 };
+	struct ubcore_ucontext *ua, *ub, *uc, *priv;
+	struct ubcore_udata da, db, dc, dp;
+	struct ubcore_jfc *jfc[6];
+	const struct cred *old;
+
+	/* The defaults: what one context may, and 64 contexts. */
+	KUNIT_EXPECT_EQ(test, dev->user_limit[UBCORE_OBJ_JFC], 4u);
+	KUNIT_EXPECT_EQ(test, dev->user_limit[UBCORE_OBJ_UCONTEXT], 64u);
+	WRITE_ONCE(dev->user_limit[UBCORE_OBJ_JFC], 3);
+	WRITE_ONCE(dev->user_limit[UBCORE_OBJ_UCONTEXT], 2);
+
+	old = limits_as_user(test, 65534);
+	ua = fake_provider_uctx(test, dev, &da);
+	ub = fake_provider_uctx(test, dev, &db);
+	/* A third context of the same user. */
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_alloc_ucontext(dev, 0, 0, NULL),
+			    ERR_PTR(-ENOSPC));
+	jfc[0] = ubcore_create_jfc(dev, &cfg, NULL, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[0]);
+	jfc[1] = ubcore_create_jfc(dev, &cfg, NULL, &da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[1]);
+	jfc[2] = ubcore_create_jfc(dev, &cfg, NULL, &db);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[2]);
+	/* ub is under its context limit (4) but the user is at 3. */
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jfc(dev, &cfg, NULL, &db),
+			    ERR_PTR(-ENOSPC));
+	KUNIT_EXPECT_EQ(test, atomic_read(&db.uctx->obj_cnt[UBCORE_OBJ_JFC]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_JFC]), 3);
+	limits_revert(old);
+
+	/* Another user gets its own share. */
+	old = limits_as_user(test, 65533);
+	uc = fake_provider_uctx(test, dev, &dc);
+	jfc[3] = ubcore_create_jfc(dev, &cfg, NULL, &dc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[3]);
+	limits_revert(old);
+
+	/* CAP_SYS_RESOURCE lifts the per-user limits (not the context's). */
+	priv = fake_provider_uctx(test, dev, &dp);
+	KUNIT_EXPECT_NULL(test, priv->share);
+	jfc[4] = ubcore_create_jfc(dev, &cfg, NULL, &dp);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[4]);
+
+	/* A freed object gives the user its slot back, in any context. */
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[0]), 0);
+	jfc[5] = ubcore_create_jfc(dev, &cfg, NULL, &db);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfc[5]);
+
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[1]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[2]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[3]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[4]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jfc(jfc[5]), 0);
+	ubcore_free_ucontext(ua);
+	/* The user's last context but one is gone: room for another. */
+	old = limits_as_user(test, 65534);
+	ua = fake_provider_uctx(test, dev, &da);
+	limits_revert(old);
+	ubcore_free_ucontext(ua);
+	ubcore_free_ucontext(ub);
+	ubcore_free_ucontext(uc);
+	ubcore_free_ucontext(priv);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&dev->user_shares));
 	fake_provider_dev_free(dev);
 }
 
@@ -226,6 +330,7 @@ static void user_context_needs_a_valid_eid(struct kunit *test)
 static struct kunit_case ubcore_limits_cases[] = {
 	KUNIT_CASE(token_ids_are_cyclic),
 	KUNIT_CASE(context_limits_are_per_context),
+	KUNIT_CASE(user_limits_bind_all_contexts_of_a_user),
 	KUNIT_CASE(uasids_belong_to_processes),
 	KUNIT_CASE(user_context_needs_a_valid_eid),
 	{}
