@@ -37,7 +37,6 @@
 #include <linux/workqueue.h>
 
 #include <kunit/visibility.h>
-#include <ub/ubcore_tp_data.h>
 #include <uapi/ub/uboe_wire.h>
 
 #include <ub/ubcore_tp.h>
@@ -1372,31 +1371,8 @@ void ubcore_cm_free(struct ubcore_device *dev)
 	dev->cm = NULL;
 }
 
-/* ---- the data path's view of the table ---------------------------------- */
-
-/*
- * May data travel on @tp? Its own end is established (either role) or, as
- * a target, it sent CONN_REP: the initiator is established when it sends
- * its first request, which may overtake its CONN_ACK. Caller holds
- * cm->lock.
- */
-static bool tp_data_ok(const struct ubcore_tp *tp)
-{
-	if (!tp->linked)
-		return false;
-	switch (tp->fsm.state) {
-	case UBCORE_TPS_INITIATOR_ESTABLISHED:
-	case UBCORE_TPS_REUSED:
-	case UBCORE_TPS_TARGET_ESTABLISHED:
-	case UBCORE_TPS_REP_SENT:
-		return tp->fsm.peer_tpn != 0;
-	default:
-		return false;
-	}
-}
-
 /**
- * ubcore_tp_data_find() - the TP a request to a peer travels on
+ * ubcore_tp_find_pair() - the TP a request to a peer travels on
  * @dev: the local device
  * @local: this end's EID
  * @remote: the peer's EID
@@ -1406,74 +1382,44 @@ static bool tp_data_ok(const struct ubcore_tp *tp)
  * @tpn: out: this end's TPN
  * @peer_tpn: out: the peer's TPN
  *
- * Finds the TP of the key, whichever end opened it (a TP to this device's
- * own EID has two ends here: the opening one is preferred).
+ * For a request that names no import (a WRITE to an imported segment) or
+ * whose import the caller cannot hold (ubcore_tp_resolve() needs it): the
+ * established TP of the key, whichever end opened it (a TP to this
+ * device's own EID has two ends here; either carries data). A walk of
+ * the device's TPs under RCU, as ubcore_tp_rx_lookup() reads them.
  *
- * Context: process context; takes cm->lock.
- * Return: 0, -ENODEV without a connection manager, -ENOTCONN when there
- * is no such TP or data may not travel on it yet.
+ * Context: any context, softirq included; does not sleep.
+ * Return: 0, -ENODEV without a connection manager, -ENOTCONN when no TP
+ * of the key is established.
  */
-int ubcore_tp_data_find(struct ubcore_device *dev,
+int ubcore_tp_find_pair(struct ubcore_device *dev,
 			const union ubcore_eid *local,
 			const union ubcore_eid *remote, u8 mode,
 			u32 local_jetty, u32 remote_jetty, u32 *tpn,
 			u32 *peer_tpn)
 {
-	struct ubcore_tp_key key = {
-		.local = *local,
-		.remote = *remote,
-		.local_jetty = local_jetty,
-		.remote_jetty = remote_jetty,
-		.mode = mode,
-	};
-	struct ubcore_cm *cm = dev->cm;
-	struct ubcore_tp *tp;
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	const struct ubcore_tp *tp;
+	unsigned long idx;
 	int ret = -ENOTCONN;
 
 	if (!cm)
 		return -ENODEV;
-	mutex_lock(&cm->lock);
-	tp = cm_find(cm, &key);
-	if ((!tp || !tp_data_ok(tp)) && key_is_self(&key)) {
-		key.loop_side = 1;
-		tp = cm_find(cm, &key);
-	}
-	if (tp && tp_data_ok(tp)) {
+	rcu_read_lock();
+	xa_for_each(&cm->tps, idx, tp) {
+		/* the key and the TPN are fixed from creation */
+		if (!READ_ONCE(tp->ready) || tp->key.mode != mode ||
+		    tp->key.local_jetty != local_jetty ||
+		    tp->key.remote_jetty != remote_jetty ||
+		    memcmp(tp->key.local.raw, local->raw, UBCORE_EID_SIZE) ||
+		    memcmp(tp->key.remote.raw, remote->raw, UBCORE_EID_SIZE))
+			continue;
 		*tpn = tp->fsm.local_tpn;
-		*peer_tpn = tp->fsm.peer_tpn;
+		*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
 		ret = 0;
+		break;
 	}
-	mutex_unlock(&cm->lock);
+	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ubcore_tp_data_find);
-
-/**
- * ubcore_tp_data_check() - may a received data packet use a TP
- * @dev: the receiving device
- * @tpn: the packet's destination TPN (this end's)
- * @src: the packet's source EID
- * @peer_tpn: the packet's source TPN
- *
- * Context: process context; takes cm->lock.
- * Return: 0 when @tpn names a TP of @dev on which data may travel, joining
- * it to @src, whose end is @peer_tpn; -ENOTCONN otherwise.
- */
-int ubcore_tp_data_check(struct ubcore_device *dev, u32 tpn,
-			 const union ubcore_eid *src, u32 peer_tpn)
-{
-	struct ubcore_cm *cm = dev->cm;
-	struct ubcore_tp *tp;
-	int ret = -ENOTCONN;
-
-	if (!cm || !tpn)
-		return -ENOTCONN;
-	mutex_lock(&cm->lock);
-	tp = xa_load(&cm->tps, tpn);
-	if (tp && tp_data_ok(tp) && tp->fsm.peer_tpn == peer_tpn &&
-	    !memcmp(tp->key.remote.raw, src->raw, UBCORE_EID_SIZE))
-		ret = 0;
-	mutex_unlock(&cm->lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(ubcore_tp_data_check);
+EXPORT_SYMBOL_GPL(ubcore_tp_find_pair);

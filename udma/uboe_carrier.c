@@ -12,8 +12,9 @@
  * force_wire), in the requester's context (process, under the SQ's
  * proc_lock):
  *  - RM and RC (RTP_DATA): the TP of the destination
- *    (ubcore_tp_data_find(): RM the one of the EID pair, RC the one of
- *    the bound jetty pair) gives the source and destination TPN; without
+ *    (ubcore_tp_find_pair(): RM the one of the EID pair, which imports
+ *    open, RC the one of the bound jetty pair; lockless) gives the source
+ *    and destination TPN; without
  *    an established one the WQE completes with LOC_OPERATION_ERR
  *    (counted: tx_no_tp). UM (UTP_DATA) needs none: a datagram, done
  *    (SUCCESS) once sent; the target sends no response to it;
@@ -30,16 +31,16 @@
  *    a send that fails completes the WQE with the status of
  *    udma_uboe_tx_status().
  *
- * Receiving (udma_uboe_rx_data(), softirq under RCU): the decoded packet
- * becomes a struct udma_uboe_item holding a reference on the skb, whose
+ * Receiving (udma_uboe_rx_data(), softirq under RCU): an RTP packet's
+ * TPN must be an established TP of this device whose peer is the
+ * packet's source EID and source TPN (ubcore_tp_rx_lookup(), lockless);
+ * else the packet is dropped (unknown_tpn). The packet then becomes a
+ * struct udma_uboe_item holding a reference on the skb, whose
  * payload the message points into; it is queued on the device's receive
  * list (at most UDMA_UBOE_RXQ_MAX: beyond, dropped and counted as
  * rx_queue_full) for the device's receive work, in process context,
  * because the responder and the completer sleep (page copies with
- * cond_resched(), segment lookups, the TP table's mutex). The work:
- *  - checks the TPN of an RTP packet: a TP of this device on which data
- *    may travel, whose peer is the packet's source EID and source TPN
- *    (ubcore_tp_data_check()); else the packet is dropped (unknown_tpn);
+ * cond_resched(), segment lookups). The work:
  *  - a request: hands the message to the responder (udma_resp_rcv()),
  *    whose response comes back to udma_uboe_reply() and leaves as a
  *    packet from the same device, to the request's source; a response
@@ -69,7 +70,7 @@
 #include <linux/udp.h>
 
 #include <ub/ubcore_jetty.h>
-#include <ub/ubcore_tp_data.h>
+#include <ub/ubcore_tp.h>
 
 #include <kunit/visibility.h>
 
@@ -208,7 +209,7 @@ static int udma_uboe_req_tp(struct udma_sq *sq, const struct udma_msg *req,
 {
 	bool rc = udma_sq_cfg(sq)->trans_mode == UBCORE_TP_RC && sq->bound;
 
-	return ubcore_tp_data_find(&sq->udev->ub_dev, &req->pkt.src_eid,
+	return ubcore_tp_find_pair(&sq->udev->ub_dev, &req->pkt.src_eid,
 				   &req->pkt.dst_eid,
 				   rc ? UBOE_MGMT_TM_RC : UBOE_MGMT_TM_RM,
 				   rc ? udma_sq_id(sq) : 0,
@@ -322,6 +323,22 @@ static void udma_uboe_skb_src_eid(const struct sk_buff *skb,
 		eid->ip6 = ipv6_hdr(skb)->saddr;
 }
 
+/*
+ * May @pkt, from @src, use the TP it names: an established TP of @udev
+ * joining it to @src, whose end is the packet's source TPN? UTP needs
+ * none. Any context.
+ */
+static bool udma_uboe_tp_ok(struct udma_dev *udev, const struct uboe_pkt *pkt,
+			    const union ubcore_eid *src)
+{
+	u32 peer_tpn;
+
+	if (pkt->tp_opcode != UBOE_TP_RTP_DATA)
+		return true;
+	return !ubcore_tp_rx_lookup(&udev->ub_dev, pkt->dtpn, src, &peer_tpn) &&
+	       peer_tpn == pkt->stpn;
+}
+
 /**
  * udma_uboe_rx_data() - a data packet: a request or a response, of a TP
  *	(RTP_DATA) or of none (UTP_DATA, UM)
@@ -329,11 +346,13 @@ static void udma_uboe_skb_src_eid(const struct sk_buff *skb,
  * @pkt: the decoded packet
  * @skb: the datagram it came in
  *
- * Queues the packet for the device's receive work (see the top of this
- * file), which checks its TPN and hands it to the responder or the
- * completer. Softirq, under rcu_read_lock(); does not sleep.
+ * Checks its TPN and queues it for the device's receive work (see the
+ * top of this file), which hands it to the responder or the completer.
+ * Softirq, under rcu_read_lock(); does not sleep.
  *
- * Return: UBOE_DROP_NONE: queued, or dropped and counted (rx_queue_full).
+ * Return: UBOE_DROP_NONE: queued, or dropped and counted (rx_queue_full);
+ * UBOE_DROP_UNKNOWN_TPN: an RTP packet of no established TP of @udev
+ * with its source.
  */
 enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 				 const struct uboe_pkt *pkt,
@@ -341,8 +360,15 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 {
 	struct udma_uboe_rx *rx = &udev->uboe_rx;
 	struct udma_uboe_item *it;
+	union ubcore_eid src;
 	bool queued = false;
 
+	if (pkt->has_eid)
+		src = pkt->src_eid;
+	else
+		udma_uboe_skb_src_eid(skb, &src);
+	if (!udma_uboe_tp_ok(udev, pkt, &src))
+		return UBOE_DROP_UNKNOWN_TPN;
 	it = kmalloc(sizeof(*it), GFP_ATOMIC);
 	if (!it) {
 		udma_wire_count(udev, UDMA_WIRE_RX_QUEUE_FULL);
@@ -350,8 +376,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	}
 	it->udev = udev;
 	udma_uboe_pkt_to_msg(pkt, &it->pl, &it->msg);
-	if (!pkt->has_eid)
-		udma_uboe_skb_src_eid(skb, &it->msg.pkt.src_eid);
+	it->msg.pkt.src_eid = src;
 	/* the payload points into @skb: ours until the item is freed */
 	it->skb = skb_get(skb);
 
@@ -371,28 +396,11 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	return UBOE_DROP_NONE;
 }
 
-/* May the packet of @it use the TP it names? UTP needs none. */
-static bool udma_uboe_tp_ok(struct udma_dev *udev,
-			    const struct udma_uboe_item *it)
-{
-	const struct uboe_pkt *p = &it->msg.pkt;
-
-	if (p->tp_opcode != UBOE_TP_RTP_DATA)
-		return true;
-	if (!ubcore_tp_data_check(&udev->ub_dev, p->dtpn, &p->src_eid,
-				  p->stpn))
-		return true;
-	udma_wire_count(udev, UBOE_DROP_UNKNOWN_TPN);
-	return false;
-}
-
 /* A request: the responder executes it and answers (udma_uboe_reply()). */
 static void udma_uboe_rx_req(struct udma_dev *udev, struct udma_uboe_item *it)
 {
-	if (udma_uboe_tp_ok(udev, it)) {
-		it->msg.carrier = &udma_uboe_carrier;
-		udma_resp_rcv(&udev->ub_dev, &it->msg);
-	}
+	it->msg.carrier = &udma_uboe_carrier;
+	udma_resp_rcv(&udev->ub_dev, &it->msg);
 	udma_uboe_item_free(it);
 }
 
@@ -417,8 +425,6 @@ static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 	struct udma_sq *sq;
 	bool queued = false;
 
-	if (!udma_uboe_tp_ok(udev, it))
-		goto free;
 	sq = udma_uboe_sq_get(udev, it->msg.pkt.rc_id, &jfs, &jetty);
 	if (!sq) {
 		udma_wire_count(udev, UDMA_WIRE_RSP_NO_SQ);
