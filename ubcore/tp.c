@@ -1461,3 +1461,56 @@ void ubcore_cm_free(struct ubcore_device *dev)
 	kfree(cm);
 	dev->cm = NULL;
 }
+
+/**
+ * ubcore_tp_find_pair() - the TP a request to a peer travels on
+ * @dev: the local device
+ * @local: this end's EID
+ * @remote: the peer's EID
+ * @mode: UBOE_MGMT_TM_RM (one TP per EID pair) or UBOE_MGMT_TM_RC
+ * @local_jetty: RC: this end's jetty of the bound pair; RM: 0
+ * @remote_jetty: RC: the peer's jetty; RM: 0
+ * @tpn: out: this end's TPN
+ * @peer_tpn: out: the peer's TPN
+ *
+ * For a request that names no import (a WRITE to an imported segment) or
+ * whose import the caller cannot hold (ubcore_tp_resolve() needs it): the
+ * established TP of the key, whichever end opened it (a TP to this
+ * device's own EID has two ends here; either carries data). A walk of
+ * the device's TPs under RCU, as ubcore_tp_rx_lookup() reads them.
+ *
+ * Context: any context, softirq included; does not sleep.
+ * Return: 0, -ENODEV without a connection manager, -ENOTCONN when no TP
+ * of the key is established.
+ */
+int ubcore_tp_find_pair(struct ubcore_device *dev,
+			const union ubcore_eid *local,
+			const union ubcore_eid *remote, u8 mode,
+			u32 local_jetty, u32 remote_jetty, u32 *tpn,
+			u32 *peer_tpn)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	const struct ubcore_tp *tp;
+	unsigned long idx;
+	int ret = -ENOTCONN;
+
+	if (!cm)
+		return -ENODEV;
+	rcu_read_lock();
+	xa_for_each(&cm->tps, idx, tp) {
+		/* the key and the TPN are fixed from creation */
+		if (!READ_ONCE(tp->ready) || tp->key.mode != mode ||
+		    tp->key.local_jetty != local_jetty ||
+		    tp->key.remote_jetty != remote_jetty ||
+		    memcmp(tp->key.local.raw, local->raw, UBCORE_EID_SIZE) ||
+		    memcmp(tp->key.remote.raw, remote->raw, UBCORE_EID_SIZE))
+			continue;
+		*tpn = tp->fsm.local_tpn;
+		*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+		ret = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_find_pair);

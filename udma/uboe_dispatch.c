@@ -21,31 +21,15 @@
 #include "udma.h"
 
 /**
- * udma_uboe_rx_data() - a data packet: a request or a response, of a TP
- *	(RTP_DATA) or of none (UTP_DATA, UM)
- * @udev: the device that owns the destination EID
- * @pkt: the decoded packet
- * @skb: the datagram it came in
- *
- * The engine's responder (requests) and completer (responses) take these
- * once it has a TP table; until then no TPN names a TP here.
- *
- * Return: UBOE_DROP_UNKNOWN_TPN.
- */
-enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
-				 const struct uboe_pkt *pkt,
-				 struct sk_buff *skb)
-{
-	return UBOE_DROP_UNKNOWN_TPN;
-}
-
-/**
  * udma_uboe_rx_ack() - an ACK or a NAK of a TP
  * @udev: the device that owns the destination EID
  * @pkt: the decoded packet
  * @skb: the datagram it came in
  *
- * The engine's requester takes these once it has a TP table.
+ * Data packets go to udma_uboe_rx_data() (uboe_carrier.c). The UBoE
+ * carrier sends no ACK or NAK yet: a response acknowledges its request,
+ * and PSN tracking, ACKs and retransmission are the reliable transport's,
+ * still to come; until then no TP here takes one.
  *
  * Return: UBOE_DROP_UNKNOWN_TPN.
  */

@@ -89,6 +89,18 @@ bool udma_force_wire(void)
 }
 
 /**
+ * udma_set_force_wire() - set force_wire, as writing the parameter does
+ * @on: the new value
+ *
+ * Return: the old value. For KUnit suites that exercise the wire.
+ */
+bool udma_set_force_wire(bool on)
+{
+	return xchg(&udma_uboe_force_wire, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
+
+/**
  * struct udma_net - udma in one network namespace
  * @lock: serialises the changes of @devs, @sock4 and @sock6 (process
  *	context: device add and removal, namespace exit)
@@ -651,6 +663,10 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",
 	[UDMA_WIRE_TX_BYTES - UBOE_DROP_MAX] = "tx_bytes",
 	[UDMA_WIRE_TX_ERRORS - UBOE_DROP_MAX] = "tx_errors",
+	[UDMA_WIRE_RX_QUEUE_FULL - UBOE_DROP_MAX] = "rx_queue_full",
+	[UDMA_WIRE_RSP_NO_SQ - UBOE_DROP_MAX] = "rsp_no_sq",
+	[UDMA_WIRE_TX_TOO_BIG - UBOE_DROP_MAX] = "tx_msg_too_big",
+	[UDMA_WIRE_TX_NO_TP - UBOE_DROP_MAX] = "tx_no_tp",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==

@@ -51,11 +51,24 @@ enum udma_wire_cnt {
 	UDMA_WIRE_TX_BYTES,
 	/* packets udma_uboe_xmit() could not send (no route, too big, ...) */
 	UDMA_WIRE_TX_ERRORS,
+	/*
+	 * the UBoE carrier (uboe_carrier.c): received data packets dropped
+	 * because the device's receive queue was full (or no memory);
+	 * responses for no JFS or jetty of the device, or for one being
+	 * destroyed; messages not sent because they do not fit in one
+	 * packet at the path MTU (segmentation is not done yet); requests
+	 * not sent because no TP to the destination is established
+	 */
+	UDMA_WIRE_RX_QUEUE_FULL,
+	UDMA_WIRE_RSP_NO_SQ,
+	UDMA_WIRE_TX_TOO_BIG,
+	UDMA_WIRE_TX_NO_TP,
 	UDMA_WIRE_NR_CNT
 };
 
 /* The force_wire module parameter (uboe_net.c). */
 bool udma_force_wire(void);
+bool udma_set_force_wire(bool on);
 
 /* Per-CPU counters, added with this_cpu_*(): any context, no lock. */
 struct udma_wire_stats {

@@ -35,7 +35,8 @@ DROPS = ["truncated", "len_mismatch", "bad_version", "no_icrc", "bad_icrc",
          "unknown_mgmt_type", "unknown_tpn", "eid_not_here", "mgmt_body_len",
          "mgmt_body_version", "mgmt_eid_mismatch", "mgmt_refused"]
 OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "mgmt_tx", "tx_packets",
-          "tx_bytes", "tx_errors"]
+          "tx_bytes", "tx_errors", "rx_queue_full", "rsp_no_sq",
+          "tx_msg_too_big", "tx_no_tp"]
 
 # uboe_wire.h
 WIRE_VERSION = 1
