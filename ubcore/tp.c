@@ -991,6 +991,20 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			cm_link_request(tp, rx);
 			return;
 		}
+		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
+		    tp->fsm.peer_tpn != msg.peer_tpn) {
+			/*
+			 * The peer opens anew from another TPN: its end of
+			 * this TP is gone (a DCONN_NOTIFY lost, a restart).
+			 */
+			dev_info(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (was %u): the old one is lost\n",
+				 tp->fsm.local_tpn, b->src_eid, msg.peer_tpn,
+				 tp->fsm.peer_tpn);
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+			tp_settle(tp);
+			if (!tp->linked)
+				tp = NULL;
+		}
 		if (!tp) {
 			tp = tp_new(cm, &key);
 			if (IS_ERR(tp)) {
