@@ -79,6 +79,7 @@ struct ubcore_cm_rx {
  * @wq: ordered: the receive work and the TPs' timers
  * @stopped: the device is going away: nothing is received or sent
  * @msg_id: the last message ID sent
+ * @next_tpn: the next TPN to try (cyclic, under @lock)
  * @rto_ns: the TPs' first retransmission timeout (from cm_rto_ms)
  * @retries: their retransmissions (from cm_retries)
  * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
@@ -97,6 +98,7 @@ struct ubcore_cm {
 	struct workqueue_struct *wq;
 	bool stopped;
 	u32 msg_id;
+	u32 next_tpn;
 	u64 rto_ns;
 	u32 retries;
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
@@ -453,8 +455,10 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return ERR_PTR(-ENOMEM);
-	ret = xa_alloc(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX), GFP_KERNEL);
-	if (ret) {
+	/* cyclic: a TP opened again gets a new TPN, the peer tells them apart */
+	ret = xa_alloc_cyclic(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX),
+			      &cm->next_tpn, GFP_KERNEL);
+	if (ret < 0) {
 		kfree(tp);
 		return ERR_PTR(ret);
 	}
@@ -973,6 +977,7 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
+		    tp_established(tp) &&
 		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {
 			cm_link_answered(tp, rx, msg.status);
 			return;

@@ -691,6 +691,11 @@ TEST_F(CmTest, TpListAndTheExCalls)
     urma_target_jetty_t *tb2 = import(b, URMA_TM_RC);
     ASSERT_TRUE(ta && tb && tb2) << std::strerror(errno);
     ASSERT_EQ(urma_bind_jetty(a, tb), URMA_SUCCESS);
+    // the target's end is established when the CONN_ACK arrives
+    EXPECT_TRUE(ub_itest::wait_for([] {
+        auto t = tp_table();
+        return t.size() == 2 && (t[0].state == "Target established" || t[1].state == "Target established");
+    }, 3000)) << describe(tp_table());
     rows = tp_table();
     ASSERT_EQ(rows.size(), 2u) << describe(rows);
     uint32_t target_end = 0, init_end = 0;
