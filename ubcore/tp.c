@@ -82,6 +82,7 @@ struct ubcore_cm_rx {
  * @wq: ordered: the receive work and the TPs' timers
  * @stopped: the device is going away: nothing is received or sent
  * @msg_id: the last message ID sent
+ * @next_tpn: the next TPN to try (cyclic, under @lock)
  * @rto_ns: the TPs' first retransmission timeout (from cm_rto_ms)
  * @retries: their retransmissions (from cm_retries)
  * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
@@ -101,6 +102,7 @@ struct ubcore_cm {
 	struct workqueue_struct *wq;
 	bool stopped;
 	u32 msg_id;
+	u32 next_tpn;
 	u64 rto_ns;
 	u32 retries;
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
@@ -491,8 +493,10 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return ERR_PTR(-ENOMEM);
-	ret = xa_alloc(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX), GFP_KERNEL);
-	if (ret) {
+	/* cyclic: a TP opened again gets a new TPN, the peer tells them apart */
+	ret = xa_alloc_cyclic(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX),
+			      &cm->next_tpn, GFP_KERNEL);
+	if (ret < 0) {
 		kfree(tp);
 		return ERR_PTR(ret);
 	}
@@ -1011,6 +1015,7 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
+		    tp_established(tp) &&
 		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {
 			cm_link_answered(tp, rx, msg.status);
 			return;
@@ -1028,6 +1033,20 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 		    tp->fsm.peer_tpn == msg.peer_tpn) {
 			cm_link_request(tp, rx);
 			return;
+		}
+		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
+		    tp->fsm.peer_tpn != msg.peer_tpn) {
+			/*
+			 * The peer opens anew from another TPN: its end of
+			 * this TP is gone (a DCONN_NOTIFY lost, a restart).
+			 */
+			dev_info(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (was %u): the old one is lost\n",
+				 tp->fsm.local_tpn, b->src_eid, msg.peer_tpn,
+				 tp->fsm.peer_tpn);
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+			tp_settle(tp);
+			if (!tp->linked)
+				tp = NULL;
 		}
 		if (!tp) {
 			tp = tp_new(cm, &key);
