@@ -280,7 +280,7 @@ static int ipourma_inet6_validate(struct notifier_block *nb,
 	if (ok)
 		return NOTIFY_DONE;
 	netdev_warn(ndev, "refused address %pI6c: the addresses are the EIDs of %s\n",
-		    &info->i6vi_addr, priv->ub_dev ? priv->ub_dev->dev_name : "-");
+		    &info->i6vi_addr, priv->ubdev_name);
 	NL_SET_ERR_MSG(info->extack,
 		       "IPoURMA: the addresses are the UB device's EIDs");
 	return notifier_from_errno(-EPERM);

@@ -211,7 +211,14 @@ struct ipourma_ep {
  * struct ipourma_priv - the netdev's private part
  * @ndev: the netdev
  * @ub_dev: the UB device (ubcore holds it while the client is attached);
- *	NULL for a netdev that KUnit made without one
+ *	NULL for a netdev that KUnit made without one. Used by the data path
+ *	and the works only: they are stopped before the device goes.
+ * @ubdev_name: its name, for sysfs "ubdev" and logs (the netdev outlives
+ *	the client's remove callback, see @free_work)
+ * @free_work: unregisters and frees the netdev after the device went
+ *	(ipourma_remove() cannot wait for the netdev's references: ubcore's
+ *	netdev notifier works hold some while they wait for the lock that
+ *	ubcore holds around the remove callback)
  * @lock: serialises the endpoint and address changes (@ep writers, @have,
  *	@ep_gen, @dying); a mutex, process context
  * @dying: the device is being removed: the works do nothing more
@@ -248,6 +255,8 @@ struct ipourma_ep {
 struct ipourma_priv {
 	struct net_device *ndev;
 	struct ubcore_device *ub_dev;
+	char ubdev_name[UBCORE_MAX_DEV_NAME];
+	struct work_struct free_work;
 	struct mutex lock;	/* see above */
 	bool dying;
 	struct ipourma_ep __rcu *ep[UBCORE_MAX_EID_CNT];

@@ -94,6 +94,7 @@ static int ipourma_change_mtu(struct net_device *ndev, int mtu)
 	struct ipourma_priv *priv = netdev_priv(ndev);
 
 	WRITE_ONCE(ndev->mtu, mtu);
+	/* (the sync work does nothing once the device is going) */
 	if (priv->ub_dev) {
 		set_bit(0, &priv->resync);
 		queue_work(system_wq, &priv->sync_work);
@@ -180,8 +181,7 @@ static ssize_t ubdev_show(struct device *d, struct device_attribute *attr,
 {
 	struct ipourma_priv *priv = netdev_priv(to_net_dev(d));
 
-	return sysfs_emit(buf, "%s\n",
-			  priv->ub_dev ? priv->ub_dev->dev_name : "");
+	return sysfs_emit(buf, "%s\n", priv->ubdev_name);
 }
 static DEVICE_ATTR_RO(ubdev);
 
@@ -255,13 +255,18 @@ static void ipourma_setup(struct net_device *ndev)
  */
 struct net_device *ipourma_alloc_netdev(struct ubcore_device *ub_dev)
 {
+	struct ipourma_priv *priv;
 	struct net_device *ndev;
 
 	ndev = alloc_netdev(sizeof(struct ipourma_priv), "ipourma%d",
 			    NET_NAME_ENUM, ipourma_setup);
 	if (!ndev)
 		return NULL;
-	((struct ipourma_priv *)netdev_priv(ndev))->ub_dev = ub_dev;
+	priv = netdev_priv(ndev);
+	priv->ub_dev = ub_dev;
+	if (ub_dev)
+		strscpy(priv->ubdev_name, ub_dev->dev_name,
+			sizeof(priv->ubdev_name));
 	return ndev;
 }
 EXPORT_SYMBOL_IF_KUNIT(ipourma_alloc_netdev);
@@ -315,6 +320,35 @@ err_free:
 	return ret;
 }
 
+/*
+ * Unregister and free the netdev of a removed device, from ipourma_wq:
+ * unregistering waits for the netdev's references, some of which ubcore's
+ * netdev notifier works hold until ubcore_devices_rwsem, which ubcore holds
+ * around the remove callback, is free again.
+ */
+static void ipourma_free_work(struct work_struct *work)
+{
+	struct ipourma_priv *priv = container_of(work, struct ipourma_priv,
+						 free_work);
+	struct net_device *ndev = priv->ndev;
+
+	/* the namespace's end may have unregistered it already */
+	rtnl_lock();
+	if (ndev->reg_state == NETREG_REGISTERED)
+		unregister_netdevice(ndev);
+	rtnl_unlock();
+	/* no open or MTU change queues a sync any more */
+	cancel_work_sync(&priv->sync_work);
+	netif_napi_del(&priv->napi);
+	free_netdev(ndev);
+}
+
+static struct workqueue_struct *ipourma_wq;
+
+/*
+ * The device goes: its objects go now, the netdev (closed and detached,
+ * so that it cannot be opened again) a little later, from ipourma_wq.
+ */
 static void ipourma_remove(struct ubcore_device *dev, void *ctx)
 {
 	struct ipourma_priv *priv = ctx;
@@ -327,22 +361,22 @@ static void ipourma_remove(struct ubcore_device *dev, void *ctx)
 	mutex_unlock(&priv->lock);
 	cancel_work_sync(&priv->sync_work);
 	cancel_delayed_work_sync(&priv->age_work);
-	/* the namespace's end may have unregistered it already */
+	/* no xmit, no NAPI poll after this (dev_close waits for them) */
 	rtnl_lock();
-	if (ndev->reg_state == NETREG_REGISTERED)
-		unregister_netdevice(ndev);
+	dev_close(ndev);
+	netif_device_detach(ndev);
 	rtnl_unlock();
-	/* no open or MTU change queues a sync, no xmit an import, any more */
-	cancel_work_sync(&priv->sync_work);
+	/* no xmit queues an import, no open or MTU change a sync */
 	cancel_work_sync(&priv->import_work);
+	cancel_work_sync(&priv->sync_work);
 	ipourma_peer_cache_flush(&priv->peers);
 	mutex_lock(&priv->lock);
 	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
 		ipourma_ep_destroy(priv, i);
 	mutex_unlock(&priv->lock);
 	ipourma_dp_fini(priv);
-	netif_napi_del(&priv->napi);
-	free_netdev(ndev);
+	INIT_WORK(&priv->free_work, ipourma_free_work);
+	queue_work(ipourma_wq, &priv->free_work);
 }
 
 static struct ubcore_client ipourma_client = {
@@ -359,18 +393,29 @@ static int __init ipourma_init(void)
 		pr_err("peer_age_secs must be at least 1\n");
 		return -EINVAL;
 	}
+	ipourma_wq = alloc_workqueue("ipourma", 0, 0);
+	if (!ipourma_wq)
+		return -ENOMEM;
 	ret = ipourma_addr_register();
 	if (ret)
-		return ret;
+		goto err_wq;
 	ret = ubcore_register_client(&ipourma_client);
 	if (ret)
-		ipourma_addr_unregister();
+		goto err_addr;
+	return 0;
+
+err_addr:
+	ipourma_addr_unregister();
+err_wq:
+	destroy_workqueue(ipourma_wq);
 	return ret;
 }
 
 static void __exit ipourma_exit(void)
 {
 	ubcore_unregister_client(&ipourma_client);
+	/* the netdevs of the removed devices */
+	destroy_workqueue(ipourma_wq);
 	ipourma_addr_unregister();
 }
 
