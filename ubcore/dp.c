@@ -11,11 +11,13 @@
  * Binding: jetty->remote_jetty is set and cleared only here (and by
  * ubcore_delete_jetty()), under the owner's serialisation of its calls on
  * the jetty; the provider reads it with READ_ONCE(). A bound tjetty holds
- * a use count (tjetty->use_cnt) that makes ubcore_unimport_jetty() fail
- * with -EBUSY.
+ * a use count (tjetty->use_cnt, 0 or 1: one jetty per RC import) that makes
+ * ubcore_unimport_jetty() fail with -EBUSY, and the RC TP of the pair
+ * (tjetty->tp, from the connection manager, tp.c) until unbound.
  */
 #include <linux/export.h>
 
+#include "tp.h"
 #include "ubcore_priv.h"
 
 /**
@@ -116,15 +118,39 @@ EXPORT_SYMBOL_GPL(ubcore_rearm_jfc);
  *	same device and by the same context as @jetty
  *
  * On success jetty->remote_jetty is @tjetty, which cannot be unimported
- * until ubcore_unbind_jetty() (or deleting @jetty). The caller serialises
- * this with its other calls on @jetty.
+ * until ubcore_unbind_jetty() (or deleting @jetty). Binding opens the RC
+ * TP of the pair (@jetty, the imported jetty) through the connection
+ * manager and waits for the peer's answer. The caller serialises this with
+ * its other calls on @jetty.
  *
- * Context: process context; may sleep.
+ * Context: process context; sleeps up to the connection timeout.
  * Return: 0, -EINVAL (not RC, another device or context, not a jetty, or
  * @tjetty is being unimported; logged at debug level), -EEXIST (@jetty is
- * bound already), -EOPNOTSUPP or the provider's error (nothing changed).
+ * bound already, or another jetty is bound to @tjetty), -EOPNOTSUPP, the
+ * connection's error (as ubcore_import_jetty(): -ENOENT, -EPROTOTYPE,
+ * -EPERM, -ECONNREFUSED, -ETIMEDOUT, -EHOSTUNREACH, -EINTR) or the
+ * provider's error (nothing changed).
  */
 int ubcore_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty)
+{
+	return ubcore_bind_jetty_ex(jetty, tjetty, NULL);
+}
+EXPORT_SYMBOL_GPL(ubcore_bind_jetty);
+
+/**
+ * ubcore_bind_jetty_ex() - ubcore_bind_jetty() on a named TP
+ * @jetty: as for ubcore_bind_jetty()
+ * @tjetty: as for ubcore_bind_jetty()
+ * @active: the TP the bind must use (from ubcore_get_tp_list(): the RC TP
+ *	of this jetty pair, which the peer's bind made) and the peer's handle
+ *	of it; NULL: the connection manager's (ubcore_bind_jetty())
+ *
+ * Context: process context; sleeps up to the connection timeout.
+ * Return: as ubcore_bind_jetty(); -EINVAL (logged) also when the pair's
+ * TP is not @active's.
+ */
+int ubcore_bind_jetty_ex(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty,
+			 const struct ubcore_active_tp_cfg *active)
 {
 	struct ubcore_device *dev;
 	int ret;
@@ -150,18 +176,39 @@ int ubcore_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty)
 	}
 	if (!dev->ops->bind_jetty || !dev->ops->unbind_jetty)
 		return -EOPNOTSUPP;
-	if (!ubcore_use_get(&tjetty->use_cnt))
+	/* one jetty per RC import, as UMDK: the TP is the pair's */
+	switch (atomic_cmpxchg(&tjetty->use_cnt, 0, 1)) {
+	case 0:
+		break;
+	case -1:
 		return ubcore_inval(dev, "bind: jetty %u: tjetty is being unimported",
 				    jetty->id);
-	ret = dev->ops->bind_jetty(jetty, tjetty);
-	if (ret) {
-		ubcore_use_put(&tjetty->use_cnt);
-		return ret;
+	default:
+		dev_dbg_ratelimited(&dev->dev, "bind: jetty %u: tjetty %u is bound to another jetty\n",
+				    jetty->id, tjetty->cfg.id.id);
+		return -EEXIST;
 	}
+	ret = ubcore_tjetty_connect(tjetty, jetty->id);
+	if (ret)
+		goto put;
+	if (active) {
+		ret = ubcore_tjetty_check_tp(tjetty, active);
+		if (ret)
+			goto disconnect;
+	}
+	ret = dev->ops->bind_jetty(jetty, tjetty);
+	if (ret)
+		goto disconnect;
 	WRITE_ONCE(jetty->remote_jetty, tjetty);
 	return 0;
+
+disconnect:
+	ubcore_tjetty_disconnect(tjetty);
+put:
+	ubcore_use_put(&tjetty->use_cnt);
+	return ret;
 }
-EXPORT_SYMBOL_GPL(ubcore_bind_jetty);
+EXPORT_SYMBOL_GPL(ubcore_bind_jetty_ex);
 
 /* Forget the binding of @jetty (the provider has undone it). */
 static void ubcore_jetty_clear_binding(struct ubcore_jetty *jetty)
@@ -169,6 +216,7 @@ static void ubcore_jetty_clear_binding(struct ubcore_jetty *jetty)
 	struct ubcore_tjetty *tjetty = jetty->remote_jetty;
 
 	WRITE_ONCE(jetty->remote_jetty, NULL);
+	ubcore_tjetty_disconnect(tjetty);
 	ubcore_use_put(&tjetty->use_cnt);
 }
 
@@ -176,7 +224,8 @@ static void ubcore_jetty_clear_binding(struct ubcore_jetty *jetty)
  * ubcore_unbind_jetty() - undo ubcore_bind_jetty()
  * @jetty: a bound jetty
  *
- * The caller serialises this with its other calls on @jetty.
+ * Closes the pair's RC TP (DCONN_NOTIFY to the peer). The caller
+ * serialises this with its other calls on @jetty.
  *
  * Context: process context; may sleep.
  * Return: 0, -EINVAL (@jetty is not bound) or the provider's error (the

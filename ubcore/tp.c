@@ -30,6 +30,7 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/kref.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
@@ -37,6 +38,8 @@
 
 #include <kunit/visibility.h>
 #include <uapi/ub/uboe_wire.h>
+
+#include <ub/ubcore_tp.h>
 
 #include "tp.h"
 #include "ubcore_priv.h"
@@ -99,6 +102,24 @@ struct ubcore_cm {
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
 };
 
+/*
+ * A link check: one more RM import on an established, shared TP. The
+ * guide (5.1.1.2) has the peer check every connection request, and a
+ * reject on a shared TP roll back the transaction layer only ("在传输层复用
+ * 场景不销毁"): so an import joining an established RM TP still asks the peer
+ * for its target. The request is a CONN_REQ from the TP's own TPN, which
+ * the peer answers outside the state machine (cm_link_request()) with a
+ * CONN_REP or CONN_REJ that echoes the request's message ID and names the
+ * target in dst_jetty (which an RM TP's own REP and REJ leave 0). The
+ * check lives on the waiter's stack, on tp->checks under cm->lock.
+ */
+struct ubcore_tp_check {
+	struct list_head node;
+	u32 msg_id;
+	int result;
+	bool done;
+};
+
 static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
 	[UBCORE_CM_DROP_MALFORMED] = "malformed",
 	[UBCORE_CM_DROP_NOT_MINE] = "not_mine",
@@ -144,7 +165,45 @@ static struct ubcore_tp *cm_find(struct ubcore_cm *cm,
 
 static void tp_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct ubcore_tp, ref));
+	struct ubcore_tp *tp = container_of(ref, struct ubcore_tp, ref);
+
+	kfree_rcu(tp, rcu);
+}
+
+/* The states in which the TP carries data, at either end. */
+static bool tp_established(const struct ubcore_tp *tp)
+{
+	switch (tp->fsm.state) {
+	case UBCORE_TPS_INITIATOR_ESTABLISHED:
+	case UBCORE_TPS_TARGET_ESTABLISHED:
+	case UBCORE_TPS_REUSED:
+	case UBCORE_TPS_REUSE_SENT:
+		return tp->linked;
+	default:
+		return false;
+	}
+}
+
+/* For the lockless readers. Caller holds cm->lock. */
+static void tp_publish(struct ubcore_tp *tp)
+{
+	bool ready = tp_established(tp);
+
+	WRITE_ONCE(tp->ready_peer_tpn, ready ? tp->fsm.peer_tpn : 0);
+	WRITE_ONCE(tp->ready, ready);
+}
+
+/* Answers every link check of @tp with @err. Caller holds cm->lock. */
+static void tp_fail_checks(struct ubcore_tp *tp, int err)
+{
+	struct ubcore_tp_check *chk, *next;
+
+	list_for_each_entry_safe(chk, next, &tp->checks, node) {
+		list_del_init(&chk->node);
+		chk->result = err;
+		WRITE_ONCE(chk->done, true);
+	}
+	wake_up_all(&tp->cm->waitq);
 }
 
 /* Takes @tp out of the table. Caller holds cm->lock. */
@@ -155,6 +214,8 @@ static void tp_unlink(struct ubcore_tp *tp)
 	if (!tp->linked)
 		return;
 	tp->linked = false;
+	tp_publish(tp);
+	tp_fail_checks(tp, -ECONNRESET);
 	xa_erase(&cm->tps, tp->fsm.local_tpn);
 	hash_del(&tp->node);
 	if (cancel_delayed_work(&tp->timer))
@@ -162,11 +223,22 @@ static void tp_unlink(struct ubcore_tp *tp)
 	kref_put(&tp->ref, tp_release);
 }
 
-/* After each event: a TP back in reset leaves the table. */
+static bool tp_usable(const struct ubcore_tp *tp);
+
+/*
+ * After each event: a TP whose only opener gave up closes once its open
+ * ends; a TP back in reset leaves the table. Caller holds cm->lock.
+ */
 static void tp_settle(struct ubcore_tp *tp)
 {
+	if (tp->abandoned && !tp->opening) {
+		tp->abandoned = false;
+		if (!tp->users && tp_usable(tp) && !tp->cm->stopped)
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_LOCAL_CLOSE, NULL);
+	}
 	if (tp->fsm.state == UBCORE_TPS_RESET)
 		tp_unlink(tp);
+	tp_publish(tp);
 }
 
 static u8 errno_to_reason(int err)
@@ -176,7 +248,7 @@ static u8 errno_to_reason(int err)
 		return UBOE_MGMT_REASON_NO_TARGET;
 	case -EPROTOTYPE:
 		return UBOE_MGMT_REASON_MODE;
-	case -EACCES:
+	case -EPERM:
 		return UBOE_MGMT_REASON_TOKEN;
 	default:
 		return UBOE_MGMT_REASON_REFUSED;
@@ -191,7 +263,7 @@ static int reason_to_errno(u8 reason)
 	case UBOE_MGMT_REASON_MODE:
 		return -EPROTOTYPE;
 	case UBOE_MGMT_REASON_TOKEN:
-		return -EACCES;
+		return -EPERM;
 	default:
 		return -ECONNREFUSED;
 	}
@@ -239,22 +311,49 @@ static void cm_set_timer(struct ubcore_tp_fsm *fsm, u64 deadline)
 		kref_get(&tp->ref);	/* was idle: the queued work's reference */
 }
 
+/* A message of @tp with the fields every type has. */
+static void tp_body(const struct ubcore_tp *tp, struct uboe_mgmt_body *body)
+{
+	*body = (struct uboe_mgmt_body){
+		.version = UBOE_MGMT_BODY_VERSION,
+		.trans_mode = tp->key.mode,
+		.src_tpn = cpu_to_be32(tp->fsm.local_tpn),
+		.dst_tpn = cpu_to_be32(tp->fsm.peer_tpn),
+		.src_jetty = cpu_to_be32(tp->key.local_jetty),
+		.dst_jetty = cpu_to_be32(tp->key.remote_jetty),
+	};
+	memcpy(body->src_eid, tp->key.local.raw, UBCORE_EID_SIZE);
+	memcpy(body->dst_eid, tp->key.remote.raw, UBCORE_EID_SIZE);
+}
+
+/* Sends @body to @tp's peer. Caller holds cm->lock. */
+static int tp_send_body(struct ubcore_tp *tp, u8 type, u32 msg_id,
+			const struct uboe_mgmt_body *body)
+{
+	struct ubcore_cm *cm = tp->cm;
+	struct ubcore_device *dev = cm->dev;
+	int ret;
+
+	if (cm->stopped)
+		return -ENODEV;
+	if (!dev->ops->send_mgmt)
+		return -EOPNOTSUPP;
+	ret = dev->ops->send_mgmt(dev, &tp->key.remote, type, msg_id, body,
+				  sizeof(*body));
+	if (ret)
+		dev_dbg(&dev->dev, "tp %u: cannot send %s: %d\n",
+			tp->fsm.local_tpn, ubcore_tp_event_name(wire_to_event[type]),
+			ret);
+	return ret;
+}
+
 static int cm_send(struct ubcore_tp_fsm *fsm, enum ubcore_tp_msg_type type,
 		   int status)
 {
 	struct ubcore_tp *tp = fsm_tp(fsm);
-	struct ubcore_cm *cm = tp->cm;
-	struct ubcore_device *dev = cm->dev;
-	struct uboe_mgmt_body body = {
-		.version = UBOE_MGMT_BODY_VERSION,
-		.trans_mode = tp->key.mode,
-		.src_tpn = cpu_to_be32(fsm->local_tpn),
-		.dst_tpn = cpu_to_be32(fsm->peer_tpn),
-		.src_jetty = cpu_to_be32(tp->key.local_jetty),
-		.dst_jetty = cpu_to_be32(tp->key.remote_jetty),
-	};
-	int ret;
+	struct uboe_mgmt_body body;
 
+	tp_body(tp, &body);
 	if (type == UBCORE_TPM_CONN_REQ || type == UBCORE_TPM_REUSE_REQ) {
 		body.target_type = tp->target.type;
 		body.dst_jetty = cpu_to_be32(tp->target.id);
@@ -264,20 +363,9 @@ static int cm_send(struct ubcore_tp_fsm *fsm, enum ubcore_tp_msg_type type,
 		body.dst_tpn = 0;
 	if (type == UBCORE_TPM_CONN_REJ)
 		body.reason = errno_to_reason(status);
-	memcpy(body.src_eid, tp->key.local.raw, UBCORE_EID_SIZE);
-	memcpy(body.dst_eid, tp->key.remote.raw, UBCORE_EID_SIZE);
-	if (cm->stopped)
-		return -ENODEV;
-	if (!dev->ops->send_mgmt)
-		return -EOPNOTSUPP;
-	ret = dev->ops->send_mgmt(dev, &tp->key.remote, msg_to_wire[type],
-				  ++cm->msg_id, &body, sizeof(body));
-	if (ret)
-		dev_dbg(&dev->dev, "tp %u: cannot send %s: %d\n", fsm->local_tpn,
-			ubcore_tp_event_name(wire_to_event[msg_to_wire[type]]),
-			ret);
-	tp->last_send_err = ret;
-	return ret;
+	tp->last_send_err = tp_send_body(tp, msg_to_wire[type], ++tp->cm->msg_id,
+					 &body);
+	return tp->last_send_err;
 }
 
 static int cm_tp_create(struct ubcore_tp_fsm *fsm)
@@ -374,6 +462,7 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp->key = *key;
 	kref_init(&tp->ref);		/* the table's */
 	INIT_DELAYED_WORK(&tp->timer, tp_timer_work);
+	INIT_LIST_HEAD(&tp->checks);
 	tp->created_ns = ktime_get_boottime_ns();
 	tp->linked = true;
 	ubcore_tp_fsm_init(&tp->fsm, &cm_fsm_ops, &cm->stats, &key->local,
@@ -388,6 +477,52 @@ static bool tp_usable(const struct ubcore_tp *tp)
 			      tp->fsm.state == UBCORE_TPS_REUSED);
 }
 
+/* How long an open may take: the first timeout, doubled at each retry. */
+static unsigned long cm_open_timeout(const struct ubcore_cm *cm)
+{
+	u64 total = 0, rto = cm->rto_ns;
+	u32 i;
+
+	for (i = 0; i <= cm->retries && total < 60ULL * NSEC_PER_SEC; i++, rto <<= 1)
+		total += rto;
+	return nsecs_to_jiffies(total);
+}
+
+/*
+ * The link check of an import joining the established RM TP @tp (see
+ * struct ubcore_tp_check). Caller holds cm->lock, dropped while waiting.
+ * Return: 0 or the peer's answer as for ubcore_tp_open(), -ETIMEDOUT,
+ * -EINTR, -ECONNRESET (the TP went away meanwhile).
+ */
+static int tp_link_check(struct ubcore_tp *tp, const struct ubcore_tp_target *target)
+{
+	struct ubcore_cm *cm = tp->cm;
+	struct ubcore_tp_check chk = { .msg_id = ++cm->msg_id };
+	struct uboe_mgmt_body body;
+	long left;
+	int ret;
+
+	tp_body(tp, &body);
+	body.dst_tpn = 0;
+	body.target_type = target->type;
+	body.dst_jetty = cpu_to_be32(target->id);
+	body.token_value = cpu_to_be32(target->token_value);
+	list_add_tail(&chk.node, &tp->checks);
+	ret = tp_send_body(tp, UBOE_MGMT_CONN_REQ, chk.msg_id, &body);
+	if (ret) {
+		list_del(&chk.node);
+		return ret;
+	}
+	mutex_unlock(&cm->lock);
+	left = wait_event_interruptible_timeout(cm->waitq, READ_ONCE(chk.done),
+						cm_open_timeout(cm));
+	mutex_lock(&cm->lock);
+	if (chk.done)
+		return chk.result;
+	list_del(&chk.node);
+	return left < 0 ? -EINTR : -ETIMEDOUT;
+}
+
 /**
  * ubcore_tp_open() - get the TP of a key for one more local user
  * @dev: the local device
@@ -397,19 +532,23 @@ static bool tp_usable(const struct ubcore_tp *tp)
  *
  * The first user of a key starts the connection (CONN_REQ, or
  * CONN_REUSE_REQ when the peer already opened a TP to us) and every user
- * waits until the TP is established or the attempt failed.
+ * waits until the TP is established or the attempt failed. The wait is
+ * interruptible; a user that gives up leaves the attempt running, and a
+ * TP that gets established without users is closed again.
  *
- * Context: process context; sleeps for up to the connection timeout.
+ * Context: process context; sleeps for up to the connection timeout
+ * (cm_rto_ms doubled cm_retries times).
  * Return: 0, or -ENOENT (no such jetty/JFR on the peer), -EPROTOTYPE
- * (transport mode mismatch), -EACCES (wrong token), -ECONNREFUSED (the
+ * (transport mode mismatch), -EPERM (wrong token), -ECONNREFUSED (the
  * peer refused), -ETIMEDOUT (no answer), -EHOSTUNREACH, -EOPNOTSUPP (the
- * provider cannot send management messages), -ENOMEM, -ENODEV. Each
- * failure is logged.
+ * provider cannot send management messages), -EINTR (a signal came
+ * first), -ENOMEM, -ENODEV. Each failure is logged.
  */
 int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		   const struct ubcore_tp_target *target, struct ubcore_tp **out)
 {
 	struct ubcore_cm *cm = dev->cm;
+	bool opened = false;
 	struct ubcore_tp *tp;
 	int ret = 0;
 
@@ -427,7 +566,9 @@ int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		}
 	}
 	kref_get(&tp->ref);		/* this user's */
-	if (tp->users++ == 0 && !tp_usable(tp)) {
+	tp->abandoned = false;
+	if (tp->users++ == 0 && !tp_usable(tp) && !tp->opening) {
+		opened = true;
 		tp->target = *target;
 		tp->opening = true;
 		tp->last_send_err = 0;
@@ -444,13 +585,23 @@ int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 	}
 	while (!ret && tp->opening) {
 		mutex_unlock(&cm->lock);
-		wait_event(cm->waitq, !READ_ONCE(tp->opening));
+		ret = wait_event_interruptible(cm->waitq, !READ_ONCE(tp->opening));
 		mutex_lock(&cm->lock);
+		if (ret && !tp->opening)
+			ret = 0;	/* answered anyway: take the answer */
+		else if (ret)
+			ret = -EINTR;
 	}
 	if (!ret && !tp_usable(tp))
 		ret = tp->open_result ? tp->open_result : -ECONNRESET;
+	/* the peer checked the opener's target; a joiner's is checked now */
+	if (!ret && !opened && tp->key.mode == UBOE_MGMT_TM_RM)
+		ret = tp_link_check(tp, target);
 	if (ret) {
-		tp->users--;
+		if (--tp->users == 0 && tp->opening)
+			tp->abandoned = true;
+		else if (!tp->users && tp_usable(tp) && !cm->stopped)
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_LOCAL_CLOSE, NULL);
 		tp_settle(tp);
 		mutex_unlock(&cm->lock);
 		kref_put(&tp->ref, tp_release);
@@ -485,6 +636,224 @@ void ubcore_tp_close(struct ubcore_tp *tp)
 	kref_put(&tp->ref, tp_release);
 }
 EXPORT_SYMBOL_IF_KUNIT(ubcore_tp_close);
+
+/**
+ * ubcore_tjetty_connect() - open the TP an import or a bind needs
+ * @tj: the import; its cfg names the peer (EID), the target (jetty or JFR
+ *	ID, type, token) and the mode
+ * @local_jetty: RC: this end's jetty being bound; RM: 0
+ *
+ * RM shares one TP per (local EID, remote EID): the local EID is the
+ * context's (uctx->eid_index; index 0 for a kernel caller). RC opens one TP
+ * per (local jetty, remote jetty) pair. On success @tj->tp holds a user
+ * reference, given back by ubcore_tjetty_disconnect().
+ *
+ * Context: process context; sleeps (see ubcore_tp_open()).
+ * Return: 0, -EADDRNOTAVAIL (the context's EID is gone) or
+ * ubcore_tp_open()'s error.
+ */
+int ubcore_tjetty_connect(struct ubcore_tjetty *tj, u32 local_jetty)
+{
+	struct ubcore_device *dev = tj->ub_dev;
+	u32 eid_index = tj->uctx ? tj->uctx->eid_index : 0;
+	struct ubcore_tp_target target = {
+		.id = tj->cfg.id.id,
+		.type = tj->cfg.type == UBCORE_TARGET_JFR ?
+			UBOE_MGMT_TARGET_JFR : UBOE_MGMT_TARGET_JETTY,
+		.token_value = tj->cfg.token_value,
+	};
+	struct ubcore_tp_key key = {
+		.remote = tj->cfg.id.eid,
+		.mode = tj->cfg.trans_mode == UBCORE_TP_RC ?
+			UBOE_MGMT_TM_RC : UBOE_MGMT_TM_RM,
+	};
+	struct ubcore_tp *tp;
+	int ret;
+
+	if (ubcore_get_eid(dev, eid_index, &key.local)) {
+		dev_info(&dev->dev, "connection to %pI6c: EID index %u has no EID\n",
+			 key.remote.raw, eid_index);
+		return -EADDRNOTAVAIL;
+	}
+	if (key.mode == UBOE_MGMT_TM_RC) {
+		key.local_jetty = local_jetty;
+		key.remote_jetty = tj->cfg.id.id;
+	}
+	ret = ubcore_tp_open(dev, &key, &target, &tp);
+	if (ret)
+		return ret;
+	tj->tp = tp;
+	return 0;
+}
+
+/**
+ * ubcore_tjetty_disconnect() - give back the TP of ubcore_tjetty_connect()
+ * @tj: the import; nothing if it holds no TP
+ *
+ * The TP's last user sends DCONN_NOTIFY to the peer and frees it.
+ *
+ * Context: process context; may sleep.
+ */
+void ubcore_tjetty_disconnect(struct ubcore_tjetty *tj)
+{
+	struct ubcore_tp *tp = tj->tp;
+
+	if (!tp)
+		return;
+	WRITE_ONCE(tj->tp, NULL);
+	ubcore_tp_close(tp);
+}
+
+/**
+ * ubcore_tjetty_check_tp() - is the TP of an import the one its caller named
+ * @tj: an import holding a TP (ubcore_tjetty_connect() succeeded)
+ * @active: the TP named (urma_import_jetty_ex(), urma_bind_jetty_ex())
+ *
+ * Context: process context; takes cm->lock.
+ * Return: 0, or -EINVAL (logged) if @tj's TP is not @active's tp_handle or
+ * its peer end is not @active's peer_tp_handle.
+ */
+int ubcore_tjetty_check_tp(const struct ubcore_tjetty *tj,
+			   const struct ubcore_active_tp_cfg *active)
+{
+	struct ubcore_tp *tp = tj->tp;
+	u32 tpn, peer_tpn;
+
+	mutex_lock(&tp->cm->lock);
+	tpn = tp->fsm.local_tpn;
+	peer_tpn = tp->fsm.peer_tpn;
+	mutex_unlock(&tp->cm->lock);
+	if (active->tp_handle == tpn && active->peer_tp_handle == peer_tpn)
+		return 0;
+	dev_info(&tj->ub_dev->dev,
+		 "tp handle %llu (peer %llu) named, but the TP to %pI6c is %u (peer %u)\n",
+		 active->tp_handle, active->peer_tp_handle, tj->cfg.id.eid.raw,
+		 tpn, peer_tpn);
+	return -EINVAL;
+}
+
+/**
+ * ubcore_get_tp_list() - the ESTABLISHED TPs between two EIDs
+ * @dev: the device
+ * @cfg: the local EID (of @dev), the peer's and the mode (RM, RC; UM: none)
+ * @tp_cnt: in: room in @tp_handles (not 0); out: how many were listed
+ * @tp_handles: their handles (the TPN of this end), by TPN
+ *
+ * A TP to @dev's own EID has both ends here: each is listed, with the
+ * other as its peer.
+ *
+ * Context: process context; takes cm->lock.
+ * Return: 0 or -EINVAL (a NULL argument, *@tp_cnt 0, an unknown mode),
+ * logged at debug level.
+ */
+int ubcore_get_tp_list(struct ubcore_device *dev,
+		       const struct ubcore_get_tp_cfg *cfg, u32 *tp_cnt,
+		       u64 *tp_handles)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_tp *tp;
+	unsigned long tpn;
+	u32 n = 0;
+	u8 mode;
+
+	if (!cm || !cfg || !tp_cnt || !*tp_cnt || !tp_handles)
+		return -EINVAL;
+	if (cfg->trans_mode == UBCORE_TP_UM) {
+		*tp_cnt = 0;		/* UM needs none */
+		return 0;
+	}
+	if (cfg->trans_mode != UBCORE_TP_RM && cfg->trans_mode != UBCORE_TP_RC)
+		return ubcore_inval(dev, "get_tp_list: trans_mode 0x%x",
+				    cfg->trans_mode);
+	mode = cfg->trans_mode == UBCORE_TP_RC ? UBOE_MGMT_TM_RC : UBOE_MGMT_TM_RM;
+	mutex_lock(&cm->lock);
+	xa_for_each(&cm->tps, tpn, tp) {
+		if (n == *tp_cnt)
+			break;
+		if (!tp_established(tp) || tp->key.mode != mode ||
+		    memcmp(tp->key.local.raw, cfg->local_eid.raw, UBCORE_EID_SIZE) ||
+		    memcmp(tp->key.remote.raw, cfg->peer_eid.raw, UBCORE_EID_SIZE))
+			continue;
+		tp_handles[n++] = tp->fsm.local_tpn;
+	}
+	mutex_unlock(&cm->lock);
+	*tp_cnt = n;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_tp_list);
+
+/**
+ * ubcore_tp_resolve() - the TP to send on for an import
+ * @dev: the import's device
+ * @tj: the import (RM: from import to unimport; RC: while bound)
+ * @tpn: this end's TPN, on success
+ * @peer_tpn: the peer's TPN, on success
+ *
+ * The caller keeps @tj alive (its own reference to the import or the
+ * bound jetty) during the call.
+ *
+ * Context: any context, softirq included; does not sleep.
+ * Return: 0, -EINVAL (@tj is not of @dev), -ENOTCONN (no TP, e.g. a UM
+ * import or an unbound RC import, or the TP is not ESTABLISHED: being set
+ * up, torn down or lost).
+ */
+int ubcore_tp_resolve(struct ubcore_device *dev, const struct ubcore_tjetty *tj,
+		      u32 *tpn, u32 *peer_tpn)
+{
+	const struct ubcore_tp *tp;
+	int ret = -ENOTCONN;
+
+	if (!dev || !tj || tj->ub_dev != dev)
+		return -EINVAL;
+	rcu_read_lock();
+	tp = READ_ONCE(tj->tp);
+	if (tp && READ_ONCE(tp->ready)) {
+		*tpn = tp->fsm.local_tpn;
+		*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_resolve);
+
+/**
+ * ubcore_tp_rx_lookup() - does a received packet belong to a TP
+ * @dev: the receiving device
+ * @tpn: the packet's destination TPN (this end's)
+ * @src: the packet's source EID
+ * @peer_tpn: the TP's peer TPN, on success; may be NULL
+ *
+ * Context: any context, softirq included; does not sleep (RCU).
+ * Return: 0 (an ESTABLISHED TP of @dev whose peer is @src), -ENOENT (no
+ * TP @tpn), -ENOTCONN (not ESTABLISHED) or -EPROTO (@src is not its peer).
+ */
+int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
+			const union ubcore_eid *src, u32 *peer_tpn)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	const struct ubcore_tp *tp;
+	int ret;
+
+	if (!cm || !src)
+		return -ENOENT;
+	rcu_read_lock();
+	tp = xa_load(&cm->tps, tpn);
+	if (!tp) {
+		ret = -ENOENT;
+	} else if (!READ_ONCE(tp->ready)) {
+		ret = -ENOTCONN;
+	} else if (memcmp(tp->key.remote.raw, src->raw, UBCORE_EID_SIZE)) {
+		ret = -EPROTO;
+	} else {
+		if (peer_tpn)
+			*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_rx_lookup);
 
 /* ---- receiving ---------------------------------------------------------- */
 
@@ -537,6 +906,49 @@ static void cm_drop(struct ubcore_cm *cm, enum ubcore_cm_drop why, u8 type)
 		type, drop_names[why]);
 }
 
+/*
+ * A CONN_REQ from the peer end of the established RM TP @tp: a link check
+ * (struct ubcore_tp_check). Answers it. Caller holds cm->lock.
+ */
+static void cm_link_request(struct ubcore_tp *tp, const struct ubcore_cm_rx *rx)
+{
+	const struct uboe_mgmt_body *b = &rx->body;
+	struct uboe_mgmt_body body;
+	int err;
+
+	err = ubcore_tp_check_target(tp->cm->dev, b->target_type,
+				     be32_to_cpu(b->dst_jetty), b->trans_mode,
+				     be32_to_cpu(b->token_value));
+	if (err)
+		dev_dbg(&tp->cm->dev->dev, "tp %u: link to %s %u refused: %d\n",
+			tp->fsm.local_tpn,
+			b->target_type == UBOE_MGMT_TARGET_JFR ? "jfr" : "jetty",
+			be32_to_cpu(b->dst_jetty), err);
+	tp_body(tp, &body);
+	body.dst_jetty = b->dst_jetty;
+	body.reason = err ? errno_to_reason(err) : 0;
+	tp_send_body(tp, err ? UBOE_MGMT_CONN_REJ : UBOE_MGMT_CONN_REP,
+		     rx->msg_id, &body);
+}
+
+/* The answer to a link check of @tp. Caller holds cm->lock. */
+static void cm_link_answered(struct ubcore_tp *tp, const struct ubcore_cm_rx *rx,
+			     int status)
+{
+	struct ubcore_tp_check *chk;
+
+	list_for_each_entry(chk, &tp->checks, node) {
+		if (chk->msg_id != rx->msg_id)
+			continue;
+		list_del_init(&chk->node);
+		chk->result = status;
+		WRITE_ONCE(chk->done, true);
+		wake_up_all(&tp->cm->waitq);
+		return;
+	}
+	cm_drop(tp->cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);	/* late */
+}
+
 /* One received message. Caller holds cm->lock. */
 static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 {
@@ -560,6 +972,11 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			cm_drop(cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);
 			return;
 		}
+		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
+		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {
+			cm_link_answered(tp, rx, msg.status);
+			return;
+		}
 	} else {
 		if (b->trans_mode == UBOE_MGMT_TM_RC) {
 			key.local_jetty = be32_to_cpu(b->dst_jetty);
@@ -568,6 +985,12 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 		/* a request from this device's own opening end */
 		key.loop_side = key_is_self(&key);
 		tp = cm_find(cm, &key);
+		if (tp && rx->type == UBOE_MGMT_CONN_REQ &&
+		    b->trans_mode == UBOE_MGMT_TM_RM && tp_established(tp) &&
+		    tp->fsm.peer_tpn == msg.peer_tpn) {
+			cm_link_request(tp, rx);
+			return;
+		}
 		if (!tp) {
 			tp = tp_new(cm, &key);
 			if (IS_ERR(tp)) {
@@ -687,7 +1110,7 @@ EXPORT_SYMBOL_GPL(ubcore_recv_mgmt);
  *
  * Context: any context.
  * Return: 0, -ENOENT (no such object), -EPROTOTYPE (another transport
- * mode) or -EACCES (the token does not match and the policy needs one).
+ * mode) or -EPERM (the token does not match and the policy needs one).
  */
 int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
 			   u8 mode, u32 token_value)
@@ -716,7 +1139,7 @@ int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
 		ret = -EPROTOTYPE;
 	else if (jcfg && CM_TOKEN_POLICY(jcfg->flag) != CM_TOKEN_NONE &&
 		 jcfg->token_value != token_value)
-		ret = -EACCES;
+		ret = -EPERM;
 	if (jfr)
 		ubcore_obj_ref_put(&jfr->obj_ref);
 	if (jetty)

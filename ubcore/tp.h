@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 
 #include <ub/ubcore_device.h>
+#include <ub/ubcore_tp.h>
 
 #include "tp_fsm.h"
 
@@ -64,6 +65,14 @@ struct ubcore_tp_target {
  * @last_send_err: the last send's result
  * @created_ns: boot time of creation, for its age
  * @rx_body: the message being processed, for the machine's check
+ * @abandoned: the only opener gave up waiting (a signal): once the open
+ *	ends, an established TP without users is closed
+ * @ready: established (any of the machine's established states) and in
+ *	the table; written under cm->lock, read locklessly (READ_ONCE) by
+ *	ubcore_tp_resolve() and ubcore_tp_rx_lookup()
+ * @ready_peer_tpn: the peer's TPN while @ready, read likewise
+ * @rcu: freed after a grace period, for those lockless readers
+ * @checks: link checks waiting for the peer's answer (tp.c)
  */
 struct ubcore_tp {
 	struct ubcore_cm *cm;
@@ -80,6 +89,11 @@ struct ubcore_tp {
 	int last_send_err;
 	u64 created_ns;
 	const struct uboe_mgmt_body *rx_body;
+	bool abandoned;
+	bool ready;
+	u32 ready_peer_tpn;
+	struct rcu_head rcu;
+	struct list_head checks;
 };
 
 /* Why a received management message was dropped (counted per device). */
@@ -100,6 +114,10 @@ void ubcore_cm_free(struct ubcore_device *dev);
 int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		   const struct ubcore_tp_target *target, struct ubcore_tp **out);
 void ubcore_tp_close(struct ubcore_tp *tp);
+int ubcore_tjetty_connect(struct ubcore_tjetty *tj, u32 local_jetty);
+void ubcore_tjetty_disconnect(struct ubcore_tjetty *tj);
+int ubcore_tjetty_check_tp(const struct ubcore_tjetty *tj,
+			   const struct ubcore_active_tp_cfg *active);
 int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
 			   u8 mode, u32 token_value);
 

@@ -170,9 +170,14 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			  struct uburma_cmd_ring_doorbell, UBURMA_CMD_F_NO_OUT),
 	UBURMA_CMD_DESC_F(UBURMA_CMD_REARM_JFC, uburma_cmd_rearm_jfc,
 			  struct uburma_cmd_rearm_jfc, UBURMA_CMD_F_NO_OUT),
-	UBURMA_CMD_DESC_F(UBURMA_CMD_BIND_JETTY, uburma_cmd_bind_jetty,
-			  struct uburma_cmd_bind_jetty,
-			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
+	/* version 1: without the TP handles of urma_bind_jetty_ex() */
+	[UBURMA_CMD_BIND_JETTY] = {
+		.handler = uburma_cmd_bind_jetty,
+		.size = sizeof(struct uburma_cmd_bind_jetty),
+		.min_size = offsetofend(struct uburma_cmd_bind_jetty,
+					in.tjetty_handle),
+		.flags = UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT,
+	},
 	UBURMA_CMD_DESC_F(UBURMA_CMD_UNBIND_JETTY, uburma_cmd_unbind_jetty,
 			  struct uburma_cmd_bind_jetty,
 			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
@@ -182,6 +187,10 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			   struct uburma_cmd_create_jetty_grp),
 	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_DELETE_JETTY_GRP, uburma_cmd_delete_jetty_grp,
 			    struct uburma_cmd_delete),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_GET_TP_LIST, uburma_cmd_get_tp_list,
+			  struct uburma_cmd_get_tp_list, UBURMA_CMD_F_UNLOCKED),
+	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JETTY_EX, uburma_cmd_import_jetty_ex,
+			   struct uburma_cmd_import_jetty_ex),
 };
 
 /* Sets *@new_fd and *@new_file to the fd the command reserved, if any. */

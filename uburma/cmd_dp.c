@@ -9,6 +9,8 @@
  * UNBIND_JETTY and FLUSH are object commands (ufile->mutex held), which
  * serialises them with the state changes and the delete of the jetty.
  */
+#include <ub/ubcore_tp.h>
+
 #include "uburma.h"
 
 int uburma_cmd_ring_doorbell(struct uburma_file *ufile, void *args)
@@ -54,6 +56,10 @@ int uburma_cmd_rearm_jfc(struct uburma_file *ufile, void *args)
 int uburma_cmd_bind_jetty(struct uburma_file *ufile, void *args)
 {
 	struct uburma_cmd_bind_jetty *cmd = args;
+	struct ubcore_active_tp_cfg active = {
+		.tp_handle = cmd->in.tp_handle,
+		.peer_tp_handle = cmd->in.peer_tp_handle,
+	};
 	struct uburma_uobj *jetty, *tjetty;
 
 	jetty = uburma_uobj_lookup(ufile, cmd->in.jetty_handle, UBURMA_OBJ_JETTY);
@@ -61,7 +67,9 @@ int uburma_cmd_bind_jetty(struct uburma_file *ufile, void *args)
 				    UBURMA_OBJ_TJETTY);
 	if (!jetty || !tjetty)
 		return -EINVAL;
-	return ubcore_bind_jetty(jetty->object, tjetty->object);
+	/* TPNs are never 0: no handle is urma_bind_jetty() */
+	return ubcore_bind_jetty_ex(jetty->object, tjetty->object,
+				    active.tp_handle ? &active : NULL);
 }
 
 int uburma_cmd_unbind_jetty(struct uburma_file *ufile, void *args)

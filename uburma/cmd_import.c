@@ -8,6 +8,8 @@
 #include <linux/err.h>
 #include <linux/string.h>
 
+#include <ub/ubcore_tp.h>
+
 #include "uburma.h"
 
 int uburma_cmd_import_seg(struct uburma_file *ufile, void *args)
@@ -44,13 +46,19 @@ int uburma_cmd_import_seg(struct uburma_file *ufile, void *args)
 	return 0;
 }
 
-static int uburma_import_jetty(struct uburma_file *ufile,
-			       struct uburma_cmd_import_jetty *cmd,
-			       enum uburma_obj_type type)
+/*
+ * An import of a JFR (@type UBURMA_OBJ_TJFR) or jetty; with @active, on
+ * that TP (UBURMA_CMD_IMPORT_JETTY_EX, cmd_tp.c).
+ */
+int uburma_import_target(struct uburma_file *ufile,
+			 struct uburma_cmd_import_jetty *cmd,
+			 enum uburma_obj_type type,
+			 const struct ubcore_active_tp_cfg *active)
 {
 	struct ubcore_tjetty_cfg cfg = {};
 	struct ubcore_tjetty *tjetty;
 	struct ubcore_udata udata;
+	u32 tpn = 0, peer_tpn;
 	struct uburma_uobj *uobj;
 	int ret;
 
@@ -71,25 +79,30 @@ static int uburma_import_jetty(struct uburma_file *ufile,
 	uobj = uburma_uobj_alloc(ufile, type, 0);
 	if (!uobj)
 		return -ENOMEM;
-	if (type == UBURMA_OBJ_TJFR)
+	if (active)
+		tjetty = ubcore_import_jetty_ex(ufile->udev->ub_dev, &cfg, active,
+						&udata);
+	else if (type == UBURMA_OBJ_TJFR)
 		tjetty = ubcore_import_jfr(ufile->udev->ub_dev, &cfg, &udata);
 	else
 		tjetty = ubcore_import_jetty(ufile->udev->ub_dev, &cfg, &udata);
+	/* RM: the TP the import opened; RC (TP at bind) and UM: none */
+	if (!IS_ERR_OR_NULL(tjetty))
+		ubcore_tp_resolve(tjetty->ub_dev, tjetty, &tpn, &peer_tpn);
 	ret = uburma_uobj_commit(uobj, tjetty);
 	if (ret)
 		return ret;
-	/* Import only records the target: no transport (TPN) yet. */
-	cmd->out.tpn = 0;
+	cmd->out.tpn = tpn;
 	cmd->out.handle = uobj->handle;
 	return 0;
 }
 
 int uburma_cmd_import_jfr(struct uburma_file *ufile, void *args)
 {
-	return uburma_import_jetty(ufile, args, UBURMA_OBJ_TJFR);
+	return uburma_import_target(ufile, args, UBURMA_OBJ_TJFR, NULL);
 }
 
 int uburma_cmd_import_jetty(struct uburma_file *ufile, void *args)
 {
-	return uburma_import_jetty(ufile, args, UBURMA_OBJ_TJETTY);
+	return uburma_import_target(ufile, args, UBURMA_OBJ_TJETTY, NULL);
 }

@@ -40,6 +40,7 @@
 
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_event.h>
+#include <ub/ubcore_tp.h>
 
 #include <uapi/ub/uburma_ioctl.h>
 
@@ -295,5 +296,12 @@ int uburma_cmd_unbind_jetty(struct uburma_file *ufile, void *args);
 int uburma_cmd_flush(struct uburma_file *ufile, void *args);
 int uburma_cmd_create_jetty_grp(struct uburma_file *ufile, void *args);
 int uburma_cmd_delete_jetty_grp(struct uburma_file *ufile, void *args);
+int uburma_import_target(struct uburma_file *ufile,
+			 struct uburma_cmd_import_jetty *cmd,
+			 enum uburma_obj_type type,
+			 const struct ubcore_active_tp_cfg *active);
+/* cmd_tp.c */
+int uburma_cmd_get_tp_list(struct uburma_file *ufile, void *args);
+int uburma_cmd_import_jetty_ex(struct uburma_file *ufile, void *args);
 
 #endif /* _UBURMA_H */

@@ -470,6 +470,14 @@ void uburma_cmd_undo(struct uburma_file *ufile, u32 command, const void *args)
 		handle = ((const struct uburma_cmd_import_jetty *)args)->out.handle;
 		type = UBURMA_OBJ_TJETTY;
 		break;
+	case UBURMA_CMD_IMPORT_JETTY_EX: {
+		const struct uburma_cmd_import_jetty_ex *ex = args;
+
+		handle = ex->out.handle;
+		type = ex->in.type == UBCORE_TARGET_JFR ? UBURMA_OBJ_TJFR :
+							  UBURMA_OBJ_TJETTY;
+		break;
+	}
 	case UBURMA_CMD_CREATE_JETTY_GRP:
 		handle = ((const struct uburma_cmd_create_jetty_grp *)args)->out.handle;
 		type = UBURMA_OBJ_JETTY_GRP;

@@ -30,6 +30,7 @@ struct ubcore_device;
 struct ubcore_event;
 struct ubcore_jfc;
 struct ubcore_jetty_grp;
+struct ubcore_tp;
 
 /* Values as urma_transport_mode_t; the same bits as UBCORE_TM_* caps. */
 enum ubcore_transport_mode {
@@ -396,16 +397,19 @@ struct ubcore_tjetty_cfg {
  * @ub_dev: the local device
  * @uctx: the owning context, or NULL
  * @cfg: what was imported
- * @use_cnt: jetties bound to it
- *
- * Import only records the target; the transport connection to it is set
- * up by a later layer.
+ * @use_cnt: jetties bound to it (RC: at most one)
+ * @tp: the transport connection to the target, with a reference: RM from
+ *	import to unimport (shared by every import of the same EID pair),
+ *	RC from bind to unbind (one per bound jetty pair), UM none; NULL
+ *	otherwise. Set and cleared by ubcore only (ubcore_tp_resolve() reads
+ *	it for providers).
  */
 struct ubcore_tjetty {
 	struct ubcore_device *ub_dev;
 	struct ubcore_ucontext *uctx;
 	struct ubcore_tjetty_cfg cfg;
 	atomic_t use_cnt;
+	struct ubcore_tp *tp;
 };
 
 struct ubcore_jfc *ubcore_create_jfc(struct ubcore_device *dev,

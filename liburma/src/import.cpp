@@ -33,10 +33,34 @@ urma_status_t unimport(urma_context_t *ctx, uint32_t command, uint64_t handle, c
     return URMA_SUCCESS;
 }
 
+// The fields the two import commands share.
+template <typename Cmd>
+void fill_import(Cmd *cmd, const urma_jetty_id_t &id, urma_transport_mode_t trans_mode, urma_target_type_t type,
+                 urma_import_jetty_flag_t flag, urma_jetty_grp_policy_t policy, urma_tp_type_t tp_type,
+                 const urma_token_t *token_value, struct udma_import_resp *resp)
+{
+    std::memcpy(cmd->in.eid, id.eid.raw, sizeof(cmd->in.eid));
+    cmd->in.uasid = id.uasid;
+    cmd->in.id = id.id;
+    cmd->in.trans_mode = static_cast<uint32_t>(trans_mode);
+    cmd->in.type = static_cast<uint32_t>(type);
+    cmd->in.flag = flag.value;
+    cmd->in.policy = static_cast<uint32_t>(policy);
+    cmd->in.tp_type = static_cast<uint32_t>(tp_type);
+    cmd->in.token_value = token_value != nullptr ? token_value->token : 0;
+    cmd->in.udata.out_addr = reinterpret_cast<uintptr_t>(resp);
+    cmd->in.udata.out_len = sizeof(*resp);
+}
+
+}  // namespace
+
+// An import of a JFR (command UBURMA_CMD_IMPORT_JFR) or jetty; with active,
+// on that TP (UBURMA_CMD_IMPORT_JETTY_EX, whatever command says).
 urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const urma_jetty_id_t &id,
                                    urma_transport_mode_t trans_mode, urma_target_type_t type,
                                    urma_import_jetty_flag_t flag, urma_jetty_grp_policy_t policy,
-                                   urma_tp_type_t tp_type, const urma_token_t *token_value)
+                                   urma_tp_type_t tp_type, const urma_token_t *token_value,
+                                   const urma_active_tp_cfg_t *active)
 {
     if (!trans_mode_valid(trans_mode)) {
         URMA_LOG_ERR("trans_mode %d invalid\n", static_cast<int>(trans_mode));
@@ -55,30 +79,37 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
     }
     urma_target_jetty_t *t = &impl->pub;
     struct udma_import_resp resp = {};
-    struct uburma_cmd_import_jetty cmd = {};
-    std::memcpy(cmd.in.eid, id.eid.raw, sizeof(cmd.in.eid));
-    cmd.in.uasid = id.uasid;
-    cmd.in.id = id.id;
-    cmd.in.trans_mode = static_cast<uint32_t>(trans_mode);
-    cmd.in.type = static_cast<uint32_t>(type);
-    cmd.in.flag = flag.value;
-    cmd.in.policy = static_cast<uint32_t>(policy);
-    cmd.in.tp_type = static_cast<uint32_t>(tp_type);
-    cmd.in.token_value = token_value != nullptr ? token_value->token : 0;
-    cmd.in.udata.out_addr = reinterpret_cast<uintptr_t>(&resp);
-    cmd.in.udata.out_len = sizeof(resp);
-    int ret = uburma_cmd(ctx->dev_fd, command, &cmd);
+    uint32_t tpn = 0;
+    uint64_t handle = 0;
+    int ret;
+    if (active == nullptr) {
+        struct uburma_cmd_import_jetty cmd = {};
+        fill_import(&cmd, id, trans_mode, type, flag, policy, tp_type, token_value, &resp);
+        ret = uburma_cmd(ctx->dev_fd, command, &cmd);
+        tpn = cmd.out.tpn;
+        handle = cmd.out.handle;
+    } else {
+        struct uburma_cmd_import_jetty_ex cmd = {};
+        fill_import(&cmd, id, trans_mode, type, flag, policy, tp_type, token_value, &resp);
+        cmd.in.tp_handle = active->tp_handle;
+        cmd.in.peer_tp_handle = active->peer_tp_handle;
+        cmd.in.tag = active->tag;
+        ret = uburma_cmd(ctx->dev_fd, UBURMA_CMD_IMPORT_JETTY_EX, &cmd);
+        tpn = cmd.out.tpn;
+        handle = cmd.out.handle;
+    }
     if (ret == 0 && resp.target_idx == 0) {
         // udma_abi.h: never 0. Without an index SQEs cannot name the
         // target, so the import is useless; undo it.
         URMA_LOG_ERR("import of %u on %s returned no target index\n", id.id, ctx->dev->name);
         struct uburma_cmd_destroy undo = {};
-        undo.in.handle = cmd.out.handle;
-        uburma_cmd(ctx->dev_fd, command == UBURMA_CMD_IMPORT_JFR ? UBURMA_CMD_UNIMPORT_JFR : UBURMA_CMD_UNIMPORT_JETTY,
-                   &undo);
+        undo.in.handle = handle;
+        uburma_cmd(ctx->dev_fd, type == URMA_JFR ? UBURMA_CMD_UNIMPORT_JFR : UBURMA_CMD_UNIMPORT_JETTY, &undo);
         ret = -EPROTO;
     }
     if (ret != 0) {
+        // The connection manager's answer (docs/connection-manager.md):
+        // ENOENT, EPROTOTYPE, EPERM, ECONNREFUSED, ETIMEDOUT...
         URMA_LOG_ERR("import of %u on %s failed: %s\n", id.id, ctx->dev->name, std::strerror(-ret));
         delete impl;
         errno = -ret;
@@ -87,9 +118,9 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
     impl->target_idx = resp.target_idx;
     t->urma_ctx = ctx;
     t->id = id;
-    t->handle = cmd.out.handle;
+    t->handle = handle;
     t->trans_mode = trans_mode;
-    t->tp.tpn = cmd.out.tpn;
+    t->tp.tpn = tpn;
     t->type = type;
     t->flag = flag;
     t->policy = policy;
@@ -98,7 +129,6 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
     return t;
 }
 
-}  // namespace
 }  // namespace urma
 
 extern "C" {
@@ -186,7 +216,7 @@ urma_target_jetty_t *urma_import_jfr(urma_context_t *ctx, urma_rjfr_t *rjfr, urm
         return nullptr;
     }
     return urma::import_target(ctx, UBURMA_CMD_IMPORT_JFR, rjfr->jfr_id, rjfr->trans_mode, URMA_JFR, rjfr->flag,
-                               URMA_JETTY_GRP_POLICY_RR, rjfr->tp_type, token_value);
+                               URMA_JETTY_GRP_POLICY_RR, rjfr->tp_type, token_value, nullptr);
 }
 
 urma_status_t urma_unimport_jfr(urma_target_jetty_t *target_jfr)
@@ -227,7 +257,7 @@ urma_target_jetty_t *urma_import_jetty(urma_context_t *ctx, urma_rjetty_t *rjett
         return nullptr;
     }
     return urma::import_target(ctx, UBURMA_CMD_IMPORT_JETTY, rjetty->jetty_id, rjetty->trans_mode, rjetty->type,
-                               rjetty->flag, rjetty->policy, rjetty->tp_type, token_value);
+                               rjetty->flag, rjetty->policy, rjetty->tp_type, token_value, nullptr);
 }
 
 urma_status_t urma_unimport_jetty(urma_target_jetty_t *tjetty)

@@ -37,4 +37,13 @@ inline uint32_t target_idx_of(const urma_target_jetty_t *tjetty)
     return tjetty == nullptr ? 0 : from_pub<const TargetJettyImpl>(tjetty)->target_idx;
 }
 
+// import.cpp: an import of a JFR (command UBURMA_CMD_IMPORT_JFR) or a jetty
+// (UBURMA_CMD_IMPORT_JETTY); with active, on that TP (urma_import_*_ex).
+// NULL with errno on failure.
+urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const urma_jetty_id_t &id,
+                                   urma_transport_mode_t trans_mode, urma_target_type_t type,
+                                   urma_import_jetty_flag_t flag, urma_jetty_grp_policy_t policy,
+                                   urma_tp_type_t tp_type, const urma_token_t *token_value,
+                                   const urma_active_tp_cfg_t *active);
+
 }  // namespace urma

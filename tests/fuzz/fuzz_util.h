@@ -140,6 +140,9 @@ inline bool documented_errno(int e)
     case EOPNOTSUPP: case EMSGSIZE: case ENOBUFS: case EOVERFLOW: case ECONNREFUSED:
     case EINTR: case ENXIO:
     case EADDRINUSE:  // CREATE_CTX: another process owns in.uasid
+    // imports and binds: the connection manager's answers
+    // (docs/connection-manager.md)
+    case EPROTOTYPE: case ETIMEDOUT: case EHOSTUNREACH: case EADDRNOTAVAIL: case ECONNRESET:
         return true;
     default:
         return false;

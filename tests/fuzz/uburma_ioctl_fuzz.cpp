@@ -62,7 +62,7 @@ constexpr size_t kPage = 4096;
 constexpr size_t kScratchPages = 16;
 constexpr size_t kDataPages = 64;
 constexpr size_t kDataGuardPages = 8;
-constexpr uint32_t kLastCmd = UBURMA_CMD_DELETE_JETTY_GRP;
+constexpr uint32_t kLastCmd = UBURMA_CMD_IMPORT_JETTY_EX;
 // The round watchdog: a round normally takes ~15 ms per operation of a
 // worker (debug kernel under TCG); past 480 ms per operation (two minutes
 // for 250) its processes are stuck, and at least 30 s whatever per_round.
@@ -1061,6 +1061,15 @@ void Worker::op_events()
         f = rng_.pick(jfce_fds_);
     if (f < 0)
         return;
+    // Non-blocking: between poll and read the racing thread, or a forked
+    // child sharing the file, may take the record or delete its object
+    // (which purges the records that name it), and a blocking read would
+    // then wait for an event nobody makes (check-long, seed
+    // 7714330115428706876: the round watchdog found a worker asleep in
+    // uburma_event_read).
+    int fl = fcntl(f, F_GETFL);
+    if (fl >= 0 && !(fl & O_NONBLOCK))
+        fcntl(f, F_SETFL, fl | O_NONBLOCK);
     struct pollfd p = {f, POLLIN, 0};
     if (poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
         size_t len = rng_.pct(80) ? sizeof(buf) : rng_.below(sizeof(buf));

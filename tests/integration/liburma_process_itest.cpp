@@ -81,15 +81,17 @@ struct Objects {
         urma_token_t tok = {0x5eed};
         urma_import_seg_flag_t f = {};
         tseg = urma_import_seg(ctx, &seg->seg, &tok, 0, f);
+        // The imports open an RM TP: the target checks the JFR's token.
+        urma_token_t jfr_tok = {0xabcd};  // ub_itest::jfr_cfg's
         urma_rjfr_t rj = {};
         rj.jfr_id = jfr->jfr_id;
         rj.trans_mode = URMA_TM_RM;
-        tjfr = urma_import_jfr(ctx, &rj, nullptr);
+        tjfr = urma_import_jfr(ctx, &rj, &jfr_tok);
         urma_rjetty_t rje = {};
         rje.jetty_id = jetty->jetty_id;
         rje.trans_mode = URMA_TM_RM;
         rje.type = URMA_JETTY;
-        tjetty = urma_import_jetty(ctx, &rje, nullptr);
+        tjetty = urma_import_jetty(ctx, &rje, &jfr_tok);
         return tseg != nullptr && tjfr != nullptr && tjetty != nullptr;
     }
 

@@ -85,14 +85,17 @@ static struct ubcore_jetty *dp_jetty(struct kunit *test, struct dp_objs *o,
 	return jetty;
 }
 
+/* Import object @id of @dev's own EID @eid (the CM connects to itself). */
 static struct ubcore_tjetty *dp_import(struct kunit *test,
 				       struct ubcore_device *dev,
+				       const union ubcore_eid *eid, u32 id,
 				       enum ubcore_target_type type,
 				       enum ubcore_transport_mode tm,
 				       struct ubcore_udata *udata)
 {
 	struct ubcore_tjetty_cfg cfg = {
-		.id = { .id = 100, .uasid = 1 }, .trans_mode = tm, .type = type,
+		.id = { .eid = *eid, .id = id, .uasid = 1 }, .trans_mode = tm,
+		.type = type,
 	};
 	struct ubcore_tjetty *tjetty;
 
@@ -189,18 +192,28 @@ static void bind_rules(struct kunit *test)
 {
 	struct dp_objs o = { .dev = fake_provider_dev(test, "kunitdp%d", &dp_cap) };
 	struct ubcore_tjetty *tjetty, *tjfr, *tjetty_rm, *utjetty;
-	struct ubcore_jetty *rc, *rm;
+	struct ubcore_jetty *rc, *rm, *peer;
 	struct ubcore_ucontext *uctx;
 	struct ubcore_udata udata;
+	union ubcore_eid eid;
 
+	/* the imports target this device's own jetties, through the CM */
+	ubcore_eid_from_ipv4(&eid, htonl(0x0a640001));	/* 10.100.0.1 */
+	KUNIT_ASSERT_EQ(test, ubcore_add_static_eid(o.dev, 0, &eid), 0);
 	dp_objs_init(test, &o, NULL);
 	rc = dp_jetty(test, &o, UBCORE_TP_RC, NULL);
 	rm = dp_jetty(test, &o, UBCORE_TP_RM, NULL);
-	tjetty = dp_import(test, o.dev, UBCORE_TARGET_JETTY, UBCORE_TP_RC, NULL);
-	tjetty_rm = dp_import(test, o.dev, UBCORE_TARGET_JETTY, UBCORE_TP_RM, NULL);
-	tjfr = dp_import(test, o.dev, UBCORE_TARGET_JFR, UBCORE_TP_RC, NULL);
+	peer = dp_jetty(test, &o, UBCORE_TP_RC, NULL);
+	tjetty = dp_import(test, o.dev, &eid, peer->id, UBCORE_TARGET_JETTY,
+			   UBCORE_TP_RC, NULL);
+	tjetty_rm = dp_import(test, o.dev, &eid, rm->id, UBCORE_TARGET_JETTY,
+			      UBCORE_TP_RM, NULL);
+	KUNIT_EXPECT_NOT_NULL(test, tjetty_rm->tp);
+	tjfr = dp_import(test, o.dev, &eid, o.jfr->id, UBCORE_TARGET_JFR,
+			 UBCORE_TP_RC, NULL);
 	uctx = fake_provider_uctx(test, o.dev, &udata);
-	utjetty = dp_import(test, o.dev, UBCORE_TARGET_JETTY, UBCORE_TP_RC, &udata);
+	utjetty = dp_import(test, o.dev, &eid, peer->id, UBCORE_TARGET_JETTY,
+			    UBCORE_TP_RC, &udata);
 
 	/* Only an RC jetty, only to a jetty imported RC by its context. */
 	KUNIT_EXPECT_EQ(test, ubcore_bind_jetty(rm, tjetty), -EINVAL);
@@ -218,11 +231,15 @@ static void bind_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&tjetty->use_cnt), 0);
 	fake_bind_err = 0;
 
+	KUNIT_EXPECT_NULL(test, tjetty->tp);
 	KUNIT_EXPECT_EQ(test, ubcore_bind_jetty(rc, tjetty), 0);
 	KUNIT_EXPECT_PTR_EQ(test, rc->remote_jetty, tjetty);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tjetty->use_cnt), 1);
-	/* Once. */
+	KUNIT_EXPECT_NOT_NULL(test, tjetty->tp);
+	/* Once, and one jetty per RC import. */
 	KUNIT_EXPECT_EQ(test, ubcore_bind_jetty(rc, tjetty), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ubcore_bind_jetty(peer, tjetty), -EEXIST);
+	KUNIT_EXPECT_NULL(test, peer->remote_jetty);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tjetty->use_cnt), 1);
 	/* A bound tjetty stays. */
 	KUNIT_EXPECT_EQ(test, ubcore_unimport_jetty(tjetty), -EBUSY);
@@ -236,6 +253,7 @@ static void bind_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubcore_unbind_jetty(rc), 0);
 	KUNIT_EXPECT_NULL(test, rc->remote_jetty);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tjetty->use_cnt), 0);
+	KUNIT_EXPECT_NULL(test, tjetty->tp);
 	KUNIT_EXPECT_EQ(test, ubcore_unbind_jetty(rc), -EINVAL);
 
 	/* Deleting a bound jetty unbinds it, even if the provider fails. */
@@ -244,6 +262,7 @@ static void bind_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(rc), 0);
 	fake_unbind_err = 0;
 	KUNIT_EXPECT_EQ(test, atomic_read(&tjetty->use_cnt), 0);
+	KUNIT_EXPECT_NULL(test, tjetty->tp);
 	KUNIT_EXPECT_EQ(test, ubcore_unimport_jetty(tjetty), 0);
 
 	KUNIT_EXPECT_EQ(test, ubcore_unimport_jetty(utjetty), 0);
@@ -251,6 +270,7 @@ static void bind_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubcore_unimport_jfr(tjfr), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o.dev->obj_cnt[UBCORE_OBJ_TJETTY]), 0);
 	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(rm), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(peer), 0);
 	dp_objs_fini(test, &o);
 	ubcore_free_ucontext(uctx);
 	fake_provider_dev_free(o.dev);

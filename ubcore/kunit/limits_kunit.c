@@ -57,7 +57,8 @@ static void context_limits_are_per_context(struct kunit *test)
 	struct ubcore_device *dev = fake_provider_dev(test, "kunitlim%d",
 						      &limits_cap);
 	struct ubcore_tjetty_cfg tcfg = {
-		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RM,
+		/* RC: no TP at import, so counting needs no peer */
+		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RC,
 		.type = UBCORE_TARGET_JFR,
 	};
 	struct ubcore_jfc_cfg cfg = { .depth = 16 };

@@ -488,8 +488,12 @@ static void jfr_and_jetty_modify(struct kunit *test)
 static void imports_are_checked_and_counted(struct kunit *test)
 {
 	struct ubcore_device *dev = fake_provider_dev(test, "kunitobj%d", &obj_cap);
+	/*
+	 * RC: an RC import opens no TP (binding does), so these checks need
+	 * no peer; imports that connect are tp_kunit's and dp_kunit's.
+	 */
 	struct ubcore_tjetty_cfg cfg = {
-		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RM,
+		.id = { .id = 5, .uasid = 1 }, .trans_mode = UBCORE_TP_RC,
 		.type = UBCORE_TARGET_JFR, .token_value = 0x1234,
 	};
 	struct ubcore_tjetty *tjfr, *tjetty;

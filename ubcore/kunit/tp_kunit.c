@@ -16,6 +16,8 @@
 
 #include <uapi/ub/uboe_wire.h>
 
+#include <ub/ubcore_tp.h>
+
 #include "../tp.h"
 #include "fake_provider.h"
 
@@ -134,8 +136,11 @@ static void rm_imports_share_one_tp(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t1), 0);
 	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), 0);
 	KUNIT_EXPECT_PTR_EQ(test, t1, t2);
-	/* CONN_REQ, CONN_REP, CONN_ACK: the second open sent nothing */
-	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, 3U);
+	/*
+	 * CONN_REQ, CONN_REP, CONN_ACK; the second open only has b check its
+	 * target (a link check: CONN_REQ on the TP, CONN_REP)
+	 */
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, 5U);
 	wait_tps(test, ctx->b, 1);
 	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
 	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
@@ -187,6 +192,21 @@ static void rc_pairs_get_their_own_tp(struct kunit *test)
 	wait_tps(test, ctx->b, 0);
 }
 
+/* Opens of @key that b rejects: each reason as its errno. */
+static void expect_rejects(struct kunit *test, const struct ubcore_tp_key *key)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp *tp;
+
+	tgt.id = 4000;			/* no such JFR on b */
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, key, &tgt, &tp), -ENOENT);
+	tgt = jfr_target(ctx->jfr_b_rc, TOKEN);	/* an RC JFR, RM TP */
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, key, &tgt, &tp), -EPROTOTYPE);
+	tgt = jfr_target(ctx->jfr_b, TOKEN + 1);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, key, &tgt, &tp), -EPERM);
+}
+
 /* 5.1.1.2 reject: each reason reaches the caller as its errno. */
 static void rejects_reach_the_caller(struct kunit *test)
 {
@@ -196,13 +216,7 @@ static void rejects_reach_the_caller(struct kunit *test)
 	struct ubcore_tp_info info[8];
 	struct ubcore_tp *tp;
 
-	tgt = jfr_target(ctx->jfr_b, TOKEN);
-	tgt.id = 4000;			/* no such JFR on b */
-	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -ENOENT);
-	tgt = jfr_target(ctx->jfr_b_rc, TOKEN);	/* an RC JFR, RM TP */
-	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -EPROTOTYPE);
-	tgt = jfr_target(ctx->jfr_b, TOKEN + 1);
-	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), -EACCES);
+	expect_rejects(test, &key);
 	/* the rollback left nothing on either side */
 	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 0);
 	wait_tps(test, ctx->b, 0);
@@ -211,6 +225,88 @@ static void rejects_reach_the_caller(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
 	ubcore_tp_close(tp);
 	wait_tps(test, ctx->b, 0);
+}
+
+/*
+ * 5.1.1.2: a reject on a shared TP rolls back the transaction layer only.
+ * Opens that join the established RM TP still have b check their target,
+ * each failure reaching its caller while the TP and its user stay.
+ */
+static void joiners_are_checked_on_a_shared_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tp *t1, *t2;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t1), 0);
+	expect_rejects(test, &key);
+	/* the TP is untouched: one user, still established on both sides */
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].users, 1U);
+	KUNIT_EXPECT_EQ(test, ia[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	tgt = jfr_target(ctx->jfr_b, TOKEN);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), 0);
+	KUNIT_EXPECT_PTR_EQ(test, t1, t2);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].users, 2U);
+	/* a peer that stops answering: the joiner times out, the TP stays */
+	ubcore_cm_set_timing(ctx->a, 20, 1);
+	fake_mgmt.drop = true;
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), -ETIMEDOUT);
+	fake_mgmt.drop = false;
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].users, 2U);
+	ubcore_tp_close(t1);
+	ubcore_tp_close(t2);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	wait_tps(test, ctx->b, 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->a)->refused), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->b)->refused), 0LL);
+}
+
+/*
+ * The providers' view (include/ub/ubcore_tp.h): an import resolves to its
+ * TPN pair only while ESTABLISHED; a received TPN is accepted only from
+ * its peer's EID.
+ */
+static void providers_resolve_and_check_tpns(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tjetty tj = { .ub_dev = ctx->a };
+	struct ubcore_tp_info ia[8], ib[8];
+	u32 tpn = 0, peer = 0;
+
+	KUNIT_EXPECT_EQ(test, ubcore_tp_resolve(ctx->a, &tj, &tpn, &peer), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_resolve(ctx->b, &tj, &tpn, &peer), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tj.tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_resolve(ctx->a, &tj, &tpn, &peer), 0);
+	KUNIT_EXPECT_EQ(test, tpn, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, peer, ib[0].tpn);
+	/* b receives on its TPN from a's EID only */
+	peer = 0;
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->ea, &peer), 0);
+	KUNIT_EXPECT_EQ(test, peer, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->eb, NULL),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn + 100, &ctx->ea, NULL),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->a, ia[0].tpn, &ctx->eb, NULL), 0);
+	ubcore_tp_close(tj.tp);
+	tj.tp = NULL;
+	wait_tps(test, ctx->b, 0);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->ea, NULL),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->a, ia[0].tpn, &ctx->eb, NULL),
+			-ENOENT);
 }
 
 /* No answer: CONN_REQ, two retries (20, 40 ms), then 80 ms: ETIMEDOUT. */
@@ -417,6 +513,8 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rm_imports_share_one_tp),
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
 	KUNIT_CASE(rejects_reach_the_caller),
+	KUNIT_CASE(joiners_are_checked_on_a_shared_tp),
+	KUNIT_CASE(providers_resolve_and_check_tpns),
 	KUNIT_CASE(unanswered_open_times_out),
 	KUNIT_CASE(unreachable_peer),
 	KUNIT_CASE(simultaneous_open_makes_one_tp),

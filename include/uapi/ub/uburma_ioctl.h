@@ -68,6 +68,8 @@ enum uburma_cmd {
 	UBURMA_CMD_FLUSH,
 	UBURMA_CMD_CREATE_JETTY_GRP,
 	UBURMA_CMD_DELETE_JETTY_GRP,
+	UBURMA_CMD_GET_TP_LIST,
+	UBURMA_CMD_IMPORT_JETTY_EX,
 };
 
 /*
@@ -514,6 +516,13 @@ struct uburma_cmd_bind_jetty {
 	struct {
 		__aligned_u64 jetty_handle;
 		__aligned_u64 tjetty_handle;
+		/*
+		 * urma_bind_jetty_ex(): the TP the bind must use (a
+		 * tp_handle of UBURMA_CMD_GET_TP_LIST) and the peer's handle
+		 * of it; 0: none, the connection manager's TP (version 2)
+		 */
+		__aligned_u64 tp_handle;
+		__aligned_u64 peer_tp_handle;
 	} in;
 };
 
@@ -562,6 +571,60 @@ struct uburma_cmd_create_jetty_grp {
 	} in;
 	struct {
 		__u32 id;
+		__u32 reserved;
+		__aligned_u64 handle;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_GET_TP_LIST (urma_get_tp_list()): the ESTABLISHED TPs of the
+ * device between in.local_eid (an EID of the device) and in.peer_eid in
+ * in.trans_mode (URMA_TM_RM or URMA_TM_RC; URMA_TM_UM: none), at most in.tp_cnt
+ * of them; each as a tp_handle (__u64: the TPN; the peer's TPN is the
+ * peer's tp_handle of the same TP) written to in.tp_list_addr, by TPN.
+ * out.tp_cnt is how many. EINVAL for an unknown mode or a zero in.tp_cnt.
+ */
+struct uburma_cmd_get_tp_list {
+	struct {
+		__u32 flag;		/* urma_get_tp_cfg_flag_t */
+		__u32 trans_mode;
+		__u8 local_eid[16];
+		__u8 peer_eid[16];
+		__u32 tp_cnt;
+		__u32 reserved;
+		__aligned_u64 tp_list_addr;	/* __u64 tp_handle[tp_cnt] */
+	} in;
+	struct {
+		__u32 tp_cnt;
+		__u32 reserved;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_IMPORT_JETTY_EX (urma_import_jetty_ex(), urma_import_jfr_ex()):
+ * UBURMA_CMD_IMPORT_JETTY (in.type: a jetty or a JFR) on the TP in.tp_handle
+ * (from UBURMA_CMD_GET_TP_LIST: ESTABLISHED, to the target's EID in its
+ * mode) whose peer end is in.peer_tp_handle; EINVAL if the import's TP is
+ * not that one.
+ */
+struct uburma_cmd_import_jetty_ex {
+	struct {
+		__u8 eid[16];
+		__u32 uasid;
+		__u32 id;
+		__u32 trans_mode;
+		__u32 type;		/* urma_target_type_t */
+		__u32 flag;		/* urma_import_jetty_flag_t */
+		__u32 policy;		/* urma_jetty_grp_policy_t */
+		__u32 tp_type;		/* urma_tp_type_t */
+		__u32 token_value;
+		struct uburma_udata udata;
+		__aligned_u64 tp_handle;
+		__aligned_u64 peer_tp_handle;
+		__aligned_u64 tag;
+	} in;
+	struct {
+		__u32 tpn;
 		__u32 reserved;
 		__aligned_u64 handle;
 	} out;
