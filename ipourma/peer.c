@@ -21,7 +21,8 @@
 
 static u32 ipourma_peer_hash(const struct in6_addr *eid)
 {
-	return jhash2(eid->s6_addr32, 4, 0);
+	/* the address's bytes as words, whatever their byte order */
+	return jhash2((__force const u32 *)eid->s6_addr32, 4, 0);
 }
 
 static void ipourma_peer_stat(struct ipourma_peer_cache *c,
