@@ -38,4 +38,4 @@ ub_kernel_release() {
 }
 
 # Source directories of the kernel modules, relative to the top.
-UB_KMOD_DIRS=(include ubcore udma uburma)
+UB_KMOD_DIRS=(include ubcore udma uburma ipourma)

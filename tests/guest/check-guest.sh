@@ -60,11 +60,19 @@ run_case() {
 # real device) and must leave none of its objects behind (sysfs objects/).
 # (run_case passes functions to a new bash, not variables: the list is local.)
 kunit_load() {
-	local m ko=$1
+	local m ko=$1 rc=0
 	echo "loading $ko"
-	ub_insmod "$ko" || return 1
+	# ipourma's suites need ipourma.ko, which the stack does not load
+	if [[ ${ko##*/} == ipourma_kunit.ko ]]; then
+		ub_insmod "$UB_KMOD/ipourma/ipourma.ko" || return 1
+	fi
+	ub_insmod "$ko" || rc=1
 	m=${ko##*/}
-	ub_rmmod "${m%.ko}"
+	((rc)) || ub_rmmod "${m%.ko}" || rc=1
+	if ub_module_loaded ipourma; then
+		ub_rmmod ipourma || rc=1
+	fi
+	return $rc
 }
 kunit_run() {
 	local ko f v kos lo=() rc=0

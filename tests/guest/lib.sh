@@ -44,6 +44,11 @@ ub_load_stack() {
 
 ub_unload_stack() {
 	local i m rc=0
+	# ipourma.ko is loaded by the cases that use it, not with the stack
+	# (it holds objects on every UB device); it goes first.
+	if ub_module_loaded ipourma; then
+		ub_rmmod ipourma || rc=1
+	fi
 	for ((i = ${#UB_MODULES[@]} - 1; i >= 0; i--)); do
 		m=${UB_MODULES[i]##*/}
 		m=${m%.ko}

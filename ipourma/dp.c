@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The data path of an IPoURMA netdev, on ubcore's kernel API
+ * (include/ub/ubcore_dp.h):
+ * - TX: ipourma_xmit() copies the IPv6 packet behind the header into a
+ *   slot of a pre-registered buffer and posts a SEND (UM) from the
+ *   netdev's JFS to the destination EID's imported well-known jetty. A
+ *   copy, not the skb's pages as SGEs: zero-copy TX is a later step. The
+ *   queue stops when every slot (hence every JFS entry) is in flight and
+ *   wakes when completions free a quarter of them.
+ * - RX: each well-known jetty has IPOURMA_RX_DEPTH buffers posted; the
+ *   JFCs' completion callback schedules NAPI, whose poll reaps both JFCs
+ *   within its budget, builds an skb per message, hands it to the stack
+ *   and posts the buffer again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/if_ether.h>
+#include <linux/ipv6.h>
+#include <linux/vmalloc.h>
+#include <net/ipv6.h>
+
+#include "ipourma.h"
+
+/* urma_cr_status_t URMA_CR_SUCCESS */
+#define IPOURMA_CR_SUCCESS	0
+/* RX user_ctx: the endpoint generation above the buffer index. */
+#define IPOURMA_RX_CTX(gen, slot)	(((u64)(gen) << 16) | (slot))
+/* Wake the queue when this many slots are free again. */
+#define IPOURMA_TX_WAKE		(IPOURMA_TX_DEPTH / 4)
+
+/* Any context but hard interrupts (udma calls it from its work items). */
+static void ipourma_comp(struct ubcore_jfc *jfc)
+{
+	struct ipourma_priv *priv = (void *)(uintptr_t)jfc->cfg.user_ctx;
+
+	if (in_softirq() || irqs_disabled()) {
+		napi_schedule(&priv->napi);
+		return;
+	}
+	/* process context: run NET_RX now rather than at the next interrupt */
+	local_bh_disable();
+	napi_schedule(&priv->napi);
+	local_bh_enable();
+}
+
+/**
+ * ipourma_rearm() - ask both JFCs for their next completion event
+ * @priv: the netdev's private part
+ *
+ * A JFC that holds unread completions fires at once (udma).
+ */
+void ipourma_rearm(struct ipourma_priv *priv)
+{
+	ubcore_rearm_jfc(priv->jfc_tx, false);
+	ubcore_rearm_jfc(priv->jfc_rx, false);
+}
+
+static struct ubcore_jfc *ipourma_jfc(struct ipourma_priv *priv, u32 depth)
+{
+	struct ubcore_jfc_cfg cfg = {
+		.depth = depth,
+		.jfce_handler = ipourma_comp,
+		.user_ctx = (uintptr_t)priv,
+	};
+
+	return ubcore_create_jfc(priv->ub_dev, &cfg, NULL, NULL);
+}
+
+/* Register @len bytes of vmalloc memory at @buf, for local access only. */
+static struct ubcore_target_seg *ipourma_reg(struct ipourma_priv *priv,
+					     void *buf, u64 len)
+{
+	struct ubcore_seg_cfg cfg = {
+		.va = (uintptr_t)buf,
+		.len = len,
+		.token_id = priv->token,
+		.flag = UBCORE_ACCESS_LOCAL_ONLY << 5,
+	};
+
+	return ubcore_register_seg(priv->ub_dev, &cfg, NULL);
+}
+
+/**
+ * ipourma_dp_init() - create the netdev's JFCs, JFS and TX buffer
+ * @priv: the netdev's private part, with @ub_dev set
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno (nothing is left created).
+ */
+int ipourma_dp_init(struct ipourma_priv *priv)
+{
+	struct ubcore_device *dev = priv->ub_dev;
+	struct ubcore_jfs_cfg jfs_cfg = {
+		.depth = IPOURMA_TX_DEPTH,
+		.trans_mode = UBCORE_TP_UM,
+		.max_sge = 1,
+		.max_rsge = 1,
+	};
+	int ret;
+
+	priv->token = ubcore_alloc_token_id(dev, 0, NULL);
+	if (IS_ERR(priv->token)) {
+		ret = PTR_ERR(priv->token);
+		goto err;
+	}
+	/* every send side completes here: the JFS and the jetties' */
+	priv->jfc_tx = ipourma_jfc(priv, IPOURMA_TX_DEPTH * 2);
+	if (IS_ERR(priv->jfc_tx)) {
+		ret = PTR_ERR(priv->jfc_tx);
+		goto err_token;
+	}
+	priv->jfc_rx = ipourma_jfc(priv, min_t(u32, dev->cap.max_jfc_depth,
+					       IPOURMA_RX_DEPTH *
+					       UBCORE_MAX_EID_CNT));
+	if (IS_ERR(priv->jfc_rx)) {
+		ret = PTR_ERR(priv->jfc_rx);
+		goto err_jfc_tx;
+	}
+	jfs_cfg.jfc = priv->jfc_tx;
+	priv->jfs = ubcore_create_jfs(dev, &jfs_cfg, NULL, NULL);
+	if (IS_ERR(priv->jfs)) {
+		ret = PTR_ERR(priv->jfs);
+		goto err_jfc_rx;
+	}
+	priv->tx_buf = vzalloc(IPOURMA_TX_DEPTH * IPOURMA_MSG_MAX);
+	if (!priv->tx_buf) {
+		ret = -ENOMEM;
+		goto err_jfs;
+	}
+	priv->tx_seg = ipourma_reg(priv, priv->tx_buf,
+				   IPOURMA_TX_DEPTH * IPOURMA_MSG_MAX);
+	if (IS_ERR(priv->tx_seg)) {
+		ret = PTR_ERR(priv->tx_seg);
+		goto err_buf;
+	}
+	return 0;
+
+err_buf:
+	vfree(priv->tx_buf);
+err_jfs:
+	ubcore_delete_jfs(priv->jfs);
+err_jfc_rx:
+	ubcore_delete_jfc(priv->jfc_rx);
+err_jfc_tx:
+	ubcore_delete_jfc(priv->jfc_tx);
+err_token:
+	ubcore_free_token_id(priv->token);
+err:
+	netdev_err(priv->ndev, "%s: data path objects: %d\n",
+		   dev->dev_name, ret);
+	return ret;
+}
+
+static void ipourma_check(struct ipourma_priv *priv, const char *what, int ret)
+{
+	if (ret)
+		netdev_warn(priv->ndev, "%s: %d\n", what, ret);
+}
+
+/**
+ * ipourma_dp_fini() - delete what ipourma_dp_init() created
+ * @priv: the netdev's private part; no endpoint is left, NAPI is off
+ *
+ * Context: process context, may sleep.
+ */
+void ipourma_dp_fini(struct ipourma_priv *priv)
+{
+	ipourma_check(priv, "unregister tx seg",
+		      ubcore_unregister_seg(priv->tx_seg));
+	vfree(priv->tx_buf);
+	ipourma_check(priv, "delete jfs", ubcore_delete_jfs(priv->jfs));
+	ipourma_check(priv, "delete rx jfc", ubcore_delete_jfc(priv->jfc_rx));
+	ipourma_check(priv, "delete tx jfc", ubcore_delete_jfc(priv->jfc_tx));
+	ipourma_check(priv, "free token id",
+		      ubcore_free_token_id(priv->token));
+}
+
+/* Post RX buffer @slot of @ep. Any context but hard interrupts. */
+static int ipourma_post_rx(struct ipourma_ep *ep, u32 slot)
+{
+	struct ubcore_sge sge = {
+		.addr = (uintptr_t)ep->rx_buf + slot * IPOURMA_MSG_MAX,
+		.len = IPOURMA_MSG_MAX,
+		.tseg = ep->rx_seg,
+	};
+	struct ubcore_jfr_wr wr = {
+		.src = { .sge = &sge, .num_sge = 1 },
+		.user_ctx = IPOURMA_RX_CTX(ep->gen, slot),
+	};
+	struct ubcore_jfr_wr *bad = NULL;
+
+	return ubcore_post_jetty_recv_wr(ep->jetty, &wr, &bad);
+}
+
+static void ipourma_ep_free(struct ipourma_priv *priv, struct ipourma_ep *ep)
+{
+	if (!IS_ERR_OR_NULL(ep->jetty))
+		ipourma_check(priv, "delete jetty",
+			      ubcore_delete_jetty(ep->jetty));
+	if (!IS_ERR_OR_NULL(ep->jfr))
+		ipourma_check(priv, "delete jfr", ubcore_delete_jfr(ep->jfr));
+	if (!IS_ERR_OR_NULL(ep->rx_seg))
+		ipourma_check(priv, "unregister rx seg",
+			      ubcore_unregister_seg(ep->rx_seg));
+	vfree(ep->rx_buf);
+	kfree(ep);
+}
+
+/**
+ * ipourma_ep_create() - the well-known jetty of an EID, with its RX ring
+ * @priv: the netdev's private part
+ * @idx: the EID's index; the jetty is IPOURMA_JETTY_BASE + @idx
+ * @eid: the EID
+ *
+ * Context: process context, may sleep; under @priv->lock.
+ * Return: 0 or a negative errno.
+ */
+int ipourma_ep_create(struct ipourma_priv *priv, u32 idx,
+		      const struct in6_addr *eid)
+{
+	struct ubcore_device *dev = priv->ub_dev;
+	struct ubcore_jfr_cfg jfr_cfg = {
+		.depth = IPOURMA_RX_DEPTH,
+		.trans_mode = UBCORE_TP_UM,
+		.max_sge = 1,
+		.jfc = priv->jfc_rx,
+	};
+	struct ubcore_jetty_cfg jetty_cfg = {
+		.id = IPOURMA_JETTY_BASE + idx,
+		.flag = UBCORE_JETTY_SHARE_JFR,
+		.jfs_cfg = {
+			.depth = 1,
+			.trans_mode = UBCORE_TP_UM,
+			.max_sge = 1,
+			.max_rsge = 1,
+			.jfc = priv->jfc_tx,
+		},
+	};
+	struct ipourma_ep *ep;
+	int ret;
+	u32 i;
+
+	lockdep_assert_held(&priv->lock);
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep)
+		return -ENOMEM;
+	ep->idx = idx;
+	ep->gen = ++priv->ep_gen;
+	ep->eid = *eid;
+	ep->rx_buf = vzalloc(IPOURMA_RX_DEPTH * IPOURMA_MSG_MAX);
+	if (!ep->rx_buf) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ep->rx_seg = ipourma_reg(priv, ep->rx_buf,
+				 IPOURMA_RX_DEPTH * IPOURMA_MSG_MAX);
+	if (IS_ERR(ep->rx_seg)) {
+		ret = PTR_ERR(ep->rx_seg);
+		goto err;
+	}
+	ep->jfr = ubcore_create_jfr(dev, &jfr_cfg, NULL, NULL);
+	if (IS_ERR(ep->jfr)) {
+		ret = PTR_ERR(ep->jfr);
+		goto err;
+	}
+	jetty_cfg.jfr = ep->jfr;
+	ep->jetty = ubcore_create_jetty(dev, &jetty_cfg, NULL, NULL);
+	if (IS_ERR(ep->jetty)) {
+		ret = PTR_ERR(ep->jetty);
+		goto err;
+	}
+	for (i = 0; i < IPOURMA_RX_DEPTH; i++) {
+		ret = ipourma_post_rx(ep, i);
+		if (ret)
+			goto err;
+	}
+	rcu_assign_pointer(priv->ep[idx], ep);
+	return 0;
+
+err:
+	netdev_err(priv->ndev, "%s: well-known jetty %u for EID %pI6c: %d\n",
+		   dev->dev_name, IPOURMA_JETTY_BASE + idx, eid, ret);
+	ipourma_count(priv, IPOURMA_STAT_EP_ERR, 1);
+	ipourma_ep_free(priv, ep);
+	return ret;
+}
+
+/**
+ * ipourma_ep_destroy() - delete the endpoint of an EID index, if any
+ * @priv: the netdev's private part
+ * @idx: the EID index
+ *
+ * Context: process context, may sleep; under @priv->lock.
+ */
+void ipourma_ep_destroy(struct ipourma_priv *priv, u32 idx)
+{
+	struct ipourma_ep *ep;
+
+	ep = rcu_dereference_protected(priv->ep[idx],
+				       lockdep_is_held(&priv->lock));
+	if (!ep)
+		return;
+	RCU_INIT_POINTER(priv->ep[idx], NULL);
+	/* the NAPI poll and xmit see it no more */
+	synchronize_net();
+	ipourma_ep_free(priv, ep);
+}
+
+/* The endpoint whose EID is @saddr, under RCU; or NULL. */
+static struct ipourma_ep *ipourma_src_ep(struct ipourma_priv *priv,
+					 const struct in6_addr *saddr)
+{
+	struct ipourma_ep *ep;
+	u32 i;
+
+	for (i = 0; i < UBCORE_MAX_EID_CNT; i++) {
+		ep = rcu_dereference(priv->ep[i]);
+		if (ep && ipv6_addr_equal(&ep->eid, saddr))
+			return ep;
+	}
+	return NULL;
+}
+
+static u32 ipourma_tx_free(struct ipourma_priv *priv)
+{
+	/* acquire: the reaper is done with the slots below tail */
+	u32 tail = smp_load_acquire(&priv->tx_tail);
+
+	return IPOURMA_TX_DEPTH - (READ_ONCE(priv->tx_head) - tail);
+}
+
+/* Post @skb to @peer from slot tx_head; the TX queue's lock is held. */
+static int ipourma_post_tx(struct ipourma_priv *priv, struct sk_buff *skb,
+			   struct ipourma_peer *peer)
+{
+	u32 slot = priv->tx_head % IPOURMA_TX_DEPTH;
+	u8 *buf = priv->tx_buf + slot * IPOURMA_MSG_MAX;
+	struct ubcore_sge sge = {
+		.addr = (uintptr_t)buf,
+		.len = skb->len + IPOURMA_HDR_LEN,
+		.tseg = priv->tx_seg,
+	};
+	struct ubcore_jfs_wr wr = {
+		.opcode = UBCORE_OPC_SEND,
+		.flag.bs.complete_enable = 1,
+		.user_ctx = slot,
+		.tjetty = peer->tjetty,
+		.send.src = { .sge = &sge, .num_sge = 1 },
+	};
+	struct ubcore_jfs_wr *bad = NULL;
+	int ret;
+
+	ipourma_hdr_write(buf, htons(ETH_P_IPV6));
+	ret = skb_copy_bits(skb, 0, buf + IPOURMA_HDR_LEN, skb->len);
+	if (ret)
+		return ret;
+	ret = ubcore_post_jfs_wr(priv->jfs, &wr, &bad);
+	if (ret)
+		return ret;
+	WRITE_ONCE(priv->tx_head, priv->tx_head + 1);
+	return 0;
+}
+
+/**
+ * ipourma_xmit() - ndo_start_xmit: send an IPv6 packet as a SEND
+ * @skb: the packet (its data starts at the IPv6 header)
+ * @ndev: the netdev
+ *
+ * A packet whose peer is not imported yet waits on the peer (the import
+ * work resends it) or is dropped when too many wait; a packet that is not
+ * IPv6 unicast from one of the netdev's EIDs is dropped. All counted.
+ *
+ * Context: softirq or process context with BHs off, the queue's lock held.
+ * Return: NETDEV_TX_OK, or NETDEV_TX_BUSY if no slot is free (the queue
+ * is stopped before that can happen).
+ */
+netdev_tx_t ipourma_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
+	struct ipourma_priv *priv = netdev_priv(ndev);
+	enum ipourma_stat drop;
+	struct ipourma_peer *peer;
+	const struct ipv6hdr *ip6;
+	struct ipourma_ep *ep;
+	u32 len = skb->len;
+	int ret;
+
+	if (unlikely(!ipourma_tx_free(priv))) {
+		netif_stop_queue(ndev);
+		return NETDEV_TX_BUSY;
+	}
+	drop = IPOURMA_STAT_TX_DROP_NOT_IPV6;
+	if (skb->protocol != htons(ETH_P_IPV6) ||
+	    !pskb_may_pull(skb, sizeof(*ip6)) ||
+	    len > IPOURMA_MTU_MAX)
+		goto drop;
+	ip6 = ipv6_hdr(skb);
+	drop = IPOURMA_STAT_TX_DROP_MCAST;
+	if (ipv6_addr_is_multicast(&ip6->daddr))
+		goto drop;
+
+	rcu_read_lock();
+	drop = IPOURMA_STAT_TX_DROP_NO_SRC_EID;
+	ep = ipourma_src_ep(priv, &ip6->saddr);
+	if (!ep)
+		goto drop_unlock;
+	peer = ipourma_peer_lookup(&priv->peers, &ip6->daddr);
+	if (!peer) {
+		/*
+		 * UMDK's rule: the destination's jetty for our EID index
+		 * (the peer uses the same indexes).
+		 */
+		ret = ipourma_peer_enqueue(&priv->peers, &ip6->daddr,
+					   IPOURMA_JETTY_BASE + ep->idx, skb);
+		if (ret == -EAGAIN)
+			peer = ipourma_peer_lookup(&priv->peers, &ip6->daddr);
+		if (!peer) {
+			rcu_read_unlock();
+			if (ret == 1)
+				queue_work(system_wq, &priv->import_work);
+			drop = IPOURMA_STAT_TX_DROP_PEER;
+			if (ret < 0)
+				goto drop;
+			return NETDEV_TX_OK;
+		}
+	}
+	ret = ipourma_post_tx(priv, skb, peer);
+	rcu_read_unlock();
+	if (ret) {
+		drop = IPOURMA_STAT_TX_POST_ERR;
+		goto drop;
+	}
+	ipourma_count(priv, IPOURMA_STAT_TX_PACKETS, 1);
+	ipourma_count(priv, IPOURMA_STAT_TX_BYTES, len);
+	dev_consume_skb_any(skb);
+
+	if (!ipourma_tx_free(priv)) {
+		netif_stop_queue(ndev);
+		ipourma_count(priv, IPOURMA_STAT_TX_QUEUE_STOP, 1);
+		/* pairs with the barrier of the reaper after it moves tail */
+		smp_mb();
+		if (ipourma_tx_free(priv) >= IPOURMA_TX_WAKE) {
+			netif_wake_queue(ndev);
+			ipourma_count(priv, IPOURMA_STAT_TX_QUEUE_WAKE, 1);
+		}
+	}
+	return NETDEV_TX_OK;
+
+drop_unlock:
+	rcu_read_unlock();
+drop:
+	ipourma_count(priv, drop, 1);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/* Reap the send completions; the NAPI poll. */
+static void ipourma_tx_reap(struct ipourma_priv *priv)
+{
+	struct ubcore_cr cr[IPOURMA_POLL_BATCH];
+	u32 tail = priv->tx_tail, head;
+	int n, i;
+
+	do {
+		n = ubcore_poll_jfc(priv->jfc_tx, IPOURMA_POLL_BATCH, cr);
+		for (i = 0; i < n; i++) {
+			/* the jetties' send sides never post */
+			if (cr[i].local_id != priv->jfs->id ||
+			    cr[i].user_ctx >= IPOURMA_TX_DEPTH)
+				continue;
+			if (cr[i].status != IPOURMA_CR_SUCCESS)
+				ipourma_count(priv, IPOURMA_STAT_TX_COMP_ERR, 1);
+			priv->tx_done[cr[i].user_ctx] = true;
+		}
+	} while (n == IPOURMA_POLL_BATCH);
+
+	head = READ_ONCE(priv->tx_head);
+	while (tail != head && priv->tx_done[tail % IPOURMA_TX_DEPTH]) {
+		priv->tx_done[tail % IPOURMA_TX_DEPTH] = false;
+		tail++;
+	}
+	if (tail == priv->tx_tail)
+		return;
+	/* release: xmit reuses the slots only after this */
+	smp_store_release(&priv->tx_tail, tail);
+	/* pairs with the barrier of xmit after it stops the queue */
+	smp_mb();
+	if (netif_queue_stopped(priv->ndev) &&
+	    ipourma_tx_free(priv) >= IPOURMA_TX_WAKE) {
+		netif_wake_queue(priv->ndev);
+		ipourma_count(priv, IPOURMA_STAT_TX_QUEUE_WAKE, 1);
+	}
+}
+
+/* One receive completion; under RCU in the NAPI poll. */
+static void ipourma_rx_one(struct ipourma_priv *priv, const struct ubcore_cr *cr)
+{
+	u32 idx = cr->local_id - IPOURMA_JETTY_BASE;
+	u32 slot = cr->user_ctx & 0xffff;
+	struct ipourma_ep *ep;
+	struct sk_buff *skb;
+	u8 *buf;
+	int len;
+
+	ep = idx < UBCORE_MAX_EID_CNT ? rcu_dereference(priv->ep[idx]) : NULL;
+	if (!ep || cr->user_ctx != IPOURMA_RX_CTX(ep->gen, slot) ||
+	    slot >= IPOURMA_RX_DEPTH) {
+		ipourma_count(priv, IPOURMA_STAT_RX_STALE, 1);
+		return;
+	}
+	buf = ep->rx_buf + slot * IPOURMA_MSG_MAX;
+	if (cr->status != IPOURMA_CR_SUCCESS) {
+		ipourma_count(priv, IPOURMA_STAT_RX_COMP_ERR, 1);
+		goto repost;
+	}
+	len = ipourma_hdr_parse(buf, cr->completion_len);
+	if (len < 0) {
+		ipourma_count(priv, IPOURMA_STAT_RX_BAD_HDR, 1);
+		goto repost;
+	}
+	skb = napi_alloc_skb(&priv->napi, len);
+	if (!skb) {
+		ipourma_count(priv, IPOURMA_STAT_RX_NO_SKB, 1);
+		goto repost;
+	}
+	skb_put_data(skb, buf + IPOURMA_HDR_LEN, len);
+	skb->protocol = htons(ETH_P_IPV6);
+	skb->pkt_type = PACKET_HOST;
+	skb->dev = priv->ndev;
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	ipourma_count(priv, IPOURMA_STAT_RX_PACKETS, 1);
+	ipourma_count(priv, IPOURMA_STAT_RX_BYTES, len);
+	netif_receive_skb(skb);
+repost:
+	if (ipourma_post_rx(ep, slot))
+		ipourma_count(priv, IPOURMA_STAT_RX_POST_ERR, 1);
+}
+
+/**
+ * ipourma_poll() - the NAPI poll: send completions, then receives
+ * @napi: the netdev's NAPI
+ * @budget: receives to handle at most
+ *
+ * Context: softirq.
+ * Return: the receives handled.
+ */
+int ipourma_poll(struct napi_struct *napi, int budget)
+{
+	struct ipourma_priv *priv = container_of(napi, struct ipourma_priv,
+						 napi);
+	struct ubcore_cr cr[IPOURMA_POLL_BATCH];
+	int done = 0, n, i;
+
+	ipourma_tx_reap(priv);
+	while (done < budget) {
+		n = ubcore_poll_jfc(priv->jfc_rx,
+				    min(budget - done, IPOURMA_POLL_BATCH), cr);
+		if (n <= 0)
+			break;
+		rcu_read_lock();
+		for (i = 0; i < n; i++)
+			ipourma_rx_one(priv, &cr[i]);
+		rcu_read_unlock();
+		done += n;
+	}
+	if (done < budget && napi_complete_done(napi, done))
+		ipourma_rearm(priv);
+	return done;
+}
+
+static struct ubcore_tjetty *ipourma_import(void *ctx,
+					    const struct in6_addr *eid, u32 id)
+{
+	struct ipourma_priv *priv = ctx;
+	struct ubcore_tjetty_cfg cfg = {
+		.id.id = id,
+		.trans_mode = UBCORE_TP_UM,
+		.type = UBCORE_TARGET_JETTY,
+	};
+
+	memcpy(cfg.id.eid.raw, eid, sizeof(cfg.id.eid.raw));
+	return ubcore_import_jetty(priv->ub_dev, &cfg, NULL);
+}
+
+static void ipourma_unimport(void *ctx, struct ubcore_tjetty *tjetty)
+{
+	ipourma_check(ctx, "unimport jetty", ubcore_unimport_jetty(tjetty));
+}
+
+/* A packet that waited for its peer: through the queue again. */
+static void ipourma_resend(void *ctx, struct sk_buff *skb)
+{
+	dev_queue_xmit(skb);
+}
+
+const struct ipourma_peer_ops ipourma_peer_ops = {
+	.import = ipourma_import,
+	.unimport = ipourma_unimport,
+	.resend = ipourma_resend,
+};

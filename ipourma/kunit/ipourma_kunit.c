@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * ipourma_kunit.ko: the IPoURMA header, the peer cache (imports, the
+ * bound on waiting packets, aging), the MTU bounds of the netdev and the
+ * address diff of the EID sync. Needs ipourma.ko loaded. Expected values
+ * are the user guide's (7.2: a 2-byte header, MTU 4094 in [68, 4094],
+ * IFF_NOARP, no broadcast or multicast) and the constants of the cache's
+ * contract, not values the code computes.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+
+#include "../ipourma.h"
+
+/* The guide's numbers (7.2 #3, #4). */
+#define SPEC_HDR_LEN	2
+#define SPEC_MTU_MIN	68
+#define SPEC_MTU_MAX	4094
+
+static void hdr_roundtrip(struct kunit *test)
+{
+	u8 *msg = kunit_kzalloc(test, SPEC_MTU_MAX + SPEC_HDR_LEN + 1,
+				GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_EQ(test, sizeof(struct ipourma_hdr), SPEC_HDR_LEN);
+	ipourma_hdr_write(msg, htons(ETH_P_IPV6));
+	/* the EtherType of IPv6, 0x86dd, big endian */
+	KUNIT_EXPECT_EQ(test, msg[0], 0x86);
+	KUNIT_EXPECT_EQ(test, msg[1], 0xdd);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42), 40);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4096), 4094);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4097), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 0), -EINVAL);
+	ipourma_hdr_write(msg, htons(ETH_P_IP));
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42), -EPROTONOSUPPORT);
+}
+
+/* A fake of the import calls: counts, and fails when told to. */
+struct fake_peer {
+	int imports, unimports, resent;
+	u32 last_id;
+	bool fail;
+	atomic64_t stats[IPOURMA_STAT_MAX];
+};
+
+static struct ubcore_tjetty *fake_import(void *ctx,
+					 const struct in6_addr *eid, u32 id)
+{
+	struct fake_peer *f = ctx;
+	struct ubcore_tjetty *t;
+
+	if (f->fail)
+		return ERR_PTR(-EHOSTUNREACH);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	memcpy(t->cfg.id.eid.raw, eid, sizeof(*eid));
+	t->cfg.id.id = id;
+	f->imports++;
+	f->last_id = id;
+	return t;
+}
+
+static void fake_unimport(void *ctx, struct ubcore_tjetty *t)
+{
+	struct fake_peer *f = ctx;
+
+	f->unimports++;
+	kfree(t);
+}
+
+static void fake_resend(void *ctx, struct sk_buff *skb)
+{
+	struct fake_peer *f = ctx;
+
+	f->resent++;
+	kfree_skb(skb);
+}
+
+static const struct ipourma_peer_ops fake_ops = {
+	.import = fake_import,
+	.unimport = fake_unimport,
+	.resend = fake_resend,
+};
+
+#define AGE	(10 * HZ)
+
+static struct sk_buff *test_skb(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	return skb;
+}
+
+static void peer_setup(struct kunit *test, struct ipourma_peer_cache *c,
+		       struct fake_peer *f)
+{
+	ipourma_peer_cache_init(c, &fake_ops, f, AGE, f->stats);
+}
+
+static const struct in6_addr eid_b = { { { 0xfd, 0x99, [15] = 0x0b } } };
+static const struct in6_addr eid_c = { { { 0xfd, 0x99, [15] = 0x0c } } };
+
+/* A miss queues; the import makes the peer ready and resends the queue. */
+static void peer_import(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct sk_buff *skb;
+	struct ipourma_peer *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
+	rcu_read_unlock();
+	/* the first packet makes a new peer (1), the second only waits (0) */
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, test_skb(test)), 1);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, test_skb(test)), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
+	rcu_read_unlock();
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->imports, 1);
+	KUNIT_EXPECT_EQ(test, f->last_id, 33);
+	KUNIT_EXPECT_EQ(test, f->resent, 2);
+	rcu_read_lock();
+	p = ipourma_peer_lookup(c, &eid_b);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	if (p)
+		KUNIT_EXPECT_EQ(test, p->tjetty->cfg.id.id, 33);
+	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_c));
+	rcu_read_unlock();
+	/* a ready peer takes no packet to wait: the caller sends it */
+	skb = test_skb(test);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, skb), -EAGAIN);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_IMPORT]), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_QUEUED]), 2);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 1);
+}
+
+/* At most 16 packets wait for one peer; the 17th is refused. */
+static void peer_pending_bound(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct sk_buff *skb;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_GE(test, ipourma_peer_enqueue(c, &eid_b, 32,
+							   test_skb(test)), 0);
+	skb = test_skb(test);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, skb), -ENOBUFS);
+	kfree_skb(skb);
+	/* a failed import drops what waited, counted */
+	f->fail = true;
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->resent, 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_IMPORT_ERR]), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_TX_DROP_PEER]), 16);
+	/* and the peer is not retried within the second */
+	skb = test_skb(test);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, skb), -EHOSTUNREACH);
+	kfree_skb(skb);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 0);
+}
+
+/* A peer unused for the age goes (unimported); a used one stays. */
+static void peer_aging(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer *pb, *pc;
+	unsigned long t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 32, test_skb(test)), 1);
+	/* not imported yet: never aged, whatever the time */
+	KUNIT_EXPECT_EQ(test, ipourma_peer_age(c, jiffies + 100 * AGE), 0);
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->imports, 2);
+
+	rcu_read_lock();
+	pb = ipourma_peer_lookup(c, &eid_b);
+	pc = ipourma_peer_lookup(c, &eid_c);
+	KUNIT_ASSERT_NOT_NULL(test, pb);
+	KUNIT_ASSERT_NOT_NULL(test, pc);
+	/* b last used 2 ages ago, c just now */
+	t0 = jiffies;
+	WRITE_ONCE(pb->last_used, t0 - 2 * AGE);
+	WRITE_ONCE(pc->last_used, t0);
+	rcu_read_unlock();
+
+	KUNIT_EXPECT_EQ(test, ipourma_peer_age(c, t0), 1);
+	KUNIT_EXPECT_EQ(test, f->unimports, 1);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
+	KUNIT_EXPECT_NOT_NULL(test, ipourma_peer_lookup(c, &eid_c));
+	rcu_read_unlock();
+	/* c: exactly the age is not past it; one jiffy more is */
+	KUNIT_EXPECT_EQ(test, ipourma_peer_age(c, READ_ONCE(pc->last_used) + AGE), 0);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_age(c, READ_ONCE(pc->last_used) + AGE + 1), 1);
+	KUNIT_EXPECT_EQ(test, f->unimports, 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_AGED]), 2);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 2);
+}
+
+/* The netdev: guide 7.2's flags and MTU range, enforced by the core. */
+static void netdev_mtu(struct kunit *test)
+{
+	struct net_device *ndev = ipourma_alloc_netdev(NULL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	KUNIT_EXPECT_EQ(test, ndev->mtu, SPEC_MTU_MAX);
+	KUNIT_EXPECT_TRUE(test, ndev->flags & IFF_NOARP);
+	KUNIT_EXPECT_FALSE(test, ndev->flags & (IFF_BROADCAST | IFF_MULTICAST));
+	ret = register_netdev(ndev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, SPEC_MTU_MIN - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, SPEC_MTU_MAX + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ndev->mtu, SPEC_MTU_MAX);
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, SPEC_MTU_MIN), 0);
+	KUNIT_EXPECT_EQ(test, ndev->mtu, SPEC_MTU_MIN);
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, 1500), 0);
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, SPEC_MTU_MAX), 0);
+	KUNIT_EXPECT_EQ(test, ndev->mtu, SPEC_MTU_MAX);
+	rtnl_unlock();
+	unregister_netdev(ndev);
+	free_netdev(ndev);
+}
+
+static void eids_set(struct ipourma_eids *e, u32 idx, u8 last)
+{
+	__set_bit(idx, e->valid);
+	memset(&e->eid[idx], 0, sizeof(e->eid[idx]));
+	e->eid[idx].s6_addr[0] = 0xfd;
+	e->eid[idx].s6_addr[15] = last;
+}
+
+/* The EID sync: what is added and deleted, by value. */
+static void addr_diff(struct kunit *test)
+{
+	struct ipourma_eids *have = kunit_kzalloc(test, sizeof(*have), GFP_KERNEL);
+	struct ipourma_eids *want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
+	DECLARE_BITMAP(add, UBCORE_MAX_EID_CNT);
+	DECLARE_BITMAP(del, UBCORE_MAX_EID_CNT);
+
+	KUNIT_ASSERT_NOT_NULL(test, have);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	/* nothing to nothing */
+	ipourma_addr_diff(have, want, add, del);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(add, UBCORE_MAX_EID_CNT));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(del, UBCORE_MAX_EID_CNT));
+	/* first EIDs: added */
+	eids_set(want, 0, 1);
+	eids_set(want, 5, 2);
+	ipourma_addr_diff(have, want, add, del);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(add, UBCORE_MAX_EID_CNT), 2);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, add) && test_bit(5, add));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(del, UBCORE_MAX_EID_CNT));
+	/* same set: nothing */
+	*have = *want;
+	ipourma_addr_diff(have, want, add, del);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(add, UBCORE_MAX_EID_CNT));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(del, UBCORE_MAX_EID_CNT));
+	/* index 0 changes its EID, index 5's moves to 7, 63 is new */
+	memset(want, 0, sizeof(*want));
+	eids_set(want, 0, 3);
+	eids_set(want, 7, 2);
+	eids_set(want, 63, 4);
+	ipourma_addr_diff(have, want, add, del);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(add, UBCORE_MAX_EID_CNT), 2);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, add) && test_bit(63, add));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(del, UBCORE_MAX_EID_CNT), 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, del));
+	/* all gone */
+	*have = *want;
+	memset(want, 0, sizeof(*want));
+	ipourma_addr_diff(have, want, add, del);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(add, UBCORE_MAX_EID_CNT));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(del, UBCORE_MAX_EID_CNT), 3);
+}
+
+static struct kunit_case ipourma_cases[] = {
+	KUNIT_CASE(hdr_roundtrip),
+	KUNIT_CASE(peer_import),
+	KUNIT_CASE(peer_pending_bound),
+	KUNIT_CASE(peer_aging),
+	KUNIT_CASE(netdev_mtu),
+	KUNIT_CASE(addr_diff),
+	{}
+};
+
+static struct kunit_suite ipourma_suite = {
+	.name = "ipourma",
+	.test_cases = ipourma_cases,
+};
+
+kunit_test_suite(ipourma_suite);
+
+MODULE_DESCRIPTION("KUnit tests of ipourma");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

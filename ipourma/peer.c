@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The peer cache: per destination EID, the imported well-known jetty that
+ * packets to it are sent to. The TX path looks peers up under RCU; a miss
+ * adds a NEW peer and queues the packet on it (at most
+ * IPOURMA_PEER_PENDING, then dropped and counted); the import work imports
+ * NEW peers (ubcore_import_jetty() may sleep and may fail) and resends
+ * what waited; the age work drops the peers unused for the cache's age,
+ * unimporting them after an RCU grace period.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jhash.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include "ipourma.h"
+
+static u32 ipourma_peer_hash(const struct in6_addr *eid)
+{
+	/* the address's bytes as words, whatever their byte order */
+	return jhash2((__force const u32 *)eid->s6_addr32, 4, 0);
+}
+
+static void ipourma_peer_stat(struct ipourma_peer_cache *c,
+			      enum ipourma_stat s, u64 n)
+{
+	if (c->stats)
+		atomic64_add(n, &c->stats[s]);
+}
+
+/**
+ * ipourma_peer_cache_init() - set up an empty cache
+ * @c: the cache
+ * @ops: the import calls
+ * @ctx: their context
+ * @age: jiffies an unused peer stays
+ * @stats: the counters to count in (enum ipourma_stat), or NULL
+ */
+void ipourma_peer_cache_init(struct ipourma_peer_cache *c,
+			     const struct ipourma_peer_ops *ops, void *ctx,
+			     unsigned long age, atomic64_t *stats)
+{
+	spin_lock_init(&c->lock);
+	hash_init(c->table);
+	c->count = 0;
+	c->ops = ops;
+	c->ctx = ctx;
+	c->age = age;
+	c->stats = stats;
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_cache_init);
+
+/* The peer of @eid, or NULL; under RCU or the cache's lock. */
+static struct ipourma_peer *ipourma_peer_find(struct ipourma_peer_cache *c,
+					      const struct in6_addr *eid)
+{
+	struct ipourma_peer *p;
+
+	hash_for_each_possible_rcu(c->table, p, node, ipourma_peer_hash(eid))
+		if (ipv6_addr_equal(&p->eid, eid))
+			return p;
+	return NULL;
+}
+
+/**
+ * ipourma_peer_lookup() - the ready peer of a destination EID
+ * @c: the cache
+ * @eid: the destination
+ *
+ * Marks the peer used now.
+ *
+ * Context: under rcu_read_lock(), any context but hard interrupts; the
+ * peer (and its tjetty) stays valid until rcu_read_unlock().
+ * Return: the peer, or NULL if it is not imported (yet).
+ */
+struct ipourma_peer *ipourma_peer_lookup(struct ipourma_peer_cache *c,
+					 const struct in6_addr *eid)
+{
+	struct ipourma_peer *p = ipourma_peer_find(c, eid);
+
+	/* acquire: @tjetty was set before READY */
+	if (!p || smp_load_acquire(&p->state) != IPOURMA_PEER_READY)
+		return NULL;
+	if (time_after(jiffies, READ_ONCE(p->last_used)))
+		WRITE_ONCE(p->last_used, jiffies);
+	return p;
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_lookup);
+
+/**
+ * ipourma_peer_enqueue() - queue a packet for a peer that is not ready
+ * @c: the cache
+ * @eid: the destination
+ * @jetty_id: the well-known jetty to import for a new peer
+ * @skb: the packet; taken on success
+ *
+ * Adds a NEW peer when there is none, and makes a FAILED one NEW again a
+ * second after its failure. The caller schedules the import work when
+ * this returns 1.
+ *
+ * Context: any but hard interrupts (GFP_ATOMIC).
+ * Return: 1 if the packet is queued on a NEW peer, 0 if queued on a peer
+ * being imported (the import work resends it),
+ * -EAGAIN if the peer is ready (imported since the caller's lookup: look
+ * it up again), -ENOBUFS if the peer's queue or the cache is full,
+ * -EHOSTUNREACH if the last import failed less than a second ago, -ENOMEM.
+ * The caller keeps the skb on error.
+ */
+int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
+			 const struct in6_addr *eid, u32 jetty_id,
+			 struct sk_buff *skb)
+{
+	struct ipourma_peer *p;
+	int ret = 0;
+
+	spin_lock_bh(&c->lock);
+	p = ipourma_peer_find(c, eid);
+	if (!p) {
+		if (c->count >= IPOURMA_PEER_MAX) {
+			ret = -ENOBUFS;
+			goto out;
+		}
+		p = kzalloc(sizeof(*p), GFP_ATOMIC);
+		if (!p) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		p->eid = *eid;
+		p->jetty_id = jetty_id;
+		p->state = IPOURMA_PEER_NEW;
+		p->last_used = jiffies;
+		skb_queue_head_init(&p->pending);
+		hash_add_rcu(c->table, &p->node, ipourma_peer_hash(eid));
+		c->count++;
+		ret = 1;
+	} else if (p->state == IPOURMA_PEER_FAILED) {
+		if (time_before(jiffies, p->failed_at + HZ)) {
+			ret = -EHOSTUNREACH;
+			goto out;
+		}
+		p->state = IPOURMA_PEER_NEW;
+		ret = 1;
+	} else if (p->state == IPOURMA_PEER_READY) {
+		/* imported since the caller's lookup: it may send now */
+		ret = -EAGAIN;
+		goto out;
+	}
+	if (skb_queue_len(&p->pending) >= IPOURMA_PEER_PENDING) {
+		ret = -ENOBUFS;
+		goto out;
+	}
+	skb_queue_tail(&p->pending, skb);
+	ipourma_peer_stat(c, IPOURMA_STAT_PEER_QUEUED, 1);
+out:
+	spin_unlock_bh(&c->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_enqueue);
+
+/* A NEW peer, now IMPORTING, or NULL. */
+static struct ipourma_peer *ipourma_peer_take_new(struct ipourma_peer_cache *c)
+{
+	struct ipourma_peer *p;
+	int bkt;
+
+	spin_lock_bh(&c->lock);
+	hash_for_each(c->table, bkt, p, node) {
+		if (p->state == IPOURMA_PEER_NEW) {
+			p->state = IPOURMA_PEER_IMPORTING;
+			spin_unlock_bh(&c->lock);
+			return p;
+		}
+	}
+	spin_unlock_bh(&c->lock);
+	return NULL;
+}
+
+/**
+ * ipourma_peer_import_all() - import every NEW peer, resend what waited
+ * @c: the cache
+ *
+ * A failed import drops the peer's waiting packets (counted) and leaves
+ * the peer FAILED until it ages or a packet retries it a second later.
+ *
+ * Context: process context (the owner's import work), may sleep; one
+ * caller at a time. A peer being imported is not aged or freed but by
+ * ipourma_peer_cache_flush(), which the owner calls after this is done.
+ */
+void ipourma_peer_import_all(struct ipourma_peer_cache *c)
+{
+	struct ubcore_tjetty *tjetty;
+	struct sk_buff_head q;
+	struct ipourma_peer *p;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&q);
+	while ((p = ipourma_peer_take_new(c))) {
+		tjetty = c->ops->import(c->ctx, &p->eid, p->jetty_id);
+		spin_lock_bh(&c->lock);
+		if (IS_ERR(tjetty)) {
+			p->state = IPOURMA_PEER_FAILED;
+			p->failed_at = jiffies;
+			ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT_ERR, 1);
+			ipourma_peer_stat(c, IPOURMA_STAT_TX_DROP_PEER,
+					  skb_queue_len(&p->pending));
+			skb_queue_splice_init(&p->pending, &q);
+			spin_unlock_bh(&c->lock);
+			pr_debug("import of jetty %u of %pI6c: %ld\n",
+				 p->jetty_id, &p->eid, PTR_ERR(tjetty));
+			__skb_queue_purge(&q);
+			continue;
+		}
+		p->tjetty = tjetty;
+		WRITE_ONCE(p->last_used, jiffies);
+		/* release: lookups that see READY see @tjetty */
+		smp_store_release(&p->state, IPOURMA_PEER_READY);
+		ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT, 1);
+		skb_queue_splice_init(&p->pending, &q);
+		spin_unlock_bh(&c->lock);
+		while ((skb = __skb_dequeue(&q)))
+			c->ops->resend(c->ctx, skb);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_import_all);
+
+/* Unimport and free the peers of @dead once no RCU reader sees them. */
+static void ipourma_peer_free_list(struct ipourma_peer_cache *c,
+				   struct hlist_head *dead)
+{
+	struct ipourma_peer *p;
+	struct hlist_node *n;
+
+	if (hlist_empty(dead))
+		return;
+	synchronize_rcu();
+	hlist_for_each_entry_safe(p, n, dead, node) {
+		hlist_del(&p->node);
+		if (p->tjetty)
+			c->ops->unimport(c->ctx, p->tjetty);
+		skb_queue_purge(&p->pending);
+		kfree(p);
+	}
+}
+
+/**
+ * ipourma_peer_age() - drop the peers unused for the cache's age
+ * @c: the cache
+ * @now: the time (jiffies) to age against
+ *
+ * READY and FAILED peers whose last use is more than the age before @now
+ * go; NEW and IMPORTING ones stay (the import work owns them).
+ *
+ * Context: process context, may sleep (an RCU grace period, unimports).
+ * Return: the number of peers dropped.
+ */
+u32 ipourma_peer_age(struct ipourma_peer_cache *c, unsigned long now)
+{
+	HLIST_HEAD(dead);
+	struct ipourma_peer *p;
+	struct hlist_node *n;
+	u32 aged = 0;
+	int bkt;
+
+	spin_lock_bh(&c->lock);
+	hash_for_each_safe(c->table, bkt, n, p, node) {
+		if (p->state != IPOURMA_PEER_READY &&
+		    p->state != IPOURMA_PEER_FAILED)
+			continue;
+		if (!time_after(now, READ_ONCE(p->last_used) + c->age))
+			continue;
+		hash_del_rcu(&p->node);
+		c->count--;
+		hlist_add_head(&p->node, &dead);
+		aged++;
+	}
+	spin_unlock_bh(&c->lock);
+	ipourma_peer_free_list(c, &dead);
+	ipourma_peer_stat(c, IPOURMA_STAT_PEER_AGED, aged);
+	return aged;
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_age);
+
+/**
+ * ipourma_peer_cache_flush() - drop every peer
+ * @c: the cache
+ *
+ * Context: process context, may sleep; the import work is not running
+ * and nothing adds peers any more (the netdev is unregistered).
+ */
+void ipourma_peer_cache_flush(struct ipourma_peer_cache *c)
+{
+	HLIST_HEAD(dead);
+	struct ipourma_peer *p;
+	struct hlist_node *n;
+	int bkt;
+
+	spin_lock_bh(&c->lock);
+	hash_for_each_safe(c->table, bkt, n, p, node) {
+		hash_del_rcu(&p->node);
+		hlist_add_head(&p->node, &dead);
+	}
+	c->count = 0;
+	spin_unlock_bh(&c->lock);
+	ipourma_peer_free_list(c, &dead);
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_cache_flush);
