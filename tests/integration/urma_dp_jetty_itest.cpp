@@ -260,8 +260,20 @@ TEST_F(DpJetty, RcBindAndUnbind)
     ASSERT_NE(peer, nullptr);
     ASSERT_NE(rm, nullptr);
     urma_target_jetty_t *tpeer = import(peer, URMA_TM_RC);
-    urma_target_jetty_t *tpeer_rm = import(peer, URMA_TM_RM);
     ASSERT_NE(tpeer, nullptr);
+    // The peer checks the mode at import time (connection manager):
+    // an RC jetty imported as RM is refused with EPROTOTYPE.
+    urma_rjetty_t rj = {};
+    rj.jetty_id = peer->jetty_id;
+    rj.trans_mode = URMA_TM_RM;
+    rj.type = URMA_JETTY;
+    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_token_t tok = {ub_itest::kJfrToken};
+    errno = 0;
+    EXPECT_EQ(urma_import_jetty(ctx_, &rj, &tok), nullptr);
+    EXPECT_EQ(errno, EPROTOTYPE);
+    // An RM import (of the RM jetty) cannot be bound to an RC jetty.
+    urma_target_jetty_t *tpeer_rm = import(rm, URMA_TM_RM);
     ASSERT_NE(tpeer_rm, nullptr);
     Region &src = region(4096);
     Region &dst = region(4096);
