@@ -331,10 +331,15 @@ static void lost_dconn_does_not_block_the_next_open(struct kunit *test)
 	struct ubcore_tp_info ia[8], ib[8];
 	struct ubcore_tp *tp;
 	u32 old;
+	int i;
 
 	ubcore_cm_set_timing(ctx->a, 50, 2);
 	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
 	wait_tps(test, ctx->b, 1);
+	/* until b has a's CONN_ACK (the open returned when a sent it) */
+	for (i = 0; i < 100 && (tps(ctx->b, ib) != 1 ||
+				ib[0].state != UBCORE_TPS_TARGET_ESTABLISHED); i++)
+		msleep(20);
 	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
 	old = ib[0].tpn;
 	fake_mgmt.drop = true;
