@@ -86,11 +86,11 @@ pings() {
 }
 
 # in_ns NS SRC COMMANDS: run COMMANDS in namespace NS with these helpers,
-# on a sysfs of NS mounted writable (ip netns exec mounts it read-only
+# with the sysfs of NS remounted writable (ip netns exec mounts it read-only
 # when / is read-only, as the guest's is).
 in_ns() {
 	ip netns exec "$1" bash -c ". \"\$UB_TOP/tests/guest/lib.sh\"; \
-\"$bb\" mount -t sysfs sysfs /sys || ub_fail 'mount sysfs'; NET=$NET; bb=$bb; SRC=$2; $(declare -f stat expect_stats has_addr wait_addr \
+\"$bb\" mount -o remount,rw /sys || ub_fail 'remount sysfs rw'; NET=$NET; bb=$bb; SRC=$2; $(declare -f stat expect_stats has_addr wait_addr \
 reset_stats pings); hostname() { echo $1; }; set -e; $3"
 }
 
