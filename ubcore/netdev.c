@@ -24,6 +24,7 @@
 
 #include <ub/ubcore_event.h>
 
+#include "tp.h"
 #include "ubcore_priv.h"
 
 static struct workqueue_struct *ubcore_netdev_wq;
@@ -82,6 +83,8 @@ static void ubcore_port_sync(struct ubcore_device *dev)
 						   UBCORE_EVENT_PORT_DOWN;
 	event.element.port_id = 0;
 	ubcore_dispatch_async_event(&event);
+	if (state != UBCORE_PORT_ACTIVE)
+		ubcore_cm_link_down(dev);
 }
 
 /**

@@ -36,6 +36,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include <ub/ubcore_event.h>
+#include <ub/ubcore_jetty.h>
+
 #include <kunit/visibility.h>
 #include <uapi/ub/uboe_wire.h>
 
@@ -79,9 +82,11 @@ struct ubcore_cm_rx {
  * @wq: ordered: the receive work and the TPs' timers
  * @stopped: the device is going away: nothing is received or sent
  * @msg_id: the last message ID sent
+ * @next_tpn: the next TPN to try (cyclic, under @lock)
  * @rto_ns: the TPs' first retransmission timeout (from cm_rto_ms)
  * @retries: their retransmissions (from cm_retries)
  * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
+ * @link_work: the device's port went down: every TP's peer is lost
  */
 struct ubcore_cm {
 	struct ubcore_device *dev;
@@ -97,9 +102,11 @@ struct ubcore_cm {
 	struct workqueue_struct *wq;
 	bool stopped;
 	u32 msg_id;
+	u32 next_tpn;
 	u64 rto_ns;
 	u32 retries;
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
+	struct work_struct link_work;
 };
 
 /*
@@ -406,12 +413,45 @@ static void cm_done(struct ubcore_tp_fsm *fsm, int result)
 	wake_up_all(&tp->cm->waitq);
 }
 
+/*
+ * A jetty whose RC TP lost its peer: to ERROR (the provider completes its
+ * WQEs with WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record) and
+ * UBCORE_EVENT_JETTY_ERR to its owner. Process context (cm->lock held).
+ */
+static void tp_jetty_error(struct ubcore_device *dev, u32 id)
+{
+	struct ubcore_jetty_attr attr = {
+		.mask = UBCORE_JFR_STATE,
+		.state = UBCORE_JETTY_STATE_ERROR,
+	};
+	struct ubcore_event ev = {
+		.dev = dev,
+		.type = UBCORE_EVENT_JETTY_ERR,
+		.element.obj_id = id,
+	};
+	struct ubcore_jetty *jetty = ubcore_find_get_jetty(dev, id);
+
+	if (!jetty)
+		return;
+	if (READ_ONCE(jetty->state) != UBCORE_JETTY_STATE_ERROR &&
+	    !ubcore_modify_jetty(jetty, &attr, NULL) && jetty->jfae_handler)
+		jetty->jfae_handler(&ev, jetty->uctx);
+	ubcore_obj_ref_put(&jetty->obj_ref);
+}
+
 static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
 {
 	struct ubcore_tp *tp = fsm_tp(fsm);
 
 	dev_warn(&tp->cm->dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
 		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
+	/*
+	 * The peer is gone (not a teardown it announced, X11): an RC TP's
+	 * bound jetty can reach no one any more. An RM TP's users learn it
+	 * at their next post, which finds no established TP.
+	 */
+	if (result == -EHOSTUNREACH && tp->key.mode == UBOE_MGMT_TM_RC)
+		tp_jetty_error(tp->cm->dev, tp->key.local_jetty);
 }
 
 static const struct ubcore_tp_fsm_ops cm_fsm_ops = {
@@ -453,8 +493,10 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return ERR_PTR(-ENOMEM);
-	ret = xa_alloc(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX), GFP_KERNEL);
-	if (ret) {
+	/* cyclic: a TP opened again gets a new TPN, the peer tells them apart */
+	ret = xa_alloc_cyclic(&cm->tps, &tpn, tp, XA_LIMIT(1, U32_MAX),
+			      &cm->next_tpn, GFP_KERNEL);
+	if (ret < 0) {
 		kfree(tp);
 		return ERR_PTR(ret);
 	}
@@ -973,6 +1015,7 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
+		    tp_established(tp) &&
 		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {
 			cm_link_answered(tp, rx, msg.status);
 			return;
@@ -990,6 +1033,20 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 		    tp->fsm.peer_tpn == msg.peer_tpn) {
 			cm_link_request(tp, rx);
 			return;
+		}
+		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
+		    tp->fsm.peer_tpn != msg.peer_tpn) {
+			/*
+			 * The peer opens anew from another TPN: its end of
+			 * this TP is gone (a DCONN_NOTIFY lost, a restart).
+			 */
+			dev_info(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (was %u): the old one is lost\n",
+				 tp->fsm.local_tpn, b->src_eid, msg.peer_tpn,
+				 tp->fsm.peer_tpn);
+			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+			tp_settle(tp);
+			if (!tp->linked)
+				tp = NULL;
 		}
 		if (!tp) {
 			tp = tp_new(cm, &key);
@@ -1096,6 +1153,58 @@ int ubcore_recv_mgmt(struct ubcore_device *dev, u8 type, u32 msg_id,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ubcore_recv_mgmt);
+
+/* The states with a "peer lost" transition (tp_fsm.c X12-X17). */
+static bool tp_can_lose_peer(const struct ubcore_tp *tp)
+{
+	switch (tp->fsm.state) {
+	case UBCORE_TPS_REQ_SENT:
+	case UBCORE_TPS_REP_SENT:
+	case UBCORE_TPS_REUSE_SENT:
+	case UBCORE_TPS_INITIATOR_ESTABLISHED:
+	case UBCORE_TPS_TARGET_ESTABLISHED:
+	case UBCORE_TPS_REUSED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void cm_link_work(struct work_struct *work)
+{
+	struct ubcore_cm *cm = container_of(work, struct ubcore_cm, link_work);
+	struct ubcore_tp *tp;
+	unsigned long tpn;
+
+	mutex_lock(&cm->lock);
+	xa_for_each(&cm->tps, tpn, tp) {
+		if (cm->stopped || !tp_can_lose_peer(tp))
+			continue;
+		ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+		tp_settle(tp);
+	}
+	mutex_unlock(&cm->lock);
+}
+
+/**
+ * ubcore_cm_link_down() - a device's port went down: its TPs lose their
+ *	peers
+ * @dev: the device
+ *
+ * No packet leaves or arrives any more (the netdev is down, or lost its
+ * carrier: a veth whose peer end went down). Every TP of the device takes
+ * its "peer lost" transition (X12-X17) from the connection manager's work:
+ * opens waiting fail with -EHOSTUNREACH, established TPs leave the table,
+ * an RC TP's bound jetty goes to ERROR with UBCORE_EVENT_JETTY_ERR.
+ *
+ * Context: any; does not sleep.
+ */
+void ubcore_cm_link_down(struct ubcore_device *dev)
+{
+	if (dev->cm)
+		queue_work(dev->cm->wq, &dev->cm->link_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_link_down);
 
 #define CM_TOKEN_POLICY(flag)	((flag) & 0x7)	/* urma_jfr_flag_t token_policy */
 #define CM_TOKEN_NONE		0
@@ -1319,6 +1428,7 @@ int ubcore_cm_create(struct ubcore_device *dev)
 	spin_lock_init(&cm->rx_lock);
 	INIT_LIST_HEAD(&cm->rx_list);
 	INIT_WORK(&cm->rx_work, cm_rx_work);
+	INIT_WORK(&cm->link_work, cm_link_work);
 	dev->cm = cm;
 	return 0;
 }
@@ -1370,3 +1480,56 @@ void ubcore_cm_free(struct ubcore_device *dev)
 	kfree(cm);
 	dev->cm = NULL;
 }
+
+/**
+ * ubcore_tp_find_pair() - the TP a request to a peer travels on
+ * @dev: the local device
+ * @local: this end's EID
+ * @remote: the peer's EID
+ * @mode: UBOE_MGMT_TM_RM (one TP per EID pair) or UBOE_MGMT_TM_RC
+ * @local_jetty: RC: this end's jetty of the bound pair; RM: 0
+ * @remote_jetty: RC: the peer's jetty; RM: 0
+ * @tpn: out: this end's TPN
+ * @peer_tpn: out: the peer's TPN
+ *
+ * For a request that names no import (a WRITE to an imported segment) or
+ * whose import the caller cannot hold (ubcore_tp_resolve() needs it): the
+ * established TP of the key, whichever end opened it (a TP to this
+ * device's own EID has two ends here; either carries data). A walk of
+ * the device's TPs under RCU, as ubcore_tp_rx_lookup() reads them.
+ *
+ * Context: any context, softirq included; does not sleep.
+ * Return: 0, -ENODEV without a connection manager, -ENOTCONN when no TP
+ * of the key is established.
+ */
+int ubcore_tp_find_pair(struct ubcore_device *dev,
+			const union ubcore_eid *local,
+			const union ubcore_eid *remote, u8 mode,
+			u32 local_jetty, u32 remote_jetty, u32 *tpn,
+			u32 *peer_tpn)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	const struct ubcore_tp *tp;
+	unsigned long idx;
+	int ret = -ENOTCONN;
+
+	if (!cm)
+		return -ENODEV;
+	rcu_read_lock();
+	xa_for_each(&cm->tps, idx, tp) {
+		/* the key and the TPN are fixed from creation */
+		if (!READ_ONCE(tp->ready) || tp->key.mode != mode ||
+		    tp->key.local_jetty != local_jetty ||
+		    tp->key.remote_jetty != remote_jetty ||
+		    memcmp(tp->key.local.raw, local->raw, UBCORE_EID_SIZE) ||
+		    memcmp(tp->key.remote.raw, remote->raw, UBCORE_EID_SIZE))
+			continue;
+		*tpn = tp->fsm.local_tpn;
+		*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+		ret = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_find_pair);

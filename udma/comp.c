@@ -36,8 +36,9 @@
  * (engine.c).
  *
  * Context: under the queue's proc_lock (the loopback answers within the
- * requester's send); the UBoE carrier's responses will be queued to the
- * SQ's work, which delivers them under it.
+ * requester's send); the UBoE carrier's responses are queued to the SQ
+ * (udma_sq.rsp_list) by its receive work and handed over by the SQ's work
+ * (udma_uboe_sq_drain()), under it.
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -124,6 +125,16 @@ static int udma_comp_place(struct udma_wqe *wqe, const struct udma_msg *rsp)
 	}
 }
 
+/* A SENT WQE is done with status @st (its CQE's). */
+static void udma_wqe_answered(struct udma_wqe *wqe, u8 st)
+{
+	wqe->len = st == URMA_CR_SUCCESS ?
+		   min_t(u64, wqe->buf.total, U32_MAX) : 0;
+	wqe->status = st;
+	wqe->state = UDMA_WQE_DONE;
+	udma_wqe_release(wqe);
+}
+
 /**
  * udma_comp_rcv() - a response for an SQ
  * @sq: the queue whose request it answers; the caller holds
@@ -154,13 +165,33 @@ void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp)
 	st = udma_comp_cr_status(rsp->pkt.rspst);
 	if (st == URMA_CR_SUCCESS && udma_comp_place(wqe, rsp))
 		st = URMA_CR_LOC_LEN_ERR;
-	wqe->len = st == URMA_CR_SUCCESS ?
-		   min_t(u64, wqe->buf.total, U32_MAX) : 0;
-	wqe->status = st;
-	wqe->state = UDMA_WQE_DONE;
-	udma_wqe_release(wqe);
+	udma_wqe_answered(wqe, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_comp_rcv);
+
+/**
+ * udma_comp_local() - a request its carrier could not send
+ * @sq: the queue; the caller holds @sq->proc_lock
+ * @psn: the request's PSN (struct uboe_pkt.psn)
+ * @status: the WQE's CQE status: an error; or URMA_CR_SUCCESS for a
+ *	request that gets no response (UM: a datagram is done once sent)
+ *
+ * The WQE waiting for the response completes here with @status (its CQE
+ * is written by udma_comp_run(), in order). Nothing happens if no WQE of
+ * the window waits for @psn.
+ */
+void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status)
+{
+	u32 off = (psn - sq->head) & UBOE_PSN_MASK;
+	struct udma_wqe *wqe;
+
+	lockdep_assert_held(&sq->proc_lock);
+	wqe = udma_sq_wqe(sq, sq->head + off);
+	if (off >= sq->next - sq->head || wqe->state != UDMA_WQE_SENT)
+		return;
+	udma_wqe_answered(wqe, status);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_comp_local);
 
 /*
  * The head answered RNR: wait for a retry (true), or the retries are

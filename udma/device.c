@@ -211,6 +211,7 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 	netdev_hold(ndev, &udev->netdev_tracker, GFP_KERNEL);
 	INIT_LIST_HEAD(&udev->list);
 	atomic_inc(&udma_nr_devs);
+	udma_uboe_rx_init(udev);
 	if (udma_wire_alloc(udev)) {
 		ubcore_dealloc_device(&udev->ub_dev);
 		return NULL;
@@ -223,6 +224,8 @@ static void udma_dev_remove(struct udma_dev *udev)
 {
 	lockdep_assert_held(&udma_reg_mutex);
 	udma_wire_dev_del(udev);
+	/* after the receive path let go of the device: its queued packets */
+	udma_uboe_rx_stop(udev);
 	ubcore_unregister_device(&udev->ub_dev);
 	ubcore_dealloc_device(&udev->ub_dev);
 }

@@ -14,10 +14,11 @@
  * the completer has copied it), so a READ is placed before the request
  * after it is executed.
  *
- * udma_carrier_xmit() is where the UBoE carrier plugs in: a destination
- * EID that no device of this host has (or every one, with the force_wire
- * switch) will go to it, and it takes the responses back through its own
- * @reply (struct udma_carrier).
+ * udma_carrier_xmit() picks the carrier of each request: the loopback
+ * for a destination EID that a device of this host has, the UBoE carrier
+ * (uboe_carrier.c) for any other, and for every one while the force_wire
+ * switch is on (read once per request). A carrier takes the responses
+ * back through its own @reply (struct udma_carrier).
  */
 #include <ub/ubcore_device.h>
 
@@ -54,17 +55,28 @@ EXPORT_SYMBOL_IF_KUNIT(udma_loopback_carrier);
  * @sq: the requester's queue
  * @req: the request; @req->carrier is set to the carrier chosen
  *
- * Every destination is on this host for now: the loopback. The UBoE
- * carrier will take the destination EIDs that are not (see the top of
- * this file).
+ * The loopback for a destination EID of a device of this host, unless
+ * force_wire is on; the UBoE carrier otherwise (see the top of this
+ * file).
  *
- * Context: process context; may sleep (the loopback runs the responder).
+ * Context: process context; may sleep (the loopback runs the responder,
+ * the UBoE carrier copies the payload).
  */
 void udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req)
 {
+	struct ubcore_device *dev = NULL;
+
 	req->sq = sq;
+	if (!udma_force_wire())
+		dev = ubcore_get_device_by_eid(&req->pkt.dst_eid);
+	if (!dev) {
+		req->carrier = &udma_uboe_carrier;
+		udma_uboe_carrier.xmit(req);
+		return;
+	}
 	req->carrier = &udma_loopback_carrier;
-	udma_loopback_carrier.xmit(req);
+	udma_resp_rcv(dev, req);
+	ubcore_put_device(dev);
 }
 
 /**

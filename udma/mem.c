@@ -284,6 +284,27 @@ int udma_buf_copy_from_kernel(const struct udma_local_buf *dst,
 EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_from_kernel);
 
 /**
+ * udma_buf_copy_to_kernel() - copy the start of a local buffer into kernel
+ *	memory (a message's payload into the packet the UBoE carrier sends)
+ * @data: the kernel memory, @len bytes
+ * @src: ranges or inline data
+ * @len: bytes to copy
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if @src holds fewer than @len bytes (nothing is
+ * copied), -EFAULT if a range is not inside its segment.
+ */
+int udma_buf_copy_to_kernel(void *data, const struct udma_local_buf *src,
+			    u64 len)
+{
+	struct udma_mem_iter s, d = { .data = data, .data_len = len };
+
+	udma_iter_init_buf(&s, src);
+	return udma_copy(&d, &s, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_to_kernel);
+
+/**
  * udma_sges_get() - the registered memory a list of SGEs names
  * @dev: the device whose segments the SGEs name
  * @uctx: the context the segments must belong to (NULL: the kernel's)

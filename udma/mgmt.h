@@ -9,7 +9,15 @@
 
 #include <ub/ubcore_device.h>
 
+#include "uboe_codec.h"
+
+struct udma_dev;
+
 int udma_send_mgmt(struct ubcore_device *dev, const union ubcore_eid *dst,
 		   u8 type, u32 msg_id, const void *body, u16 len);
+int udma_mgmt_build(struct uboe_pkt *pkt, const union ubcore_eid *dst,
+		    u8 type, u32 msg_id, const void *body, u16 len);
+enum uboe_drop udma_mgmt_check(const struct uboe_pkt *pkt);
+enum uboe_drop udma_mgmt_rx(struct udma_dev *udev, const struct uboe_pkt *pkt);
 
 #endif /* _UDMA_MGMT_H */

@@ -547,6 +547,7 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 		return false;
 	}
 	/* Responses that came in since the last run. */
+	udma_uboe_sq_drain(sq);
 	if (!udma_comp_run(sq))
 		return false;
 	udma_sq_batch_init(sq, &b);

@@ -70,6 +70,7 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	mutex_init(&sq->proc_lock);
 	sq->state = UBCORE_JETTY_STATE_READY;
 	INIT_LIST_HEAD(&sq->rnr_node);
+	INIT_LIST_HEAD(&sq->rsp_list);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_init);
 
@@ -117,6 +118,8 @@ void udma_sq_destroy(struct udma_sq *sq)
 	udma_sq_rnr_del(sq);
 	/* ... and no work of it is left after this. */
 	cancel_delayed_work_sync(&sq->work);
+	/* Responses the wire brought and no one will complete now. */
+	udma_uboe_sq_purge(sq);
 	mutex_destroy(&sq->proc_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_destroy);

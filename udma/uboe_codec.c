@@ -64,6 +64,10 @@ static const char * const uboe_drop_names[UBOE_DROP_MAX] = {
 	[UBOE_DROP_UNKNOWN_MGMT_TYPE]	= "unknown_mgmt_type",
 	[UBOE_DROP_UNKNOWN_TPN]		= "unknown_tpn",
 	[UBOE_DROP_EID_NOT_HERE]	= "eid_not_here",
+	[UBOE_DROP_MGMT_BODY_LEN]	= "mgmt_body_len",
+	[UBOE_DROP_MGMT_BODY_VERSION]	= "mgmt_body_version",
+	[UBOE_DROP_MGMT_EID_MISMATCH]	= "mgmt_eid_mismatch",
+	[UBOE_DROP_MGMT_REFUSED]	= "mgmt_refused",
 };
 
 /**

@@ -61,10 +61,20 @@ enum uboe_seg {
  * @UBOE_DROP_UNKNOWN_TPN: (the transport's) no TP of that TPN here
  * @UBOE_DROP_EID_NOT_HERE: (the transport's) the destination EID is not
  *	one of the receiving namespace's devices
+ * @UBOE_DROP_MGMT_BODY_LEN: (udma's management path) the body is not a
+ *	struct uboe_mgmt_body (UBOE_MGMT_BODY_SIZE bytes)
+ * @UBOE_DROP_MGMT_BODY_VERSION: (management path) body version is not
+ *	UBOE_MGMT_BODY_VERSION
+ * @UBOE_DROP_MGMT_EID_MISMATCH: (management path) the body's source or
+ *	destination EID is not the packet's (EIDH)
+ * @UBOE_DROP_MGMT_REFUSED: (management path) ubcore's connection manager
+ *	did not take the message (its queue is full, it is stopping); it
+ *	counts why in its own stats
  * @UBOE_DROP_MAX: number of reasons
  *
- * The codec returns all but the last two; they are here so that one
- * counter table (uboe_drop_name()) covers every drop of the wire.
+ * The codec returns those before UBOE_DROP_UNKNOWN_TPN; the others are
+ * here so that one counter table (uboe_drop_name()) covers every drop of
+ * the wire.
  */
 enum uboe_drop {
 	UBOE_DROP_NONE,
@@ -91,6 +101,10 @@ enum uboe_drop {
 	UBOE_DROP_UNKNOWN_MGMT_TYPE,
 	UBOE_DROP_UNKNOWN_TPN,
 	UBOE_DROP_EID_NOT_HERE,
+	UBOE_DROP_MGMT_BODY_LEN,
+	UBOE_DROP_MGMT_BODY_VERSION,
+	UBOE_DROP_MGMT_EID_MISMATCH,
+	UBOE_DROP_MGMT_REFUSED,
 	UBOE_DROP_MAX
 };
 

@@ -17,26 +17,8 @@
  * Return: UBOE_DROP_NONE when the packet was taken (or dropped on purpose
  * and counted by the handler), else the reason the caller counts.
  */
+#include "mgmt.h"
 #include "udma.h"
-
-/**
- * udma_uboe_rx_data() - a data packet: a request or a response, of a TP
- *	(RTP_DATA) or of none (UTP_DATA, UM)
- * @udev: the device that owns the destination EID
- * @pkt: the decoded packet
- * @skb: the datagram it came in
- *
- * The engine's responder (requests) and completer (responses) take these
- * once it has a TP table; until then no TPN names a TP here.
- *
- * Return: UBOE_DROP_UNKNOWN_TPN.
- */
-enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
-				 const struct uboe_pkt *pkt,
-				 struct sk_buff *skb)
-{
-	return UBOE_DROP_UNKNOWN_TPN;
-}
 
 /**
  * udma_uboe_rx_ack() - an ACK or a NAK of a TP
@@ -44,7 +26,10 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
  * @pkt: the decoded packet
  * @skb: the datagram it came in
  *
- * The engine's requester takes these once it has a TP table.
+ * Data packets go to udma_uboe_rx_data() (uboe_carrier.c). The UBoE
+ * carrier sends no ACK or NAK yet: a response acknowledges its request,
+ * and PSN tracking, ACKs and retransmission are the reliable transport's,
+ * still to come; until then no TP here takes one.
  *
  * Return: UBOE_DROP_UNKNOWN_TPN.
  */
@@ -63,15 +48,15 @@ enum uboe_drop udma_uboe_rx_ack(struct udma_dev *udev,
  *	message body, @pkt->src_eid and @pkt->dst_eid its ends
  * @skb: the datagram it came in
  *
- * This is the connection manager's entry point: udma only moves its
- * messages. Until ubcore has one, the message is dropped here; the caller
- * has counted it in mgmt_rx.
+ * udma only moves the connection manager's messages: mgmt.c checks the
+ * body against the packet and queues a copy to ubcore_recv_mgmt(). The
+ * caller has counted it in mgmt_rx.
  *
- * Return: UBOE_DROP_NONE.
+ * Return: UBOE_DROP_NONE, or why it was dropped (UBOE_DROP_MGMT_*).
  */
 enum uboe_drop udma_uboe_rx_mgmt(struct udma_dev *udev,
 				 const struct uboe_pkt *pkt,
 				 struct sk_buff *skb)
 {
-	return UBOE_DROP_NONE;
+	return udma_mgmt_rx(udev, pkt);
 }

@@ -89,6 +89,18 @@ bool udma_force_wire(void)
 }
 
 /**
+ * udma_set_force_wire() - set force_wire, as writing the parameter does
+ * @on: the new value
+ *
+ * Return: the old value. For KUnit suites that exercise the wire.
+ */
+bool udma_set_force_wire(bool on)
+{
+	return xchg(&udma_uboe_force_wire, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
+
+/**
  * struct udma_net - udma in one network namespace
  * @lock: serialises the changes of @devs, @sock4 and @sock6 (process
  *	context: device add and removal, namespace exit)
@@ -149,6 +161,20 @@ u64 udma_wire_read(struct udma_dev *udev, unsigned int idx)
 	return udma_stats_read(udev->wire.stats, idx);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_wire_read);
+
+/**
+ * udma_wire_inc() - count one event in a counter of a device
+ * @udev: the device
+ * @idx: enum udma_wire_cnt, or an enum uboe_drop other than UBOE_DROP_NONE
+ *
+ * Any context; no lock (per-CPU counters).
+ */
+void udma_wire_inc(struct udma_dev *udev, unsigned int idx)
+{
+	if (WARN_ON_ONCE(idx == UBOE_DROP_NONE || idx >= UDMA_WIRE_NR_CNT))
+		return;
+	udma_stats_add(udev->wire.stats, idx, 1);
+}
 
 /* Receive ------------------------------------------------------------- */
 
@@ -633,9 +659,14 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RX_PACKETS - UBOE_DROP_MAX] = "rx_packets",
 	[UDMA_WIRE_RX_BYTES - UBOE_DROP_MAX] = "rx_bytes",
 	[UDMA_WIRE_MGMT_RX - UBOE_DROP_MAX] = "mgmt_rx",
+	[UDMA_WIRE_MGMT_TX - UBOE_DROP_MAX] = "mgmt_tx",
 	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",
 	[UDMA_WIRE_TX_BYTES - UBOE_DROP_MAX] = "tx_bytes",
 	[UDMA_WIRE_TX_ERRORS - UBOE_DROP_MAX] = "tx_errors",
+	[UDMA_WIRE_RX_QUEUE_FULL - UBOE_DROP_MAX] = "rx_queue_full",
+	[UDMA_WIRE_RSP_NO_SQ - UBOE_DROP_MAX] = "rsp_no_sq",
+	[UDMA_WIRE_TX_TOO_BIG - UBOE_DROP_MAX] = "tx_msg_too_big",
+	[UDMA_WIRE_TX_NO_TP - UBOE_DROP_MAX] = "tx_no_tp",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==
@@ -665,7 +696,7 @@ static struct attribute *udma_wire_attr_list[UDMA_WIRE_NR_CNT];
 
 /*
  * /sys/class/ubcore/<dev>/wire/: one file per drop reason, named by
- * uboe_drop_name(), and rx_packets, rx_bytes, mgmt_rx, tx_packets,
+ * uboe_drop_name(), and rx_packets, rx_bytes, mgmt_rx, mgmt_tx, tx_packets,
  * tx_bytes, tx_errors; added by ubcore with the device (ops.device_group).
  */
 const struct attribute_group udma_wire_group = {

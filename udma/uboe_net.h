@@ -44,16 +44,31 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RX_BYTES,
 	/* of those, management messages */
 	UDMA_WIRE_MGMT_RX,
+	/* management messages sent through UBoE (mgmt.c) */
+	UDMA_WIRE_MGMT_TX,
 	/* packets handed to the IP layer, and their bytes (UDP payload) */
 	UDMA_WIRE_TX_PACKETS,
 	UDMA_WIRE_TX_BYTES,
 	/* packets udma_uboe_xmit() could not send (no route, too big, ...) */
 	UDMA_WIRE_TX_ERRORS,
+	/*
+	 * the UBoE carrier (uboe_carrier.c): received data packets dropped
+	 * because the device's receive queue was full (or no memory);
+	 * responses for no JFS or jetty of the device, or for one being
+	 * destroyed; messages not sent because they do not fit in one
+	 * packet at the path MTU (segmentation is not done yet); requests
+	 * not sent because no TP to the destination is established
+	 */
+	UDMA_WIRE_RX_QUEUE_FULL,
+	UDMA_WIRE_RSP_NO_SQ,
+	UDMA_WIRE_TX_TOO_BIG,
+	UDMA_WIRE_TX_NO_TP,
 	UDMA_WIRE_NR_CNT
 };
 
 /* The force_wire module parameter (uboe_net.c). */
 bool udma_force_wire(void);
+bool udma_set_force_wire(bool on);
 
 /* Per-CPU counters, added with this_cpu_*(): any context, no lock. */
 struct udma_wire_stats {
@@ -105,6 +120,7 @@ void udma_wire_free(struct udma_dev *udev);
 int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt);
 extern const struct attribute_group udma_wire_group;

@@ -26,6 +26,7 @@
 #include <uapi/ub/udma_abi.h>
 
 #include "msg.h"
+#include "uboe_carrier.h"
 #include "uboe_net.h"
 
 /* Name format of devices created without an administrator's name. */
@@ -125,6 +126,7 @@ struct udma_dev {
 	atomic_t nr_imported;
 
 	struct udma_wire wire;
+	struct udma_uboe_rx uboe_rx;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -463,6 +465,12 @@ struct udma_wqe {
  * @rnr_node: in udma_rnr_list while @rnr_wait; udma_rnr_lock
  * @peer: the bound peer of an RC jetty (from bind_jetty); @proc_lock
  * @bound: @peer is valid; @proc_lock
+ * @rsp_list: responses the UBoE carrier received for the queue (struct
+ *	udma_uboe_item), for @work to hand to the completer; @ring->lock
+ *	(the receive work adds, the processor takes them all, destroy
+ *	purges them after @dying is set: nothing is added after that)
+ * @rsp_len: entries of @rsp_list; written under @ring->lock, READ_ONCE
+ *	elsewhere
  */
 struct udma_sq {
 	struct udma_ring *ring;
@@ -490,6 +498,9 @@ struct udma_sq {
 
 	struct udma_import peer;
 	bool bound;
+
+	struct list_head rsp_list;
+	u32 rsp_len;
 };
 
 /* The WQE of PSN @psn in @sq's window. */
@@ -709,6 +720,7 @@ void udma_wqe_release(struct udma_wqe *wqe);
 
 /* comp.c */
 bool udma_comp_run(struct udma_sq *sq);
+void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status);
 
 /* engine.c */
 int udma_engine_init(void);

@@ -63,4 +63,9 @@ int ubcore_tp_resolve(struct ubcore_device *dev, const struct ubcore_tjetty *tj,
 		      u32 *tpn, u32 *peer_tpn);
 int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 			const union ubcore_eid *src, u32 *peer_tpn);
+int ubcore_tp_find_pair(struct ubcore_device *dev,
+			const union ubcore_eid *local,
+			const union ubcore_eid *remote, u8 mode,
+			u32 local_jetty, u32 remote_jetty, u32 *tpn,
+			u32 *peer_tpn);
 #endif /* _UB_UBCORE_TP_H */

@@ -126,3 +126,82 @@ ub_link_down() {
 ub_link_mtu() {
 	echo "$2" > "/sys/class/net/$1/mtu"
 }
+
+# The namespace pair: two "hosts" in one guest. Two network namespaces,
+# UB_NS_A and UB_NS_B, joined by a veth pair (UB_VETH_A in A, UB_VETH_B in
+# B) with IPv4 and IPv6 addresses (UB_IP4_A/B, UB_IP6_A/B, no DAD), and,
+# once the stack is loaded, one udma device in each (UB_DEV_A on
+# UB_VETH_A, UB_DEV_B on UB_VETH_B). Override the names before
+# ub_nspair_create to run two pairs.
+UB_NS_A=${UB_NS_A:-uboeA} UB_NS_B=${UB_NS_B:-uboeB}
+UB_VETH_A=${UB_VETH_A:-vA} UB_VETH_B=${UB_VETH_B:-vB}
+UB_IP4_A=${UB_IP4_A:-10.77.0.1} UB_IP4_B=${UB_IP4_B:-10.77.0.2}
+UB_IP6_A=${UB_IP6_A:-fd77::1} UB_IP6_B=${UB_IP6_B:-fd77::2}
+UB_DEV_A=${UB_DEV_A:-udmaA} UB_DEV_B=${UB_DEV_B:-udmaB}
+UB_ADMIN=${UB_ADMIN:-$UB_TOP/build/tools/urma_admin/urma_admin}
+
+# ub_ns NS CMD...: run CMD in namespace NS, with NS's /sys (so sysfs and
+# /sys/class/ubcore show NS's devices).
+ub_ns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# ub_nspair_create: the two namespaces, the veth pair, the addresses. One
+# ip per namespace: every exec of ip costs seconds under the test kernel.
+ub_nspair_create() {
+	ip -batch - <<-IP || return 1
+	netns add $UB_NS_A
+	netns add $UB_NS_B
+	link add $UB_VETH_A type veth peer name $UB_VETH_B
+	link set $UB_VETH_A netns $UB_NS_A
+	link set $UB_VETH_B netns $UB_NS_B
+	IP
+	ip -n "$UB_NS_A" -batch - <<-IP || return 1
+	link set lo up
+	link set $UB_VETH_A up
+	addr add $UB_IP4_A/24 dev $UB_VETH_A
+	addr add $UB_IP6_A/64 dev $UB_VETH_A nodad
+	IP
+	ip -n "$UB_NS_B" -batch - <<-IP || return 1
+	link set lo up
+	link set $UB_VETH_B up
+	addr add $UB_IP4_B/24 dev $UB_VETH_B
+	addr add $UB_IP6_B/64 dev $UB_VETH_B nodad
+	IP
+}
+
+# ub_nspair_add_devs: UB_DEV_A and UB_DEV_B, each created from inside its
+# namespace (urma_admin dev add), each waited for until its IPv4 and IPv6
+# addresses are EIDs (the EID table is filled by a work item; at most
+# 10 s). The stack must be loaded.
+ub_nspair_add_devs() {
+	ub_nspair_add_dev "$UB_NS_A" "$UB_DEV_A" "$UB_VETH_A" "$UB_IP4_A" \
+		"$UB_IP6_A" &&
+	ub_nspair_add_dev "$UB_NS_B" "$UB_DEV_B" "$UB_VETH_B" "$UB_IP4_B" \
+		"$UB_IP6_B"
+}
+
+# ub_nspair_add_dev NS DEV NETDEV IP4 IP6 (ub_nspair_add_devs)
+ub_nspair_add_dev() {
+	ub_ns "$1" "$UB_ADMIN" dev add "$2" netdev "$3" || return 1
+	# shellcheck disable=SC2016
+	ub_ns "$1" "$UB_BUSYBOX" sh -c '
+		for i in $(seq 100); do
+			e=$(cat "$1"/eids/* 2>/dev/null)
+			case "$e" in *"$2"*) case "$e" in *"$3"*) exit 0;; esac;; esac
+			sleep 0.1
+		done
+		echo "$1 has not $2 and $3 as EIDs: $e" >&2
+		exit 1' sh "$UB_CLASS/$2" "$4" "$5"
+}
+
+# ub_nspair_destroy: the namespaces, whatever is in them (their devices
+# and the veth pair go with them); quiet, never fails.
+ub_nspair_destroy() {
+	ip -batch - <<-IP 2>/dev/null || true
+	netns del $UB_NS_A
+	netns del $UB_NS_B
+	IP
+}

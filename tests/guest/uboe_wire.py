@@ -5,8 +5,8 @@
 
 Run by tests/guest/cases/udma-uboe-wire.sh once the namespaces uboeA and
 uboeB exist, joined by the veth pair vA (10.77.0.1, fd77::1) / vB
-(10.77.0.2, fd77::2). Creates udmaA on vA and udmaB on vB (urma_admin, from
-inside each namespace), then sends, from plain UDP sockets of uboeA to the
+(10.77.0.2, fd77::2), with udmaA on vA and udmaB on vB (lib.sh's namespace
+pair). Sends, from plain UDP sockets of uboeA to the
 UBoE port of uboeB, one packet of every malformed kind and some valid ones,
 over IPv4 and IPv6, and checks that every counter of udmaB's wire/ (and of
 uboeB's /proc/net/udma_uboe) moved by exactly what was sent.
@@ -20,7 +20,6 @@ import ctypes
 import os
 import socket
 import struct
-import subprocess
 import sys
 import time
 
@@ -33,9 +32,11 @@ DROPS = ["truncated", "len_mismatch", "bad_version", "no_icrc", "bad_icrc",
          "bad_syndrome", "bad_ta_version", "unknown_ta_opcode",
          "ta_opcode_for_tp", "bad_field", "bad_status", "ext_missing",
          "ext_unexpected", "bad_segment", "payload_len", "bad_mgmt_version",
-         "unknown_mgmt_type", "unknown_tpn", "eid_not_here"]
-OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "tx_packets", "tx_bytes",
-          "tx_errors"]
+         "unknown_mgmt_type", "unknown_tpn", "eid_not_here", "mgmt_body_len",
+         "mgmt_body_version", "mgmt_eid_mismatch", "mgmt_refused"]
+OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "mgmt_tx", "tx_packets",
+          "tx_bytes", "tx_errors", "rx_queue_full", "rsp_no_sq",
+          "tx_msg_too_big", "tx_no_tp"]
 
 # uboe_wire.h
 WIRE_VERSION = 1
@@ -44,7 +45,8 @@ F_FIRST, F_LAST, F_EID, F_ICRC = 0x40000000, 0x20000000, 0x10000000, 0x08000000
 F_RSVD_BIT = 0x01000000
 TA_MANAGEMENT, TA_TAACK = 0x10, 0x11
 EXT_MGMTETAH = 0x0080
-MGMT_VERSION, MGMT_CONN_REQ = 1, 1
+MGMT_VERSION, MGMT_CONN_REQ, MGMT_CONN_ACK = 1, 1, 3
+BODY_VERSION, TM_RM = 1, 0x1
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -103,18 +105,29 @@ def finish(pkt, icrc=False, pkt_len=None):
     return bytes(pkt)
 
 
-def mgmt(src, dst, body=b"conn-req", mtype=MGMT_CONN_REQ, mver=MGMT_VERSION,
+def body(src, dst, version=BODY_VERSION):
+    """A struct uboe_mgmt_body (56 bytes) of a CONN_ACK: RM, source TPN 1,
+    destination TPN 0x7777 (no TP of udmaB has it: ubcore drops it after
+    udma took it, and answers nothing)."""
+    return struct.pack(">BBBBIIIII16s16s", version, TM_RM, 0, 0, 1, 0x7777,
+                       0, 0, 0, src, dst)
+
+
+def mgmt(src, dst, body_=None, mtype=MGMT_CONN_ACK, mver=MGMT_VERSION,
          ta_opcode=TA_MANAGEMENT, ext=EXT_MGMTETAH, btah_rsvd=0,
          tp_opcode=TP_UTP_DATA, flags=0, ver=WIRE_VERSION << 4, icrc=False,
          stpn=0):
-    """A management message: TPH (ONLY, EIDH), EIDH, BTAH, MGMTETAH, body."""
+    """A management message: TPH (ONLY, EIDH), EIDH, BTAH, MGMTETAH, body
+    (a valid one for src and dst unless given)."""
+    if body_ is None:
+        body_ = body(src, dst)
     f = F_FIRST | F_LAST | F_EID | flags | (F_ICRC if icrc else 0)
     # BTAH: opcode 1, flags 1 (TAver 0), INI_TASSN 2, ODR/RC 4, ext 2, rsvd 2
     btah = struct.pack(">BBHIHH", ta_opcode, 0, 0, 0, ext, btah_rsvd)
     # MGMTETAH: version 1, type 1, body_len 2, msg_id 4
-    mh = struct.pack(">BBHI", mver, mtype, len(body), 0x1234)
+    mh = struct.pack(">BBHI", mver, mtype, len(body_), 0x1234)
     return finish(tph(tp_opcode, f, stpn=stpn, ver=ver) + src + dst + btah +
-                  mh + body, icrc=icrc)
+                  mh + body_, icrc=icrc)
 
 
 def taack(dtpn=5, stpn=7):
@@ -212,7 +225,20 @@ def run_round(family, dev, send, src, dst, other):
     drop("unknown TPN (TAACK)", taack(), "unknown_tpn")
     drop("unknown TPN (ACK)", ack(), "unknown_tpn")
     drop("destination EID not here", mgmt(src, other), "eid_not_here")
-    accepted = [good, mgmt(src, dst, icrc=True), mgmt(src, dst, body=b"")]
+    # Decoded, delivered (mgmt_rx), then refused by udma's body check.
+    for label, p, reason in (
+            ("an 8-byte body", mgmt(src, dst, body_=b"conn-ack"), "mgmt_body_len"),
+            ("an empty body", mgmt(src, dst, body_=b""), "mgmt_body_len"),
+            ("a 57-byte body", mgmt(src, dst, body_=body(src, dst) + b"\0"),
+             "mgmt_body_len"),
+            ("body version 2", mgmt(src, dst, body_=body(src, dst, version=2)),
+             "mgmt_body_version"),
+            ("body from another EID", mgmt(src, dst, body_=body(other, dst)),
+             "mgmt_eid_mismatch"),
+            ("body to another EID", mgmt(src, dst, body_=body(src, other)),
+             "mgmt_eid_mismatch")):
+        cases.append((label, p, {"mgmt_rx": 1, reason: 1}))
+    accepted = [good, mgmt(src, dst, icrc=True)]
     for p in accepted:
         cases.append(("valid management", p, {"mgmt_rx": 1}))
     # Delivered to udmaB: counted in rx_packets and rx_bytes, whatever the
@@ -232,11 +258,12 @@ def run_round(family, dev, send, src, dst, other):
     for label, pkt, _ in cases:
         send(pkt)
     total = len(cases)
+    landings = sum(want[k] for k in DROPS + ["mgmt_rx"])
 
     def seen():
-        # every packet lands in one drop reason or in mgmt_rx
+        # every packet lands in a drop reason or mgmt_rx, or both
         now = dev.wire()
-        return sum(now[k] - before[k] for k in DROPS + ["mgmt_rx"]) >= total
+        return sum(now[k] - before[k] for k in DROPS + ["mgmt_rx"]) >= landings
     wait_for("%s: %d packets counted" % (v, total), seen)
     time.sleep(0.2)  # nothing more may come
     after, after_ns = dev.wire(), ns_drops()
@@ -256,7 +283,6 @@ def run_round(family, dev, send, src, dst, other):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--admin", required=True)
     ap.add_argument("--port", type=int, default=4792)
     args = ap.parse_args()
 
@@ -264,13 +290,11 @@ def main():
         fail("the test's own CRC32C is wrong")
 
     setns("uboeA")
-    subprocess.run([args.admin, "dev", "add", "udmaA", "netdev", "vA"], check=True)
     s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s4nocsum = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s4nocsum.setsockopt(socket.SOL_SOCKET, SO_NO_CHECK, 1)
     s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     setns("uboeB")
-    subprocess.run([args.admin, "dev", "add", "udmaB", "netdev", "vB"], check=True)
     mount_sysfs("/run/uboe-sysB")
     try:
         dev = Dev("/run/uboe-sysB", "udmaB")

@@ -39,7 +39,7 @@ status=$(dkms status "ub-urma/$ver" "${trees[@]}")
 echo "$status"
 [[ $status == *"ub-urma/$ver, $rel, x86_64: installed"* ]] || fail "dkms status is not installed"
 mods=$t/mods/$rel/updates/dkms
-for m in ubcore udma uburma; do
+for m in ubcore udma uburma ipourma; do
 	[ -f "$mods/$m.ko" ] || fail "$m.ko not installed by dkms"
 done
 
@@ -72,7 +72,7 @@ echo "$log"
 
 echo "== dkms remove"
 dkms remove "ub-urma/$ver" --all "${trees[@]}" > /dev/null
-for m in ubcore udma uburma; do
+for m in ubcore udma uburma ipourma; do
 	[ ! -e "$mods/$m.ko" ] || fail "$m.ko left after dkms remove"
 done
 rm -rf "$t"

@@ -109,6 +109,10 @@ bool load_stack(const std::string &udma_netdevs)
 
         if (module_name(m) == "udma" && !udma_netdevs.empty())
             params = "netdev=" + udma_netdevs;
+        // UB_UDMA_PARAMS: more udma parameters for a whole run ("force_wire=1",
+        // tests/guest/cases/udma-force-wire-dp.sh).
+        if (module_name(m) == "udma" && !env("UB_UDMA_PARAMS").empty())
+            params += (params.empty() ? "" : " ") + env("UB_UDMA_PARAMS");
         if (!insmod(env("UB_KMOD") + "/" + m, params)) {
             unload_stack();
             return false;
@@ -122,6 +126,16 @@ bool unload_stack()
     auto mods = stack_modules();
     bool ok = true;
 
+    // With extra udma parameters, say how many UBoE packets udma0 sent and
+    // received while it was loaded (the force_wire case checks them).
+    if (!env("UB_UDMA_PARAMS").empty() && module_loaded("udma")) {
+        std::ifstream tx("/sys/class/ubcore/udma0/wire/tx_packets");
+        std::ifstream rx("/sys/class/ubcore/udma0/wire/rx_packets");
+        unsigned long long ntx = 0, nrx = 0;
+
+        if (tx >> ntx && rx >> nrx)
+            std::fprintf(stderr, "stack: udma0 wire tx_packets %llu rx_packets %llu\n", ntx, nrx);
+    }
     for (auto it = mods.rbegin(); it != mods.rend(); ++it) {
         std::string name = module_name(*it);
         if (module_loaded(name) && !rmmod(name))

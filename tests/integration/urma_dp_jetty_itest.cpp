@@ -78,7 +78,8 @@ protected:
                 jetties_[i] = nullptr;
     }
 
-    urma_target_jetty_t *import(urma_jetty_t *j, urma_transport_mode_t mode)
+    // Imports jetty j as mode; NULL and errno on failure.
+    urma_target_jetty_t *try_import(urma_jetty_t *j, urma_transport_mode_t mode)
     {
         urma_rjetty_t rj = {};
         rj.jetty_id = j->jetty_id;
@@ -86,7 +87,12 @@ protected:
         rj.type = URMA_JETTY;
         rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
         urma_token_t t = {ub_itest::kJfrToken};
-        urma_target_jetty_t *tj = urma_import_jetty(ctx_, &rj, &t);
+        return urma_import_jetty(ctx_, &rj, &t);
+    }
+
+    urma_target_jetty_t *import(urma_jetty_t *j, urma_transport_mode_t mode)
+    {
+        urma_target_jetty_t *tj = try_import(j, mode);
         EXPECT_NE(tj, nullptr) << std::strerror(errno);
         if (tj != nullptr)
             imports_[nimports_++] = tj;
@@ -260,8 +266,14 @@ TEST_F(DpJetty, RcBindAndUnbind)
     ASSERT_NE(peer, nullptr);
     ASSERT_NE(rm, nullptr);
     urma_target_jetty_t *tpeer = import(peer, URMA_TM_RC);
-    urma_target_jetty_t *tpeer_rm = import(peer, URMA_TM_RM);
     ASSERT_NE(tpeer, nullptr);
+    // The peer checks the mode at import time (connection manager):
+    // an RC jetty imported as RM is refused with EPROTOTYPE.
+    errno = 0;
+    EXPECT_EQ(try_import(peer, URMA_TM_RM), nullptr);
+    EXPECT_EQ(errno, EPROTOTYPE);
+    // An RM import (of the RM jetty) cannot be bound to an RC jetty.
+    urma_target_jetty_t *tpeer_rm = import(rm, URMA_TM_RM);
     ASSERT_NE(tpeer_rm, nullptr);
     Region &src = region(4096);
     Region &dst = region(4096);

@@ -397,8 +397,13 @@ TEST_F(LimitsTest, ImportsAreCappedPerContext)
     rjfr.trans_mode = URMA_TM_RM;
     rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
     urma_token_t jtoken = {0xabcd};
+    // Imports open a TP: the peer checks that the jetty exists (sharing
+    // the JFR, and so its token).
+    urma_jetty_cfg_t jcfg = ub_itest::jetty_cfg_shared(jfc, jfr);
+    urma_jetty_t *jetty = urma_create_jetty(a, &jcfg);
+    ASSERT_NE(jetty, nullptr) << std::strerror(errno);
     urma_rjetty_t rjetty = {};
-    rjetty.jetty_id = jfr->jfr_id;
+    rjetty.jetty_id = jetty->jetty_id;
     rjetty.trans_mode = URMA_TM_RM;
     rjetty.type = URMA_JETTY;
 
@@ -459,6 +464,7 @@ TEST_F(LimitsTest, ImportsAreCappedPerContext)
         EXPECT_EQ(urma_unimport_jfr(t), URMA_SUCCESS);
     for (auto *t : tjettys)
         EXPECT_EQ(urma_unimport_jetty(t), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jetty(jetty), URMA_SUCCESS);
     EXPECT_EQ(urma_delete_jfr(jfr), URMA_SUCCESS);
     EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
     EXPECT_EQ(urma_unregister_seg(seg), URMA_SUCCESS);

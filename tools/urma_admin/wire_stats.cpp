@@ -15,8 +15,10 @@ namespace urma_admin {
 
 namespace {
 
-// The counters that are not drop reasons, in the order they are shown.
-const char *const kTraffic[] = {"rx_packets", "rx_bytes", "mgmt_rx", "tx_packets", "tx_bytes", "tx_errors"};
+// The counters that are not drop reasons of received packets, in the order
+// they are shown (the UBoE carrier's messages not sent among them).
+const char *const kTraffic[] = {"rx_packets", "rx_bytes",  "mgmt_rx",        "tx_packets",
+                                "tx_bytes",   "tx_errors", "tx_msg_too_big", "tx_no_tp"};
 
 bool is_dir(const std::string &path)
 {

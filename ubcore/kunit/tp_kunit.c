@@ -309,6 +309,41 @@ static void providers_resolve_and_check_tpns(struct kunit *test)
 			-ENOENT);
 }
 
+/*
+ * A DCONN_NOTIFY that never arrives leaves b's end established: a's next
+ * open (another TPN) finds it, b takes the old end as lost (X16) and
+ * answers the new request.
+ */
+static void lost_dconn_does_not_block_the_next_open(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tp *tp;
+	u32 old;
+
+	ubcore_cm_set_timing(ctx->a, 50, 2);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	old = ib[0].tpn;
+	fake_mgmt.drop = true;
+	ubcore_tp_close(tp);		/* its DCONN_NOTIFY is lost */
+	fake_mgmt.drop = false;
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_NE(test, ib[0].tpn, old);
+	KUNIT_EXPECT_EQ(test, ib[0].peer_tpn, ia[0].tpn);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
 /* No answer: CONN_REQ, two retries (20, 40 ms), then 80 ms: ETIMEDOUT. */
 static void unanswered_open_times_out(struct kunit *test)
 {
@@ -509,17 +544,49 @@ static void malformed_messages_are_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tps(b, info), 0);
 }
 
+/* Peer loss (X15, X16): the port goes down, each side's TP leaves. */
+static void link_down_loses_the_peer(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+	u32 sent;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	sent = fake_mgmt.sent;
+	ubcore_cm_link_down(ctx->a);	/* X15: Initiator established */
+	wait_tps(test, ctx->a, 0);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, info), 1);	/* b knows nothing */
+	ubcore_cm_link_down(ctx->b);	/* X16: Target established */
+	wait_tps(test, ctx->b, 0);
+	/* the user's TP is out of the table; closing it sends nothing */
+	ubcore_tp_close(tp);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent, sent);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->a)->refused), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->b)->refused), 0LL);
+	/* a new open after the link came back makes a new TP */
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
 static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rm_imports_share_one_tp),
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
 	KUNIT_CASE(rejects_reach_the_caller),
 	KUNIT_CASE(joiners_are_checked_on_a_shared_tp),
 	KUNIT_CASE(providers_resolve_and_check_tpns),
+	KUNIT_CASE(lost_dconn_does_not_block_the_next_open),
 	KUNIT_CASE(unanswered_open_times_out),
 	KUNIT_CASE(unreachable_peer),
 	KUNIT_CASE(simultaneous_open_makes_one_tp),
 	KUNIT_CASE(tp_to_own_eid),
 	KUNIT_CASE(malformed_messages_are_dropped),
+	KUNIT_CASE(link_down_loses_the_peer),
 	{}
 };
 

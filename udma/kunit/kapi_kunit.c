@@ -24,39 +24,7 @@
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_dp.h>
 
-#define KAPI_DEV	"udma0"
-#define KAPI_BUF_LEN	4096
-#define KAPI_DEPTH	64
-#define KAPI_MAX_SGE	4
-/* A reserved (well-known) jetty ID, which only kernel callers may ask for. */
-#define KAPI_JETTY_B_ID	33
-#define KAPI_JFR_TOKEN	0x2222
-#define KAPI_SEG_TOKEN	0x5a5a5a5a
-#define KAPI_BAD_TOKEN	0x0bad0bad
-/* urma_token_policy_t URMA_TOKEN_PLAIN_TEXT: the target checks tokens. */
-#define KAPI_TOKEN_PLAIN	1
-/* urma_cr_status_t and urma_cr_opcode_t values (urma_opcode.h). */
-#define SPEC_CR_SUCCESS			0
-#define SPEC_CR_REM_ACCESS_ABORT_ERR	8
-#define SPEC_CR_OPC_SEND_WITH_IMM	1
-/* Polling gives up after this long (the engine's work runs in between). */
-#define KAPI_POLL_MS	5000
-
-struct kapi {
-	struct ubcore_device *dev;
-	union ubcore_eid eid;
-	struct ubcore_jfc *jfc_a, *jfc_b;
-	struct ubcore_jfr *jfr_a, *jfr_b;
-	struct ubcore_jetty *jetty_a, *jetty_b;
-	struct ubcore_token_id *tid;
-	u8 *src, *dst;
-	struct ubcore_target_seg *src_seg, *dst_seg;
-	/* dst_seg imported with its token, and with a wrong one */
-	struct ubcore_target_seg *rdst, *rdst_bad;
-	struct ubcore_tjetty *tjetty_b;
-	atomic_t comp_events;
-	struct completion comp;
-};
+#include "kapi.h"
 
 static void kapi_comp(struct ubcore_jfc *jfc)
 {
@@ -123,12 +91,12 @@ static struct ubcore_jetty *kapi_jetty(struct kunit *test, struct kapi *k,
 	return jetty;
 }
 
-static struct ubcore_target_seg *kapi_reg(struct kunit *test, struct kapi *k,
-					  void *buf)
+struct ubcore_target_seg *kapi_reg(struct kunit *test, struct kapi *k,
+				   void *buf, u64 len)
 {
 	struct ubcore_seg_cfg cfg = {
 		.va = (uintptr_t)buf,
-		.len = KAPI_BUF_LEN,
+		.len = len,
 		.token_id = k->tid,
 		.token_value = KAPI_SEG_TOKEN,
 		.flag = KAPI_TOKEN_PLAIN |
@@ -167,7 +135,7 @@ static void kapi_check_counts(struct kunit *test, struct ubcore_device *dev)
 				    "object type %d", t);
 }
 
-static int kapi_init(struct kunit *test)
+int kapi_init(struct kunit *test)
 {
 	struct ubcore_tjetty_cfg tcfg = {
 		.trans_mode = UBCORE_TP_RM,
@@ -200,8 +168,8 @@ static int kapi_init(struct kunit *test)
 	k->dst = kzalloc(KAPI_BUF_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, k->src);
 	KUNIT_ASSERT_NOT_NULL(test, k->dst);
-	k->src_seg = kapi_reg(test, k, k->src);
-	k->dst_seg = kapi_reg(test, k, k->dst);
+	k->src_seg = kapi_reg(test, k, k->src, KAPI_BUF_LEN);
+	k->dst_seg = kapi_reg(test, k, k->dst, KAPI_BUF_LEN);
 	k->rdst = kapi_import(test, k, KAPI_SEG_TOKEN);
 	k->rdst_bad = kapi_import(test, k, KAPI_BAD_TOKEN);
 
@@ -213,7 +181,7 @@ static int kapi_init(struct kunit *test)
 }
 
 /* Delete what init created (in dependency order), whatever got created. */
-static void kapi_exit(struct kunit *test)
+void kapi_exit(struct kunit *test)
 {
 	struct kapi *k = test->priv;
 
@@ -251,8 +219,8 @@ static void kapi_exit(struct kunit *test)
 }
 
 /* Wait for one completion record of @jfc (the engine works meanwhile). */
-static void kapi_poll_one(struct kunit *test, struct ubcore_jfc *jfc,
-			  struct ubcore_cr *cr)
+void kapi_poll_one(struct kunit *test, struct ubcore_jfc *jfc,
+		   struct ubcore_cr *cr)
 {
 	int i, n = 0;
 
@@ -264,14 +232,14 @@ static void kapi_poll_one(struct kunit *test, struct ubcore_jfc *jfc,
 	KUNIT_ASSERT_EQ_MSG(test, n, 1, "no completion on jfc %u", jfc->id);
 }
 
-static void kapi_expect_empty(struct kunit *test, struct ubcore_jfc *jfc)
+void kapi_expect_empty(struct kunit *test, struct ubcore_jfc *jfc)
 {
 	struct ubcore_cr cr;
 
 	KUNIT_EXPECT_EQ(test, ubcore_poll_jfc(jfc, 1, &cr), 0);
 }
 
-static void kapi_fill(u8 *buf, u32 len, u8 seed)
+void kapi_fill(u8 *buf, u32 len, u8 seed)
 {
 	u32 i;
 
@@ -279,13 +247,13 @@ static void kapi_fill(u8 *buf, u32 len, u8 seed)
 		buf[i] = seed + i * 7;
 }
 
-static bool kapi_zero(const u8 *buf, u32 len)
+bool kapi_zero(const u8 *buf, u32 len)
 {
 	return !memchr_inv(buf, 0, len);
 }
 
-static void kapi_post_send(struct kunit *test, struct ubcore_jetty *jetty,
-			   struct ubcore_jfs_wr *wr)
+void kapi_post_send(struct kunit *test, struct ubcore_jetty *jetty,
+		    struct ubcore_jfs_wr *wr)
 {
 	struct ubcore_jfs_wr *bad = NULL;
 
@@ -293,8 +261,8 @@ static void kapi_post_send(struct kunit *test, struct ubcore_jetty *jetty,
 	KUNIT_EXPECT_NULL(test, bad);
 }
 
-static void kapi_expect_send_cr(struct kunit *test, struct kapi *k,
-				u32 status, u64 user_ctx, u32 len)
+void kapi_expect_send_cr(struct kunit *test, struct kapi *k, u32 status,
+			 u64 user_ctx, u32 len)
 {
 	struct ubcore_cr cr;
 
@@ -308,9 +276,9 @@ static void kapi_expect_send_cr(struct kunit *test, struct kapi *k,
 }
 
 /* A WRITE of 1 KiB into the middle of B's segment; nothing else moves. */
-static void kapi_write_wr(struct kapi *k, struct ubcore_jfs_wr *wr,
-			  struct ubcore_sge *l, struct ubcore_sge *r,
-			  struct ubcore_target_seg *rseg, u64 user_ctx)
+void kapi_write_wr(struct kapi *k, struct ubcore_jfs_wr *wr,
+		   struct ubcore_sge *l, struct ubcore_sge *r,
+		   struct ubcore_target_seg *rseg, u64 user_ctx)
 {
 	*l = (struct ubcore_sge){ .addr = (uintptr_t)k->src, .len = 1024,
 				  .tseg = k->src_seg };
@@ -353,17 +321,17 @@ static void kapi_write_check(struct kunit *test, bool good_token)
 	kapi_expect_empty(test, k->jfc_b);
 }
 
-static void kapi_write(struct kunit *test)
+void kapi_write(struct kunit *test)
 {
 	kapi_write_check(test, true);
 }
 
-static void kapi_write_bad_token(struct kunit *test)
+void kapi_write_bad_token(struct kunit *test)
 {
 	kapi_write_check(test, false);
 }
 
-static void kapi_read(struct kunit *test)
+void kapi_read(struct kunit *test)
 {
 	struct kapi *k = test->priv;
 	struct ubcore_sge l = { .addr = (uintptr_t)k->src + 64, .len = 512,
@@ -387,7 +355,7 @@ static void kapi_read(struct kunit *test)
 }
 
 /* SEND_IMM from A to B's well-known jetty, into a receive buffer of B. */
-static void kapi_send_recv(struct kunit *test)
+void kapi_send_recv(struct kunit *test)
 {
 	struct kapi *k = test->priv;
 	struct ubcore_sge rs = { .addr = (uintptr_t)k->dst + 100, .len = 2048,
@@ -436,7 +404,7 @@ static void kapi_send_recv(struct kunit *test)
 }
 
 /* FADD then CAS on one remote word; the old values come back. */
-static void kapi_atomic(struct kunit *test)
+void kapi_atomic(struct kunit *test)
 {
 	struct kapi *k = test->priv;
 	u64 *word = (u64 *)(k->dst + 64), *old = (u64 *)k->src;

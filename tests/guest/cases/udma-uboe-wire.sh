@@ -1,47 +1,24 @@
 #!/bin/bash
 # UBoE packet I/O between two network namespaces joined by a veth pair, one
-# udma device on each end: every malformed datagram is dropped into its own
-# counter of wire/, over IPv4 and IPv6 (tests/guest/uboe_wire.py); udma
+# udma device on each end (lib.sh's namespace pair): every malformed
+# datagram is dropped into its own counter of wire/, over IPv4 and IPv6 (tests/guest/uboe_wire.py); udma
 # unloads with its sockets open in both namespaces; a namespace deleted
 # while its device exists takes the device and its sockets with it.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
-admin=$UB_TOP/build/tools/urma_admin/urma_admin
 udma_ko=$UB_KMOD/udma/udma.ko
 
 cleanup() {
 	ub_unload_stack || true
-	ip -batch - <<'IP' 2>/dev/null || true
-netns del uboeA
-netns del uboeB
-IP
+	ub_nspair_destroy
 }
 trap cleanup EXIT
 
-# One ip per namespace: every exec of ip costs seconds under the test kernel.
-ip -batch - <<'IP'
-netns add uboeA
-netns add uboeB
-link add vA type veth peer name vB
-link set vA netns uboeA
-link set vB netns uboeB
-IP
-ip -n uboeA -batch - <<'IP'
-link set lo up
-link set vA up
-addr add 10.77.0.1/24 dev vA
-addr add fd77::1/64 dev vA nodad
-IP
-ip -n uboeB -batch - <<'IP'
-link set lo up
-link set vB up
-addr add 10.77.0.2/24 dev vB
-addr add fd77::2/64 dev vB nodad
-IP
-
+ub_nspair_create
 ub_load_stack
-python3 "$UB_TOP/tests/guest/uboe_wire.py" --admin "$admin"
+ub_nspair_add_devs
+python3 "$UB_TOP/tests/guest/uboe_wire.py"
 
 # The initial namespace has no udma device, hence no UBoE socket.
 while read -r _ local _; do
@@ -54,7 +31,7 @@ ub_rmmod udma
 
 echo "uboeB deleted while udmaB exists"
 ub_insmod "$udma_ko"
-ip netns exec uboeB "$admin" dev add udmaB netdev vB
+ub_ns uboeB "$UB_ADMIN" dev add udmaB netdev vB
 ip netns exec uboeB /bin/busybox grep -q 12B8 /proc/net/udp6 ||
 	ub_fail "no IPv6 UBoE socket in uboeB"
 ip netns del uboeB

@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The UB/URMA stack authors
+// Imports and binds drive ubcore's connection manager (issue 10,
+// docs/connection-manager.md), in the test guest, one namespace: udma0 on
+// lo, whose own EIDs are the peers (the CM's local path: both ends of a TP
+// are entries of udma0's table). The expectations are the user guide's
+// (5.1.1: RM shares one TP per EID pair, RC has one per bound jetty pair, UM
+// none; a reject reaches the caller; the state names of figure 14 as
+// urma_admin prints them), the errnos the document names, and UMDK's
+// names and types of the TP-aware calls (5.1.2.2).
+#include <arpa/inet.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "urma_itest.h"
+
+#ifndef URMA_ADMIN_PATH
+#error "URMA_ADMIN_PATH must name the built urma_admin"
+#endif
+
+namespace {
+
+using ub_itest::logged;
+
+constexpr uint32_t kToken = 0xabcd;  // ub_itest::jfr_cfg's
+
+// One line of /sys/class/ubcore/udma0/cm/tp: "tpn peer_eid peer_tpn mode
+// state... users age_ms" (the state's name may have spaces).
+struct TpRow {
+    uint32_t tpn = 0;
+    std::string peer;
+    uint32_t peer_tpn = 0;
+    std::string mode, state;
+    uint32_t users = 0;
+};
+
+// The whitespace-separated cells of each line of a table.
+std::vector<std::vector<std::string>> cells(const std::string &table)
+{
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream lines(table);
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream in(line);
+        std::vector<std::string> v;
+        std::string c;
+        while (in >> c)
+            v.push_back(c);
+        if (!v.empty())
+            rows.push_back(v);
+    }
+    return rows;
+}
+
+std::vector<TpRow> tp_table(const std::string &dev = "udma0")
+{
+    std::ifstream f("/sys/class/ubcore/" + dev + "/cm/tp");
+    std::stringstream text;
+    text << f.rdbuf();
+    std::vector<TpRow> rows;
+    for (const auto &w : cells(text.str())) {
+        if (w.size() < 7)
+            continue;
+        TpRow r;
+        r.tpn = std::stoul(w[0]);
+        r.peer = w[1];
+        r.peer_tpn = std::stoul(w[2]);
+        r.mode = w[3];
+        for (size_t i = 4; i + 2 < w.size(); i++)
+            r.state += (r.state.empty() ? "" : " ") + w[i];
+        r.users = std::stoul(w[w.size() - 2]);
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+const TpRow *find_tp(const std::vector<TpRow> &rows, uint32_t tpn)
+{
+    for (const auto &r : rows)
+        if (r.tpn == tpn)
+            return &r;
+    return nullptr;
+}
+
+std::string describe(const std::vector<TpRow> &rows)
+{
+    std::string s;
+    for (const auto &r : rows)
+        s += std::to_string(r.tpn) + " " + r.peer + " " + std::to_string(r.peer_tpn) + " " + r.mode + " [" +
+             r.state + "] " + std::to_string(r.users) + "\n";
+    return s.empty() ? "(no TP)\n" : s;
+}
+
+bool tp_table_empty()
+{
+    return ub_itest::wait_for([] { return tp_table().empty(); }, 3000);
+}
+
+std::string eid_string(const urma_eid_t &eid)
+{
+    char buf[INET6_ADDRSTRLEN];
+    return inet_ntop(AF_INET6, eid.raw, buf, sizeof(buf)) ? buf : "?";
+}
+
+// urma_admin's stdout and exit code (fork/exec of the built tool).
+int admin(const std::vector<std::string> &args, std::string *out)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], STDOUT_FILENO);
+        close(pipefd[0]);
+        std::vector<char *> argv{const_cast<char *>(URMA_ADMIN_PATH)};
+        for (const auto &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(URMA_ADMIN_PATH, argv.data());
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char buf[4096];
+    ssize_t n;
+    out->clear();
+    while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
+        out->append(buf, static_cast<size_t>(n));
+    close(pipefd[0]);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+class CmTest : public ub_itest::CtxTest {
+protected:
+    void SetUp() override
+    {
+        CtxTest::SetUp();
+        urma_register_log_func(ub_itest::log_capture);
+        ub_itest::log_clear();
+        urma_jfc_cfg_t cc = ub_itest::jfc_cfg(256);
+        jfc_ = urma_create_jfc(ctx_, &cc);
+        ASSERT_NE(jfc_, nullptr) << std::strerror(errno);
+        urma_jfr_cfg_t rc = ub_itest::jfr_cfg(jfc_);
+        jfr_ = urma_create_jfr(ctx_, &rc);
+        ASSERT_NE(jfr_, nullptr) << std::strerror(errno);
+        ASSERT_TRUE(tp_table().empty()) << describe(tp_table());
+    }
+    void TearDown() override
+    {
+        for (auto it = jetties_.rbegin(); it != jetties_.rend(); ++it)
+            EXPECT_EQ(urma_delete_jetty(*it), URMA_SUCCESS);
+        if (jfr_ != nullptr) {
+            EXPECT_EQ(urma_delete_jfr(jfr_), URMA_SUCCESS);
+        }
+        if (jfc_ != nullptr) {
+            EXPECT_EQ(urma_delete_jfc(jfc_), URMA_SUCCESS);
+        }
+        urma_unregister_log_func();
+        CtxTest::TearDown();
+        // Every TP went with its last user, on both ends.
+        EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    }
+
+    // A jetty of ctx (this fixture's by default) with its own JFR, in mode;
+    // deleted by TearDown unless the test does (forget()).
+    urma_jetty_t *jetty(urma_transport_mode_t mode, urma_context_t *ctx = nullptr, urma_jfc_t *jfc = nullptr)
+    {
+        urma_jfr_cfg_t rc = ub_itest::jfr_cfg(jfc != nullptr ? jfc : jfc_);
+        rc.trans_mode = mode;
+        urma_jetty_cfg_t jc = {};
+        jc.jfs_cfg = ub_itest::jfs_cfg(jfc != nullptr ? jfc : jfc_);
+        jc.jfs_cfg.trans_mode = mode;
+        jc.jfr_cfg = &rc;
+        urma_jetty_t *j = urma_create_jetty(ctx != nullptr ? ctx : ctx_, &jc);
+        EXPECT_NE(j, nullptr) << std::strerror(errno);
+        if (j != nullptr)
+            jetties_.push_back(j);
+        return j;
+    }
+    void forget(urma_jetty_t *j) { jetties_.erase(std::find(jetties_.begin(), jetties_.end(), j)); }
+
+    // jetty id (at eid) imported into ctx in mode with token; NULL with errno.
+    static urma_target_jetty_t *import(urma_context_t *ctx, const urma_jetty_id_t &id, urma_transport_mode_t mode,
+                                       uint32_t token = kToken)
+    {
+        urma_rjetty_t r = {};
+        r.jetty_id = id;
+        r.trans_mode = mode;
+        r.type = URMA_JETTY;
+        r.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+        urma_token_t t = {token};
+        errno = 0;
+        return urma_import_jetty(ctx, &r, &t);
+    }
+    urma_target_jetty_t *import(const urma_jetty_t *j, urma_transport_mode_t mode, uint32_t token = kToken)
+    {
+        return import(ctx_, j->jetty_id, mode, token);
+    }
+
+    urma_jfc_t *jfc_ = nullptr;
+    urma_jfr_t *jfr_ = nullptr;
+    std::vector<urma_jetty_t *> jetties_;
+};
+
+// 5.1.1.2: every RM import of the same EID pair shares one TP, whose users
+// are the imports; the first opens it (REQ, REP, ACK: Initiator / Target
+// established), the last unimport closes it (DCONN_NOTIFY) on both ends.
+TEST_F(CmTest, RmImportsShareOneTpPerEidPair)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    const std::string eid = eid_string(t->jetty_id.eid);
+    std::vector<urma_target_jetty_t *> imports;
+    for (int i = 0; i < 8; i++) {
+        imports.push_back(import(t, URMA_TM_RM));
+        ASSERT_NE(imports.back(), nullptr) << std::strerror(errno);
+    }
+    const uint32_t tpn = imports[0]->tp.tpn;
+    EXPECT_NE(tpn, 0u);
+    for (auto *tj : imports)
+        EXPECT_EQ(tj->tp.tpn, tpn);
+    // The JFR of the same peer shares it too.
+    urma_target_jetty_t *tjfr = import_jfr(jfr_, kToken);
+    ASSERT_NE(tjfr, nullptr) << std::strerror(errno);
+    EXPECT_EQ(tjfr->tp.tpn, tpn);
+
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << "one TP, its two ends on udma0:\n" << describe(rows);
+    const TpRow *init = find_tp(rows, tpn);
+    ASSERT_NE(init, nullptr) << describe(rows);
+    const TpRow *target = find_tp(rows, init->peer_tpn);
+    ASSERT_NE(target, nullptr) << describe(rows);
+    EXPECT_EQ(init->mode, "RM");
+    EXPECT_EQ(init->state, "Initiator established");
+    EXPECT_EQ(init->users, 9u);
+    EXPECT_EQ(init->peer, eid);
+    EXPECT_EQ(target->mode, "RM");
+    EXPECT_EQ(target->state, "Target established");
+    EXPECT_EQ(target->users, 0u);
+    EXPECT_EQ(target->peer_tpn, tpn);
+
+    EXPECT_EQ(urma_unimport_jfr(tjfr), URMA_SUCCESS);
+    for (size_t i = 1; i < imports.size(); i++)
+        EXPECT_EQ(urma_unimport_jetty(imports[i]), URMA_SUCCESS);
+    rows = tp_table();
+    ASSERT_NE(find_tp(rows, tpn), nullptr) << describe(rows);
+    EXPECT_EQ(find_tp(rows, tpn)->users, 1u);
+    EXPECT_EQ(urma_unimport_jetty(imports[0]), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+}
+
+// 1000 imports of one remote jetty: one TP, 1000 users (each import still
+// has the peer check its target, on the shared TP).
+TEST_F(CmTest, ThousandImportsOfOneJettyShareOneTp)
+{
+    constexpr int kImports = 1000;
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    std::vector<urma_target_jetty_t *> imports;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kImports; i++) {
+        urma_target_jetty_t *tj = import(t, URMA_TM_RM);
+        ASSERT_NE(tj, nullptr) << "import " << i << ": " << std::strerror(errno);
+        imports.push_back(tj);
+    }
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%d imports of one jetty: %lld ms\n", kImports, static_cast<long long>(ms));
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    const TpRow *init = find_tp(rows, imports[0]->tp.tpn);
+    ASSERT_NE(init, nullptr) << describe(rows);
+    EXPECT_EQ(init->users, static_cast<uint32_t>(kImports));
+    for (auto *tj : imports) {
+        EXPECT_EQ(tj->tp.tpn, init->tpn);
+        EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    }
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+}
+
+// RC: no TP at import; each bind opens the TP of its jetty pair, one jetty
+// per imported jetty; unbind (or deleting the bound jetty) closes it. UM
+// imports open nothing.
+TEST_F(CmTest, RcGetsOneTpPerBoundPairUmNone)
+{
+    urma_jetty_t *a = jetty(URMA_TM_RC);
+    urma_jetty_t *b = jetty(URMA_TM_RC);
+    urma_jetty_t *c = jetty(URMA_TM_RC);
+    urma_jetty_t *u = jetty(URMA_TM_UM);
+    ASSERT_TRUE(a && b && c && u);
+    urma_target_jetty_t *ta = import(a, URMA_TM_RC);
+    urma_target_jetty_t *ta2 = import(a, URMA_TM_RC);
+    urma_target_jetty_t *tu = import(u, URMA_TM_UM);
+    ASSERT_TRUE(ta && ta2 && tu) << std::strerror(errno);
+    EXPECT_EQ(ta->tp.tpn, 0u);
+    EXPECT_EQ(tu->tp.tpn, 0u);
+    EXPECT_TRUE(tp_table().empty()) << describe(tp_table());
+
+    ASSERT_EQ(urma_bind_jetty(c, ta), URMA_SUCCESS);
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    EXPECT_EQ(rows[0].mode, "RC");
+    EXPECT_EQ(rows[1].mode, "RC");
+    // One jetty per imported jetty (UMDK): the TP belongs to the pair.
+    EXPECT_EQ(urma_bind_jetty(b, ta), URMA_EEXIST);
+    ASSERT_EQ(urma_bind_jetty(b, ta2), URMA_SUCCESS);
+    rows = tp_table();
+    ASSERT_EQ(rows.size(), 4u) << "two pairs, two TPs:\n" << describe(rows);
+    int initiators = 0;
+    for (const auto &r : rows) {
+        EXPECT_EQ(r.mode, "RC");
+        if (r.state == "Initiator established") {
+            initiators++;
+            EXPECT_EQ(r.users, 1u);
+        } else {
+            EXPECT_EQ(r.state, "Target established");
+            EXPECT_EQ(r.users, 0u);
+        }
+    }
+    EXPECT_EQ(initiators, 2);
+
+    EXPECT_EQ(urma_unbind_jetty(c), URMA_SUCCESS);
+    EXPECT_TRUE(ub_itest::wait_for([] { return tp_table().size() == 2; }, 3000)) << describe(tp_table());
+    // Deleting a bound jetty unbinds it and closes its TP.
+    EXPECT_EQ(urma_delete_jetty(b), URMA_SUCCESS);
+    forget(b);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(ta2), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tu), URMA_SUCCESS);
+}
+
+// Each reject of the peer reaches the import or bind as its errno (which
+// is the urma_status_t), with a log line, whether the import opens the TP
+// or joins it; a rejected joiner leaves the TP and its users as they were.
+TEST_F(CmTest, RejectsReachTheCallerWithTheirErrno)
+{
+    urma_jetty_t *rm = jetty(URMA_TM_RM);
+    urma_jetty_t *rc = jetty(URMA_TM_RC);
+    urma_jetty_t *gone = jetty(URMA_TM_RM);
+    ASSERT_TRUE(rm && rc && gone);
+    const urma_jetty_id_t gone_id = gone->jetty_id;
+    ASSERT_EQ(urma_delete_jetty(gone), URMA_SUCCESS);
+    forget(gone);
+
+    for (int joiner = 0; joiner < 2; joiner++) {
+        SCOPED_TRACE(joiner ? "joining an established TP" : "opening the TP");
+        urma_target_jetty_t *ok = joiner ? import(rm, URMA_TM_RM) : nullptr;
+        ASSERT_TRUE(!joiner || ok != nullptr) << std::strerror(errno);
+        ub_itest::log_clear();
+        EXPECT_EQ(import(ctx_, gone_id, URMA_TM_RM), nullptr);
+        EXPECT_EQ(errno, ENOENT) << "no such jetty on the peer";
+        EXPECT_TRUE(logged("import of " + std::to_string(gone_id.id)));
+        EXPECT_EQ(import(rc, URMA_TM_RM), nullptr);
+        EXPECT_EQ(errno, EPROTOTYPE) << "an RC jetty imported in RM";
+        EXPECT_EQ(import(rm, URMA_TM_RM, kToken + 1), nullptr);
+        EXPECT_EQ(errno, URMA_ENOPERM) << "a wrong token";
+        errno = 0;
+        EXPECT_EQ(import_jfr(jfr_, kToken + 1), nullptr);
+        EXPECT_EQ(errno, URMA_ENOPERM) << "a wrong token, JFR";
+        auto rows = tp_table();
+        if (!joiner) {
+            EXPECT_TRUE(rows.empty()) << "the rollback left no TP:\n" << describe(rows);
+        } else {
+            ASSERT_EQ(rows.size(), 2u) << describe(rows);
+            ASSERT_NE(find_tp(rows, ok->tp.tpn), nullptr) << describe(rows);
+            EXPECT_EQ(find_tp(rows, ok->tp.tpn)->users, 1u);
+            EXPECT_EQ(find_tp(rows, ok->tp.tpn)->state, "Initiator established");
+            EXPECT_EQ(urma_unimport_jetty(ok), URMA_SUCCESS);
+        }
+    }
+
+    // RC: the bind gets the answer.
+    urma_jetty_t *x = jetty(URMA_TM_RC);
+    urma_jetty_t *y = jetty(URMA_TM_RC);
+    ASSERT_TRUE(x && y);
+    urma_target_jetty_t *ty = import(y, URMA_TM_RC);
+    urma_target_jetty_t *trm = import(ctx_, rm->jetty_id, URMA_TM_RC);
+    urma_target_jetty_t *tbad = import(y, URMA_TM_RC, kToken + 1);
+    ASSERT_TRUE(ty && trm && tbad) << std::strerror(errno);
+    EXPECT_EQ(urma_bind_jetty(x, trm), EPROTOTYPE) << "an RM jetty bound in RC";
+    EXPECT_EQ(urma_bind_jetty(x, tbad), URMA_ENOPERM);
+    ASSERT_EQ(urma_delete_jetty(y), URMA_SUCCESS);
+    forget(y);
+    EXPECT_EQ(urma_bind_jetty(x, ty), ENOENT) << "the imported jetty is gone";
+    EXPECT_TRUE(logged("bind jetty " + std::to_string(x->jetty_id.id) + " failed"));
+    EXPECT_TRUE(tp_table().empty()) << describe(tp_table());
+    EXPECT_EQ(urma_unimport_jetty(ty), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(trm), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tbad), URMA_SUCCESS);
+
+    // A peer no device has: the provider has no way to it.
+    urma_jetty_id_t nowhere = rm->jetty_id;
+    ASSERT_EQ(inet_pton(AF_INET6, "fd00::dead", nowhere.eid.raw), 1);
+    EXPECT_EQ(import(ctx_, nowhere, URMA_TM_RM), nullptr);
+    EXPECT_EQ(errno, EHOSTUNREACH);
+}
+
+// Teardown in both orders: the target gone first (the TP stays for its
+// users, who then leave), or the importer first; and a context deleted
+// with its imports and binds.
+TEST_F(CmTest, TeardownInBothOrders)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    // importer first
+    urma_target_jetty_t *tj = import(t, URMA_TM_RM);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    // target first: the TP is the EID pair's, its user unimports later
+    tj = import(t, URMA_TM_RM);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    EXPECT_EQ(urma_delete_jetty(t), URMA_SUCCESS);
+    forget(t);
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+
+    // RC, target first: the bound jetty's target is deleted, unbind closes
+    urma_jetty_t *a = jetty(URMA_TM_RC);
+    urma_jetty_t *b = jetty(URMA_TM_RC);
+    ASSERT_TRUE(a && b);
+    urma_target_jetty_t *tb = import(b, URMA_TM_RC);
+    ASSERT_NE(tb, nullptr) << std::strerror(errno);
+    ASSERT_EQ(urma_bind_jetty(a, tb), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_jetty(b), URMA_SUCCESS);
+    forget(b);
+    EXPECT_EQ(tp_table().size(), 2u) << describe(tp_table());
+    EXPECT_EQ(urma_unbind_jetty(a), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
+
+    // A process that exits with an RM import and an RC bind: closing its
+    // file frees them, and their TPs go.
+    urma_jetty_t *peer = jetty(URMA_TM_RC);
+    urma_jetty_t *rm = jetty(URMA_TM_RM);
+    ASSERT_TRUE(peer && rm);
+    const urma_jetty_id_t peer_id = peer->jetty_id, rm_id = rm->jetty_id;
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(ready[0]);
+        urma_context_t *c = ub_itest::open_ctx();
+        urma_jfc_cfg_t cc = ub_itest::jfc_cfg(64);
+        urma_jfc_t *jfc = c != nullptr ? urma_create_jfc(c, &cc) : nullptr;
+        if (jfc == nullptr)
+            _exit(10);
+        urma_jfr_cfg_t rc = ub_itest::jfr_cfg(jfc);
+        rc.trans_mode = URMA_TM_RC;
+        urma_jetty_cfg_t jc = {};
+        jc.jfs_cfg = ub_itest::jfs_cfg(jfc);
+        jc.jfs_cfg.trans_mode = URMA_TM_RC;
+        jc.jfr_cfg = &rc;
+        urma_jetty_t *j = urma_create_jetty(c, &jc);
+        urma_target_jetty_t *t2 = import(c, peer_id, URMA_TM_RC);
+        urma_target_jetty_t *t3 = import(c, rm_id, URMA_TM_RM);
+        if (j == nullptr || t2 == nullptr || t3 == nullptr || urma_bind_jetty(j, t2) != URMA_SUCCESS)
+            _exit(11);
+        (void)!write(ready[1], "R", 1);
+        pause();  // until killed
+        _exit(12);
+    }
+    ASSERT_GT(pid, 0);
+    close(ready[1]);
+    char c = 0;
+    ASSERT_EQ(read(ready[0], &c, 1), 1) << "the child could not import and bind";
+    close(ready[0]);
+    EXPECT_EQ(tp_table().size(), 4u) << describe(tp_table());
+    kill(pid, SIGKILL);
+    int status = 0;
+    EXPECT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+}
+
+// urma_admin show dev udma0 tp: one line per TP end, by TPN: the peer's EID
+// and TPN, the mode, the state (figure 14's names), the users, the age.
+TEST_F(CmTest, UrmaAdminShowsTheTps)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    urma_target_jetty_t *tj = import(t, URMA_TM_RM);
+    urma_target_jetty_t *tj2 = import(t, URMA_TM_RM);
+    ASSERT_TRUE(tj && tj2) << std::strerror(errno);
+    const TpRow *peer = nullptr;
+    auto rows = tp_table();
+    for (const auto &r : rows)
+        if (r.tpn != tj->tp.tpn)
+            peer = &r;
+    ASSERT_NE(peer, nullptr) << describe(rows);
+    const std::string eid = eid_string(t->jetty_id.eid);
+    const std::string a = std::to_string(tj->tp.tpn), b = std::to_string(peer->tpn);
+
+    std::string out;
+    ASSERT_EQ(admin({"show", "dev", "udma0", "tp"}, &out), 0) << out;
+    auto table = cells(out);
+    ASSERT_EQ(table.size(), 3u) << out;
+    EXPECT_EQ(table[0], (std::vector<std::string>{"tpn", "peer_eid", "peer_tpn", "trans_mode", "state", "users",
+                                                  "age_ms"}))
+        << out;
+    // by TPN: the initiator's end was made first; the age is a number
+    ASSERT_EQ(table[1].size(), 7u) << out;
+    ASSERT_EQ(table[2].size(), 7u) << out;
+    EXPECT_EQ(std::vector<std::string>(table[1].begin(), table[1].end() - 1),
+              (std::vector<std::string>{a, eid, b, "RM", "Initiator_established", "2"}))
+        << out;
+    EXPECT_EQ(std::vector<std::string>(table[2].begin(), table[2].end() - 1),
+              (std::vector<std::string>{b, eid, a, "RM", "Target_established", "0"}))
+        << out;
+    EXPECT_EQ(table[1][6].find_first_not_of("0123456789"), std::string::npos) << out;
+
+    ASSERT_EQ(admin({"show", "dev", "udma0", "tp", a}, &out), 0) << out;
+    EXPECT_NE(out.find("Initiator_established"), std::string::npos) << out;
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tj2), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    ASSERT_EQ(admin({"show", "dev", "udma0", "tp"}, &out), 0) << out;
+    EXPECT_EQ(cells(out).size(), 1u) << "the header only:\n" << out;
+}
+
+// Both ends import each other at once (two EIDs of udma0, a context on
+// each): the CONN_REQs may cross (1408-1410) or not (1414), either way
+// exactly one TP, its two ends "reused", one user each.
+TEST_F(CmTest, BothSidesImportingEachOtherAtOnceMakeOneTp)
+{
+    std::string out;
+    ASSERT_EQ(admin({"eid", "add", "udma0", "40", "fd00::40"}, &out), 0) << out;
+    urma_device_t *dev = urma_get_device_by_name(const_cast<char *>("udma0"));
+    ASSERT_NE(dev, nullptr);
+    urma_context_t *ctx2 = urma_create_context(dev, 40);
+    ASSERT_NE(ctx2, nullptr) << std::strerror(errno);
+    urma_jfc_cfg_t cc = ub_itest::jfc_cfg(64);
+    urma_jfc_t *jfc2 = urma_create_jfc(ctx2, &cc);
+    ASSERT_NE(jfc2, nullptr) << std::strerror(errno);
+    urma_jetty_t *a = jetty(URMA_TM_RM);
+    urma_jetty_t *b = jetty(URMA_TM_RM, ctx2, jfc2);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(eid_string(b->jetty_id.eid), "fd00::40");
+
+    for (int round = 0; round < 10; round++) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        std::atomic<int> ready{0};
+        urma_target_jetty_t *ta = nullptr, *tb = nullptr;
+        int ea = 0, eb = 0;
+        auto go = [&ready]() {
+            ready++;
+            while (ready.load() < 2) {
+            }
+        };
+        std::thread t1([&] {
+            go();
+            tb = import(ctx_, b->jetty_id, URMA_TM_RM);
+            ea = errno;
+        });
+        std::thread t2([&] {
+            go();
+            ta = import(ctx2, a->jetty_id, URMA_TM_RM);
+            eb = errno;
+        });
+        t1.join();
+        t2.join();
+        ASSERT_NE(tb, nullptr) << std::strerror(ea);
+        ASSERT_NE(ta, nullptr) << std::strerror(eb);
+        auto rows = tp_table();
+        ASSERT_EQ(rows.size(), 2u) << describe(rows);
+        const TpRow *ra = find_tp(rows, tb->tp.tpn);
+        const TpRow *rb = find_tp(rows, ta->tp.tpn);
+        ASSERT_TRUE(ra && rb) << describe(rows);
+        EXPECT_EQ(ra->peer, "fd00::40");
+        EXPECT_EQ(rb->peer, eid_string(a->jetty_id.eid));
+        EXPECT_EQ(ra->peer_tpn, rb->tpn);
+        EXPECT_EQ(rb->peer_tpn, ra->tpn);
+        EXPECT_EQ(ra->state, "reused");
+        EXPECT_EQ(rb->state, "reused");
+        EXPECT_EQ(ra->users, 1u);
+        EXPECT_EQ(rb->users, 1u);
+        EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
+        EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
+        EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    }
+    EXPECT_EQ(urma_delete_jetty(b), URMA_SUCCESS);
+    forget(b);
+    EXPECT_EQ(urma_delete_jfc(jfc2), URMA_SUCCESS);
+    EXPECT_EQ(urma_delete_context(ctx2), URMA_SUCCESS);
+    EXPECT_EQ(admin({"eid", "del", "udma0", "40"}, &out), 0) << out;
+}
+
+// urma_get_tp_list lists the ESTABLISHED TPs of an EID pair as handles;
+// the *_ex calls import or bind on the TP they name, and only on it.
+TEST_F(CmTest, TpListAndTheExCalls)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    urma_get_tp_cfg_t cfg = {};
+    cfg.trans_mode = URMA_TM_RM;
+    cfg.local_eid = t->jetty_id.eid;
+    cfg.peer_eid = t->jetty_id.eid;
+    urma_tp_info_t tps[8] = {};
+    uint32_t cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 0u) << "no import, no TP";
+
+    urma_target_jetty_t *tj = import(t, URMA_TM_RM);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    const uint32_t mine = tj->tp.tpn;
+    const uint32_t peer = find_tp(rows, mine)->peer_tpn;
+    cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    ASSERT_EQ(cnt, 2u) << "both ends of the TP to udma0's own EID";
+    EXPECT_EQ(tps[0].tp_handle, std::min(mine, peer));
+    EXPECT_EQ(tps[1].tp_handle, std::max(mine, peer));
+    cnt = 1;
+    ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 1u);
+    cfg.trans_mode = URMA_TM_UM;
+    cnt = 8;
+    EXPECT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 0u) << "UM needs no TP";
+    cfg.trans_mode = URMA_TM_RC;
+    cnt = 8;
+    EXPECT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 0u);
+    cfg.trans_mode = static_cast<urma_transport_mode_t>(0);
+    EXPECT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_EINVAL);
+    cfg.trans_mode = URMA_TM_RM;
+    cnt = 0;
+    EXPECT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_EINVAL);
+
+    // import on the TP named: this end's handle and the peer's
+    urma_rjetty_t rj = {};
+    rj.jetty_id = t->jetty_id;
+    rj.trans_mode = URMA_TM_RM;
+    rj.type = URMA_JETTY;
+    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_token_t tok = {kToken};
+    urma_active_tp_cfg_t act = {};
+    act.tp_handle = mine;
+    act.peer_tp_handle = peer;
+    urma_target_jetty_t *tx = urma_import_jetty_ex(ctx_, &rj, &tok, &act);
+    ASSERT_NE(tx, nullptr) << std::strerror(errno);
+    EXPECT_EQ(tx->tp.tpn, mine);
+    urma_rjfr_t rjfr = {};
+    rjfr.jfr_id = jfr_->jfr_id;
+    rjfr.trans_mode = URMA_TM_RM;
+    rjfr.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_target_jetty_t *tjfr = urma_import_jfr_ex(ctx_, &rjfr, &tok, &act);
+    ASSERT_NE(tjfr, nullptr) << std::strerror(errno);
+    EXPECT_EQ(find_tp(tp_table(), mine)->users, 3u);
+    // the other end's handle is not this import's TP
+    urma_active_tp_cfg_t swapped = {};
+    swapped.tp_handle = peer;
+    swapped.peer_tp_handle = mine;
+    errno = 0;
+    EXPECT_EQ(urma_import_jetty_ex(ctx_, &rj, &tok, &swapped), nullptr);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(find_tp(tp_table(), mine)->users, 3u);
+    rj.trans_mode = URMA_TM_RC;
+    errno = 0;
+    EXPECT_EQ(urma_import_jetty_ex(ctx_, &rj, &tok, &act), nullptr) << "RC: the TP is the bind's";
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(urma_unimport_jetty(tx), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jfr(tjfr), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+
+    // bind on the RC TP the other end's bind made: a binds b, then b binds
+    // a on that TP (its end here: the target's), and both ends are reused
+    urma_jetty_t *a = jetty(URMA_TM_RC);
+    urma_jetty_t *b = jetty(URMA_TM_RC);
+    urma_jetty_t *c = jetty(URMA_TM_RC);
+    ASSERT_TRUE(a && b && c);
+    urma_target_jetty_t *ta = import(a, URMA_TM_RC);
+    urma_target_jetty_t *tb = import(b, URMA_TM_RC);
+    urma_target_jetty_t *tb2 = import(b, URMA_TM_RC);
+    ASSERT_TRUE(ta && tb && tb2) << std::strerror(errno);
+    ASSERT_EQ(urma_bind_jetty(a, tb), URMA_SUCCESS);
+    // the target's end is established when the CONN_ACK arrives
+    EXPECT_TRUE(ub_itest::wait_for([] {
+        auto t = tp_table();
+        return t.size() == 2 && (t[0].state == "Target established" || t[1].state == "Target established");
+    }, 3000)) << describe(tp_table());
+    rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    uint32_t target_end = 0, init_end = 0;
+    for (const auto &r : rows)
+        (r.state == "Target established" ? target_end : init_end) = r.tpn;
+    ASSERT_TRUE(target_end && init_end) << describe(rows);
+    cfg.trans_mode = URMA_TM_RC;
+    cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 2u);
+    urma_bind_jetty_ex_cfg_t bact = {};
+    bact.tp_handle = target_end;
+    bact.peer_tp_handle = init_end;
+    // c and b are another pair: their TP is not that one
+    EXPECT_EQ(urma_bind_jetty_ex(c, tb2, &bact), URMA_EINVAL);
+    EXPECT_TRUE(ub_itest::wait_for([] { return tp_table().size() == 2; }, 3000)) << describe(tp_table());
+    bact.tp_handle = 0;
+    EXPECT_EQ(urma_bind_jetty_ex(b, ta, &bact), URMA_EINVAL);
+    bact.tp_handle = target_end;
+    ASSERT_EQ(urma_bind_jetty_ex(b, ta, &bact), URMA_SUCCESS);
+    rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << "one TP for the pair, both ways:\n" << describe(rows);
+    for (const auto &r : rows) {
+        EXPECT_EQ(r.state, "reused");
+        EXPECT_EQ(r.users, 1u);
+    }
+    EXPECT_EQ(urma_unbind_jetty(b), URMA_SUCCESS);
+    EXPECT_EQ(urma_unbind_jetty(a), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
+    EXPECT_EQ(urma_unimport_jetty(tb2), URMA_SUCCESS);
+}
+
+}  // namespace

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The suite udma_wire of udma_kapi_kunit.ko: the kernel data path's
+ * operations of the local suite (kapi_kunit.c), on the same fixture, with
+ * force_wire on, so that every request and every response crosses lo as a
+ * UBoE packet (the UBoE carrier, uboe_carrier.c) over an RM TP of udma0 to
+ * itself, which the suite opens through ubcore's connection manager.
+ * Each case also checks the device's wire counters (sysfs wire/): one
+ * packet sent and one received per request and per response, and the
+ * counted reasons of what the carrier refuses and of the packets its
+ * receive side drops.
+ *
+ * Expected statuses are urma_cr_status_t's numbers (urma_opcode.h).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <ub/ubcore_device.h>
+#include <ub/ubcore_dp.h>
+
+#include "../../ubcore/tp.h"
+#include "../udma.h"
+#include "kapi.h"
+
+#define SPEC_CR_LOC_LEN_ERR		2
+#define SPEC_CR_LOC_OPERATION_ERR	3
+/* Larger than any UBoE packet's payload (UBOE_MAX_PKT 65507 B). */
+#define WIRE_BIG_LEN		(64 * 1024)
+#define WIRE_BIG_BUF		(3 * WIRE_BIG_LEN)
+/* Documentation range (RFC 3849): no device and no TP has it. */
+#define WIRE_NOWHERE_EID	"2001:db8::7"
+
+/* The suite's state besides the fixture; cases run one at a time. */
+static struct {
+	bool old_force_wire;
+	struct ubcore_tp *tp;
+	u64 tx, rx;
+} wire;
+
+static struct udma_dev *wire_udev(struct kapi *k)
+{
+	return to_udma_dev(k->dev);
+}
+
+static void wire_snap(struct kapi *k)
+{
+	wire.tx = udma_wire_read(wire_udev(k), UDMA_WIRE_TX_PACKETS);
+	wire.rx = udma_wire_read(wire_udev(k), UDMA_WIRE_RX_PACKETS);
+}
+
+/* @n packets went out and came in since wire_snap(). */
+static void wire_expect_packets(struct kunit *test, u64 n)
+{
+	struct kapi *k = test->priv;
+
+	KUNIT_EXPECT_EQ(test, udma_wire_read(wire_udev(k),
+					     UDMA_WIRE_TX_PACKETS) - wire.tx, n);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(wire_udev(k),
+					     UDMA_WIRE_RX_PACKETS) - wire.rx, n);
+}
+
+static int wire_init(struct kunit *test)
+{
+	struct ubcore_tp_target target = {
+		.type = UBOE_MGMT_TARGET_JETTY,
+		.token_value = KAPI_JFR_TOKEN,
+	};
+	struct ubcore_tp_key key = { .mode = UBOE_MGMT_TM_RM };
+	struct kapi *k;
+	int ret;
+
+	ret = kapi_init(test);
+	if (ret)
+		return ret;
+	k = test->priv;
+	key.local = k->eid;
+	key.remote = k->eid;
+	target.id = k->jetty_b->id;
+	/* the RM TP of (udma0's EID, udma0's EID): the one requests take */
+	wire.tp = NULL;
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(k->dev, &key, &target, &wire.tp),
+			0);
+	wire.old_force_wire = udma_set_force_wire(true);
+	wire_snap(k);
+	return 0;
+}
+
+static void wire_exit(struct kunit *test)
+{
+	udma_set_force_wire(wire.old_force_wire);
+	if (wire.tp)
+		ubcore_tp_close(wire.tp);
+	wire.tp = NULL;
+	kapi_exit(test);
+}
+
+/*
+ * A case of the local suite through the wire: each of its @ops requests
+ * and each response is one packet sent and received.
+ */
+#define WIRE_CASE(op, ops)						\
+static void wire_##op(struct kunit *test)				\
+{									\
+	kapi_##op(test);						\
+	wire_expect_packets(test, 2 * (ops));				\
+}
+
+WIRE_CASE(write, 1)
+WIRE_CASE(write_bad_token, 1)
+WIRE_CASE(read, 1)
+WIRE_CASE(send_recv, 1)
+/* FADD, then CAS */
+WIRE_CASE(atomic, 2)
+
+/*
+ * A WRITE and a READ of 64 KiB do not fit in one packet: LOC_LEN_ERR,
+ * counted, nothing sent, nothing written.
+ */
+static void wire_too_big(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct ubcore_target_seg *seg, *rseg;
+	struct ubcore_target_seg_cfg icfg = {
+		.token_value = KAPI_SEG_TOKEN,
+	};
+	struct ubcore_sge l, r;
+	struct ubcore_jfs_wr wr;
+	u64 too_big;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, WIRE_BIG_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	seg = kapi_reg(test, k, buf, WIRE_BIG_BUF);
+	icfg.seg = seg->seg;
+	rseg = ubcore_import_seg(k->dev, &icfg, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rseg));
+	too_big = udma_wire_read(wire_udev(k), UDMA_WIRE_TX_TOO_BIG);
+	wire_snap(k);
+
+	kapi_fill(buf, WIRE_BIG_LEN, 5);
+	kapi_write_wr(k, &wr, &l, &r, rseg, 0x3001);
+	l = (struct ubcore_sge){ .addr = (uintptr_t)buf, .len = WIRE_BIG_LEN,
+				 .tseg = seg };
+	r = (struct ubcore_sge){ .addr = (uintptr_t)buf + 2 * WIRE_BIG_LEN,
+				 .len = WIRE_BIG_LEN, .tseg = rseg };
+	kapi_post_send(test, k->jetty_a, &wr);
+	kapi_expect_send_cr(test, k, SPEC_CR_LOC_LEN_ERR, 0x3001, 0);
+
+	wr.opcode = UBCORE_OPC_READ;
+	wr.user_ctx = 0x3002;
+	wr.rw.src = (struct ubcore_sg){ .sge = &r, .num_sge = 1 };
+	wr.rw.dst = (struct ubcore_sg){ .sge = &l, .num_sge = 1 };
+	kapi_post_send(test, k->jetty_a, &wr);
+	kapi_expect_send_cr(test, k, SPEC_CR_LOC_LEN_ERR, 0x3002, 0);
+
+	KUNIT_EXPECT_TRUE(test, kapi_zero(buf + 2 * WIRE_BIG_LEN,
+					  WIRE_BIG_LEN));
+	KUNIT_EXPECT_EQ(test, udma_wire_read(wire_udev(k),
+					     UDMA_WIRE_TX_TOO_BIG) - too_big, 2);
+	wire_expect_packets(test, 0);
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_seg(rseg), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_unregister_seg(seg), 0);
+}
+
+/*
+ * A WRITE to a segment of an EID no TP leads to: LOC_OPERATION_ERR,
+ * counted (tx_no_tp), nothing sent.
+ */
+static void wire_no_tp(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct ubcore_target_seg_cfg icfg = {
+		.seg = k->dst_seg->seg,
+		.token_value = KAPI_SEG_TOKEN,
+	};
+	struct ubcore_target_seg *rseg;
+	struct ubcore_sge l, r;
+	struct ubcore_jfs_wr wr;
+	u64 no_tp;
+
+	KUNIT_ASSERT_EQ(test, ubcore_eid_parse(WIRE_NOWHERE_EID,
+					       strlen(WIRE_NOWHERE_EID),
+					       &icfg.seg.ubva.eid), 0);
+	rseg = ubcore_import_seg(k->dev, &icfg, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rseg));
+	no_tp = udma_wire_read(wire_udev(k), UDMA_WIRE_TX_NO_TP);
+	wire_snap(k);
+
+	kapi_write_wr(k, &wr, &l, &r, rseg, 0x3003);
+	kapi_post_send(test, k->jetty_a, &wr);
+	kapi_expect_send_cr(test, k, SPEC_CR_LOC_OPERATION_ERR, 0x3003, 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(wire_udev(k),
+					     UDMA_WIRE_TX_NO_TP) - no_tp, 1);
+	wire_expect_packets(test, 0);
+	KUNIT_EXPECT_TRUE(test, kapi_zero(k->dst, KAPI_BUF_LEN));
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_seg(rseg), 0);
+}
+
+/* Wait (at most 5 s) until counter @idx of @udev reaches @want. */
+static u64 wire_wait(struct udma_dev *udev, unsigned int idx, u64 want)
+{
+	u64 v = udma_wire_read(udev, idx);
+	int i;
+
+	for (i = 0; i < 250 && v < want; i++) {
+		msleep(20);
+		v = udma_wire_read(udev, idx);
+	}
+	return v;
+}
+
+/*
+ * Packets the receive work drops, sent to udma0 as another host would:
+ * a response for no jetty of the device over the suite's TP (rsp_no_sq),
+ * a response and a WRITE over a TPN that is no TP here, and over the TP
+ * from another peer TPN (unknown_tpn). Nothing is written, no CQE.
+ */
+static void wire_rx_drops(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct udma_dev *udev = wire_udev(k);
+	static const u8 data[8] = "not here";
+	u64 no_sq, unknown;
+	struct uboe_pkt p = {
+		.tp_opcode = UBOE_TP_RTP_DATA,
+		.seg = UBOE_SEG_ONLY,
+		.has_eid = true,
+		.src_eid = k->eid,
+		.dst_eid = k->eid,
+		.dtpn = wire.tp->fsm.local_tpn,
+		.stpn = wire.tp->fsm.peer_tpn,
+		.ta_opcode = UBOE_TA_TAACK,
+		.rc_id = UBOE_ID_MASK,
+	};
+
+	no_sq = udma_wire_read(udev, UDMA_WIRE_RSP_NO_SQ);
+	unknown = udma_wire_read(udev, UBOE_DROP_UNKNOWN_TPN);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	KUNIT_EXPECT_EQ(test, wire_wait(udev, UDMA_WIRE_RSP_NO_SQ, no_sq + 1),
+			no_sq + 1);
+
+	/* jetty A's, over no TP of ours, then from another peer TPN */
+	p.rc_id = k->jetty_a->id;
+	p.dtpn = UBOE_TPN_MASK;
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	p.dtpn = wire.tp->fsm.local_tpn;
+	p.stpn = wire.tp->fsm.peer_tpn ^ 0x800000;
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	/* a WRITE into B's segment over no TP */
+	p.dtpn = UBOE_TPN_MASK;
+	p.stpn = wire.tp->fsm.peer_tpn;
+	p.ta_opcode = UBOE_TA_WRITE;
+	p.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH;
+	p.mae.va = k->dst_seg->seg.ubva.va;
+	p.mae.token_id = k->dst_seg->seg.token_id;
+	p.mae.len = sizeof(data);
+	p.token_value = KAPI_SEG_TOKEN;
+	p.payload = data;
+	p.payload_len = sizeof(data);
+	KUNIT_ASSERT_EQ(test, udma_uboe_xmit(udev, &k->eid, &p), 0);
+	KUNIT_EXPECT_EQ(test, wire_wait(udev, UBOE_DROP_UNKNOWN_TPN,
+					unknown + 3), unknown + 3);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(udev, UDMA_WIRE_RSP_NO_SQ),
+			no_sq + 1);
+	KUNIT_EXPECT_TRUE(test, kapi_zero(k->dst, KAPI_BUF_LEN));
+	kapi_expect_empty(test, k->jfc_a);
+	kapi_expect_empty(test, k->jfc_b);
+}
+
+static struct kunit_case wire_cases[] = {
+	KUNIT_CASE(wire_write),
+	KUNIT_CASE(wire_write_bad_token),
+	KUNIT_CASE(wire_read),
+	KUNIT_CASE(wire_send_recv),
+	KUNIT_CASE(wire_atomic),
+	KUNIT_CASE(wire_too_big),
+	KUNIT_CASE(wire_no_tp),
+	KUNIT_CASE(wire_rx_drops),
+	{}
+};
+
+static struct kunit_suite wire_suite = {
+	.name = "udma_wire",
+	.init = wire_init,
+	.exit = wire_exit,
+	.test_cases = wire_cases,
+};
+
+kunit_test_suite(wire_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The UBoE carrier of the engine's messages (uboe_carrier.c): requests
+ * and responses as UBoE packets between devices, over the TPs of ubcore's
+ * connection manager.
+ */
+#ifndef _UDMA_UBOE_CARRIER_H
+#define _UDMA_UBOE_CARRIER_H
+
+#include <linux/list.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "msg.h"
+
+struct udma_dev;
+struct udma_sq;
+
+/* Received data packets a device queues for its work, at most. */
+#define UDMA_UBOE_RXQ_MAX	4096
+/* Responses an SQ queues for its work, at most (its window is 8). */
+#define UDMA_UBOE_SQ_RSP_MAX	64
+
+/**
+ * struct udma_uboe_rx - a device's received data packets, waiting for
+ *	process context (the responder and the completer may sleep: copies
+ *	between pages with cond_resched(), the TP table's mutex)
+ * @lock: protects @list, @len and @stopped; taken in softirq (the UDP
+ *	receive path) and, with BHs off, in process context
+ * @list: struct udma_uboe_item, in arrival order
+ * @len: entries of @list
+ * @stopped: the device is leaving UBoE: nothing is queued any more
+ * @work: processes @list (one at a time: a work item never runs twice at
+ *	once, so requests of a device execute in arrival order)
+ */
+struct udma_uboe_rx {
+	spinlock_t lock;		/* see above */
+	struct list_head list;
+	u32 len;
+	bool stopped;
+	struct work_struct work;
+};
+
+/**
+ * struct udma_uboe_item - one received data packet, decoded, and the
+ *	message it becomes
+ * @node: in struct udma_uboe_rx.list or an SQ's response list
+ * @skb: the datagram, with a reference of ours: @msg's payload points
+ *	into it
+ * @udev: the device it arrived at (the responder's reply leaves from it)
+ * @msg: the request or response, its @msg.pkt the decoded packet
+ * @pl: @msg's payload: the packet's payload bytes, in @skb
+ */
+struct udma_uboe_item {
+	struct list_head node;
+	struct sk_buff *skb;
+	struct udma_dev *udev;
+	struct udma_msg msg;
+	struct udma_local_buf pl;
+};
+
+extern const struct udma_carrier udma_uboe_carrier;
+
+void udma_uboe_rx_init(struct udma_dev *udev);
+void udma_uboe_rx_stop(struct udma_dev *udev);
+void udma_uboe_sq_drain(struct udma_sq *sq);
+void udma_uboe_sq_purge(struct udma_sq *sq);
+
+/* The carrier's pure parts, for KUnit. */
+void udma_uboe_msg_to_pkt(const struct udma_msg *msg, u32 stpn, u32 dtpn,
+			  const void *payload, u32 len, struct uboe_pkt *pkt);
+void udma_uboe_pkt_to_msg(const struct uboe_pkt *pkt,
+			  struct udma_local_buf *pl, struct udma_msg *msg);
+u32 udma_uboe_max_payload(u32 mtu, bool ipv4, const struct uboe_pkt *pkt);
+u8 udma_uboe_tx_status(int err);
+
+#endif /* _UDMA_UBOE_CARRIER_H */
