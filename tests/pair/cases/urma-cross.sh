@@ -31,7 +31,8 @@ for ((i = 0; i < 100; i++)); do
 	for f in "$UB_CLASS"/udma0/eids/eid*; do
 		[[ -e $f ]] || continue
 		read -r e < "$f"
-		[[ $e == "$mine" ]] && idx=${f##*/eid}
+		# sysfs shows an IPv4-mapped EID as the IPv4 address
+		[[ $e == "$UB_PAIR_ADDR" ]] && idx=${f##*/eid}
 	done
 	[[ -n $idx ]] && break
 	ub_sleep 0.1
