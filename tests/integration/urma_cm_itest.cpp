@@ -520,6 +520,13 @@ TEST_F(CmTest, TpListAndTheExCalls)
     ASSERT_EQ(rows.size(), 2u) << describe(rows);
     const uint32_t mine = tj->tp.tpn;
     const uint32_t peer = find_tp(rows, mine)->peer_tpn;
+    // the target's end is established when the CONN_ACK arrives, which
+    // the connection manager's work handles after the import returned
+    EXPECT_TRUE(ub_itest::wait_for([peer] {
+        auto now = tp_table();
+        const TpRow *r = find_tp(now, peer);
+        return r != nullptr && r->state == "Target established";
+    }, 3000)) << describe(tp_table());
     cnt = 8;
     ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
     ASSERT_EQ(cnt, 2u) << "both ends of the TP to udma0's own EID";
