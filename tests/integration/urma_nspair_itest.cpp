@@ -147,6 +147,14 @@ bool set_link(const std::string &netdev, bool up)
     return f != 0 && ub_itest::write_sysfs(path, v);
 }
 
+// A wire counter of udmaB (read in uboeB).
+long wire_b(const std::string &counter)
+{
+    return std::strtol(
+        in_ns(kNsB, [&counter] { return read_file("/sys/class/ubcore/" + kDevB + "/wire/" + counter); }).c_str(),
+        nullptr, 10);
+}
+
 // udmaA's TP table (this process is in uboeA) and udmaB's (read in uboeB).
 std::vector<TpRow> tps_a() { return ub_itest::tp_table(kDevA); }
 std::vector<TpRow> tps_b()
@@ -1109,9 +1117,15 @@ TEST_F(NsPair, SendRightBehindTheImportArrives)
     fill(l->p, 64, 9);
     for (int round = 0; round < kRounds; round++) {
         SCOPED_TRACE("round " + std::to_string(round));
+        const long dropped = wire_b("unknown_tpn");
         urma_target_jetty_t *tj = me.import(m.jetty[0], URMA_TM_RM);
         ASSERT_NE(tj, nullptr) << std::strerror(errno);
-        ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 64, 70 + round), 70 + round));
+        ASSERT_EQ(me.send(j, tj, *l, 0, 64, 70 + round), URMA_SUCCESS);
+        urma_cr_t cr;
+        const bool done = me.poll(me.scq, &cr, 10000);
+        EXPECT_EQ(wire_b("unknown_tpn"), dropped) << "udmaB dropped the SEND: its end of the TP was not established";
+        ASSERT_TRUE(done);
+        EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
         ASSERT_TRUE(peer.hear("got"));
         EXPECT_TRUE(me.unimport(tj));
         ASSERT_TRUE(tables_have(0)) << both_tables();
