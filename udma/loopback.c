@@ -15,15 +15,18 @@
  * after it is executed.
  *
  * udma_carrier_xmit() picks the carrier of each request: the loopback
- * for a destination EID that a device of this host has, the UBoE carrier
- * (uboe_carrier.c) for any other, and for every one while the force_wire
- * switch is on (read once per request). A carrier takes the responses
+ * for a destination EID that a device of this host has in the sender's
+ * network namespace, the UBoE carrier (uboe_carrier.c) for any other (a
+ * device of another namespace is another host, as for management
+ * messages: mgmt.c), and for every one while the force_wire switch is on
+ * (read once per request). A carrier takes the responses
  * back through its own @reply (struct udma_carrier).
  */
 #include <ub/ubcore_device.h>
 
 #include <kunit/visibility.h>
 
+#include "mgmt.h"
 #include "msg.h"
 #include "udma.h"
 
@@ -55,9 +58,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_loopback_carrier);
  * @sq: the requester's queue
  * @req: the request; @req->carrier is set to the carrier chosen
  *
- * The loopback for a destination EID of a device of this host, unless
- * force_wire is on; the UBoE carrier otherwise (see the top of this
- * file).
+ * The loopback for a destination EID of a device of this host in
+ * @sq's device's namespace, unless force_wire is on; the UBoE carrier
+ * otherwise (see the top of this file).
  *
  * Context: process context; may sleep (the loopback runs the responder,
  * the UBoE carrier copies the payload).
@@ -68,7 +71,7 @@ void udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req)
 
 	req->sq = sq;
 	if (!udma_force_wire())
-		dev = ubcore_get_device_by_eid(&req->pkt.dst_eid);
+		dev = udma_local_peer(&sq->udev->ub_dev, &req->pkt.dst_eid);
 	if (!dev) {
 		req->carrier = &udma_uboe_carrier;
 		udma_uboe_carrier.xmit(req);

@@ -103,12 +103,21 @@ enum uboe_drop udma_mgmt_check(const struct uboe_pkt *pkt)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_mgmt_check);
 
-/*
- * The device of this host that owns @dst in @dev's namespace, with a
- * reference, or NULL (none, or it is in another namespace: remote).
+/**
+ * udma_local_peer() - the device of this host that owns an EID in a
+ *	device's network namespace
+ * @dev: the sending device
+ * @dst: the destination EID
+ *
+ * A device of another namespace is another host: management messages and
+ * requests to it travel as UBoE packets (docs/connection-manager.md).
+ *
+ * Context: any context; does not sleep.
+ * Return: the device with a reference (drop it with ubcore_put_device()),
+ * or NULL (no device has @dst, or its device is in another namespace).
  */
-static struct ubcore_device *udma_mgmt_local_peer(struct ubcore_device *dev,
-						  const union ubcore_eid *dst)
+struct ubcore_device *udma_local_peer(struct ubcore_device *dev,
+				      const union ubcore_eid *dst)
 {
 	struct ubcore_device *peer = ubcore_get_device_by_eid(dst);
 
@@ -152,7 +161,7 @@ int udma_send_mgmt(struct ubcore_device *dev, const union ubcore_eid *dst,
 		return ret;
 	}
 	if (!udma_force_wire()) {
-		peer = udma_mgmt_local_peer(dev, dst);
+		peer = udma_local_peer(dev, dst);
 		if (peer) {
 			ret = ubcore_recv_mgmt(peer, type, msg_id, body, len);
 			ubcore_put_device(peer);

@@ -19,5 +19,7 @@ int udma_mgmt_build(struct uboe_pkt *pkt, const union ubcore_eid *dst,
 		    u8 type, u32 msg_id, const void *body, u16 len);
 enum uboe_drop udma_mgmt_check(const struct uboe_pkt *pkt);
 enum uboe_drop udma_mgmt_rx(struct udma_dev *udev, const struct uboe_pkt *pkt);
+struct ubcore_device *udma_local_peer(struct ubcore_device *dev,
+				      const union ubcore_eid *dst);
 
 #endif /* _UDMA_MGMT_H */

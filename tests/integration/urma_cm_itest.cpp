@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "cm_tp.h"
 #include "urma_itest.h"
 
 #ifndef URMA_ADMIN_PATH
@@ -38,112 +39,17 @@ using ub_itest::logged;
 
 constexpr uint32_t kToken = 0xabcd;  // ub_itest::jfr_cfg's
 
-// One line of /sys/class/ubcore/udma0/cm/tp: "tpn peer_eid peer_tpn mode
-// state... users age_ms" (the state's name may have spaces).
-struct TpRow {
-    uint32_t tpn = 0;
-    std::string peer;
-    uint32_t peer_tpn = 0;
-    std::string mode, state;
-    uint32_t users = 0;
-};
-
-// The whitespace-separated cells of each line of a table.
-std::vector<std::vector<std::string>> cells(const std::string &table)
-{
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream lines(table);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::istringstream in(line);
-        std::vector<std::string> v;
-        std::string c;
-        while (in >> c)
-            v.push_back(c);
-        if (!v.empty())
-            rows.push_back(v);
-    }
-    return rows;
-}
-
-std::vector<TpRow> tp_table(const std::string &dev = "udma0")
-{
-    std::ifstream f("/sys/class/ubcore/" + dev + "/cm/tp");
-    std::stringstream text;
-    text << f.rdbuf();
-    std::vector<TpRow> rows;
-    for (const auto &w : cells(text.str())) {
-        if (w.size() < 7)
-            continue;
-        TpRow r;
-        r.tpn = std::stoul(w[0]);
-        r.peer = w[1];
-        r.peer_tpn = std::stoul(w[2]);
-        r.mode = w[3];
-        for (size_t i = 4; i + 2 < w.size(); i++)
-            r.state += (r.state.empty() ? "" : " ") + w[i];
-        r.users = std::stoul(w[w.size() - 2]);
-        rows.push_back(r);
-    }
-    return rows;
-}
-
-const TpRow *find_tp(const std::vector<TpRow> &rows, uint32_t tpn)
-{
-    for (const auto &r : rows)
-        if (r.tpn == tpn)
-            return &r;
-    return nullptr;
-}
-
-std::string describe(const std::vector<TpRow> &rows)
-{
-    std::string s;
-    for (const auto &r : rows)
-        s += std::to_string(r.tpn) + " " + r.peer + " " + std::to_string(r.peer_tpn) + " " + r.mode + " [" +
-             r.state + "] " + std::to_string(r.users) + "\n";
-    return s.empty() ? "(no TP)\n" : s;
-}
+using ub_itest::admin;
+using ub_itest::cells;
+using ub_itest::describe;
+using ub_itest::eid_string;
+using ub_itest::find_tp;
+using ub_itest::tp_table;
+using ub_itest::TpRow;
 
 bool tp_table_empty()
 {
     return ub_itest::wait_for([] { return tp_table().empty(); }, 3000);
-}
-
-std::string eid_string(const urma_eid_t &eid)
-{
-    char buf[INET6_ADDRSTRLEN];
-    return inet_ntop(AF_INET6, eid.raw, buf, sizeof(buf)) ? buf : "?";
-}
-
-// urma_admin's stdout and exit code (fork/exec of the built tool).
-int admin(const std::vector<std::string> &args, std::string *out)
-{
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], STDOUT_FILENO);
-        close(pipefd[0]);
-        std::vector<char *> argv{const_cast<char *>(URMA_ADMIN_PATH)};
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(URMA_ADMIN_PATH, argv.data());
-        _exit(127);
-    }
-    close(pipefd[1]);
-    char buf[4096];
-    ssize_t n;
-    out->clear();
-    while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
-        out->append(buf, static_cast<size_t>(n));
-    close(pipefd[0]);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-        return -1;
-    return WEXITSTATUS(status);
 }
 
 class CmTest : public ub_itest::CtxTest {
@@ -199,14 +105,7 @@ protected:
     static urma_target_jetty_t *import(urma_context_t *ctx, const urma_jetty_id_t &id, urma_transport_mode_t mode,
                                        uint32_t token = kToken)
     {
-        urma_rjetty_t r = {};
-        r.jetty_id = id;
-        r.trans_mode = mode;
-        r.type = URMA_JETTY;
-        r.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
-        urma_token_t t = {token};
-        errno = 0;
-        return urma_import_jetty(ctx, &r, &t);
+        return ub_itest::import_jetty(ctx, id, mode, token);
     }
     urma_target_jetty_t *import(const urma_jetty_t *j, urma_transport_mode_t mode, uint32_t token = kToken)
     {
@@ -623,6 +522,13 @@ TEST_F(CmTest, TpListAndTheExCalls)
     ASSERT_EQ(rows.size(), 2u) << describe(rows);
     const uint32_t mine = tj->tp.tpn;
     const uint32_t peer = find_tp(rows, mine)->peer_tpn;
+    // the target's end is established when the CONN_ACK arrives, which
+    // the connection manager's work handles after the import returned
+    EXPECT_TRUE(ub_itest::wait_for([peer] {
+        auto now = tp_table();
+        const TpRow *r = find_tp(now, peer);
+        return r != nullptr && r->state == "Target established";
+    }, 3000)) << describe(tp_table());
     cnt = 8;
     ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
     ASSERT_EQ(cnt, 2u) << "both ends of the TP to udma0's own EID";
