@@ -17,7 +17,8 @@
  * device) has two ends on the same device, like two hosts: the opening end
  * (loop_side 0) and the answering end (loop_side 1), each with its TPN.
  *
- * Locking: cm->lock (a mutex) protects the TP table (tps, pairs), and
+ * Locking: cm->lock (a mutex) protects the TP table (tps, pairs; both also
+ * read under RCU by the data path's lookups), and
  * every TP's state machine, users and open fields; the machine's callbacks
  * run under it, in process context. cm->rx_lock (a spinlock, irqsave)
  * protects only the queue of received messages. A TP's memory is counted
@@ -72,7 +73,8 @@ struct ubcore_cm_rx {
  * @dev: the device
  * @lock: see the top of the file
  * @tps: TPN -> struct ubcore_tp (TPNs from 1)
- * @pairs: the TPs by key (ubcore_tp_key), for RM sharing and RC pairs
+ * @pairs: the TPs by key (ubcore_tp_key), for RM sharing and RC pairs, and
+ *	for the data path's ubcore_tp_find_pair() (RCU)
  * @waitq: opens waiting for their TP
  * @stats: the state machines' counters
  * @rx_lock: protects @rx_list, @rx_len and @stopped for the receive side
@@ -224,7 +226,7 @@ static void tp_unlink(struct ubcore_tp *tp)
 	tp_publish(tp);
 	tp_fail_checks(tp, -ECONNRESET);
 	xa_erase(&cm->tps, tp->fsm.local_tpn);
-	hash_del(&tp->node);
+	hash_del_rcu(&tp->node);
 	if (cancel_delayed_work(&tp->timer))
 		kref_put(&tp->ref, tp_release);
 	kref_put(&tp->ref, tp_release);
@@ -509,7 +511,7 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp->linked = true;
 	ubcore_tp_fsm_init(&tp->fsm, &cm_fsm_ops, &cm->stats, &key->local,
 			   &key->remote, tpn, cm->rto_ns, cm->retries);
-	hash_add(cm->pairs, &tp->node, key_hash(key));
+	hash_add_rcu(cm->pairs, &tp->node, key_hash(key));
 	return tp;
 }
 
@@ -1495,8 +1497,9 @@ void ubcore_cm_free(struct ubcore_device *dev)
  * For a request that names no import (a WRITE to an imported segment) or
  * whose import the caller cannot hold (ubcore_tp_resolve() needs it): the
  * established TP of the key, whichever end opened it (a TP to this
- * device's own EID has two ends here; either carries data). A walk of
- * the device's TPs under RCU, as ubcore_tp_rx_lookup() reads them.
+ * device's own EID has two ends here; either carries data). A lookup in
+ * the table's hash of keys under RCU (TPs are added and removed there
+ * under cm->lock and freed after a grace period).
  *
  * Context: any context, softirq included; does not sleep.
  * Return: 0, -ENODEV without a connection manager, -ENOTCONN when no TP
@@ -1509,25 +1512,29 @@ int ubcore_tp_find_pair(struct ubcore_device *dev,
 			u32 *peer_tpn)
 {
 	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_tp_key key = {
+		.local = *local,
+		.remote = *remote,
+		.local_jetty = local_jetty,
+		.remote_jetty = remote_jetty,
+		.mode = mode,
+	};
 	const struct ubcore_tp *tp;
-	unsigned long idx;
 	int ret = -ENOTCONN;
 
 	if (!cm)
 		return -ENODEV;
 	rcu_read_lock();
-	xa_for_each(&cm->tps, idx, tp) {
-		/* the key and the TPN are fixed from creation */
-		if (!READ_ONCE(tp->ready) || tp->key.mode != mode ||
-		    tp->key.local_jetty != local_jetty ||
-		    tp->key.remote_jetty != remote_jetty ||
-		    memcmp(tp->key.local.raw, local->raw, UBCORE_EID_SIZE) ||
-		    memcmp(tp->key.remote.raw, remote->raw, UBCORE_EID_SIZE))
-			continue;
-		*tpn = tp->fsm.local_tpn;
-		*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
-		ret = 0;
-		break;
+	for (; key.loop_side <= 1 && ret; key.loop_side++) {
+		hash_for_each_possible_rcu(cm->pairs, tp, node, key_hash(&key)) {
+			/* the key and the TPN are fixed from creation */
+			if (!READ_ONCE(tp->ready) || !key_equal(&tp->key, &key))
+				continue;
+			*tpn = tp->fsm.local_tpn;
+			*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+			ret = 0;
+			break;
+		}
 	}
 	rcu_read_unlock();
 	return ret;

@@ -334,25 +334,7 @@ extern "C" {
 
 urma_jfs_t *urma_create_jfs(urma_context_t *ctx, urma_jfs_cfg_t *jfs_cfg)
 {
-    if (ctx == nullptr || jfs_cfg == nullptr) {
-        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
-                     static_cast<void *>(jfs_cfg));
-        errno = EINVAL;
-        return nullptr;
-    }
-    auto *impl = new (std::nothrow) JfsImpl();
-    if (impl == nullptr) {
-        errno = ENOMEM;
-        return nullptr;
-    }
-    int ret = urma::jfs_activate(impl, ctx, *jfs_cfg);
-    if (ret != 0) {
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    urma::ctx_get(ctx);
-    return &impl->pub;
+    return urma::create_obj<urma_jfs_t>(ctx, jfs_cfg);
 }
 
 urma_status_t urma_modify_jfs(urma_jfs_t *jfs, urma_jfs_attr_t *attr)
@@ -395,46 +377,14 @@ urma_status_t urma_query_jfs(urma_jfs_t *jfs, urma_jfs_cfg_t *cfg, urma_jfs_attr
 
 urma_status_t urma_delete_jfs(urma_jfs_t *jfs)
 {
-    if (jfs == nullptr) {
-        URMA_LOG_ERR("jfs is NULL\n");
-        return URMA_EINVAL;
-    }
-    if (!jfs->urma_jfs_opt.is_actived) {
-        URMA_LOG_ERR("jfs is not active (urma_free_jfs frees an allocated one)\n");
-        return URMA_EINVAL;
-    }
-    urma_context_t *ctx = jfs->urma_ctx;
-    int ret = urma::jfs_deactivate(urma::from_pub<JfsImpl>(jfs));
-    if (ret != 0)
-        return urma::status_of(ret);
-    delete urma::from_pub<JfsImpl>(jfs);
-    urma::ctx_put(ctx);
-    return URMA_SUCCESS;
+    return urma::delete_obj(jfs);
 }
 
 /* ---------------------------------------------------------------- JFR */
 
 urma_jfr_t *urma_create_jfr(urma_context_t *ctx, urma_jfr_cfg_t *jfr_cfg)
 {
-    if (ctx == nullptr || jfr_cfg == nullptr) {
-        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
-                     static_cast<void *>(jfr_cfg));
-        errno = EINVAL;
-        return nullptr;
-    }
-    auto *impl = new (std::nothrow) JfrImpl();
-    if (impl == nullptr) {
-        errno = ENOMEM;
-        return nullptr;
-    }
-    int ret = urma::jfr_activate(impl, ctx, *jfr_cfg);
-    if (ret != 0) {
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    urma::ctx_get(ctx);
-    return &impl->pub;
+    return urma::create_obj<urma_jfr_t>(ctx, jfr_cfg);
 }
 
 urma_status_t urma_modify_jfr(urma_jfr_t *jfr, urma_jfr_attr_t *attr)
@@ -480,46 +430,14 @@ urma_status_t urma_query_jfr(urma_jfr_t *jfr, urma_jfr_cfg_t *cfg, urma_jfr_attr
 
 urma_status_t urma_delete_jfr(urma_jfr_t *jfr)
 {
-    if (jfr == nullptr) {
-        URMA_LOG_ERR("jfr is NULL\n");
-        return URMA_EINVAL;
-    }
-    if (!jfr->urma_jfr_opt.is_actived) {
-        URMA_LOG_ERR("jfr is not active (urma_free_jfr frees an allocated one)\n");
-        return URMA_EINVAL;
-    }
-    urma_context_t *ctx = jfr->urma_ctx;
-    int ret = urma::jfr_deactivate(urma::from_pub<JfrImpl>(jfr));
-    if (ret != 0)
-        return urma::status_of(ret);
-    delete urma::from_pub<JfrImpl>(jfr);
-    urma::ctx_put(ctx);
-    return URMA_SUCCESS;
+    return urma::delete_obj(jfr);
 }
 
 /* -------------------------------------------------------------- jetty */
 
 urma_jetty_t *urma_create_jetty(urma_context_t *ctx, urma_jetty_cfg_t *jetty_cfg)
 {
-    if (ctx == nullptr || jetty_cfg == nullptr) {
-        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
-                     static_cast<void *>(jetty_cfg));
-        errno = EINVAL;
-        return nullptr;
-    }
-    auto *impl = new (std::nothrow) JettyImpl();
-    if (impl == nullptr) {
-        errno = ENOMEM;
-        return nullptr;
-    }
-    int ret = urma::jetty_activate(impl, ctx, *jetty_cfg);
-    if (ret != 0) {
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    urma::ctx_get(ctx);
-    return &impl->pub;
+    return urma::create_obj<urma_jetty_t>(ctx, jetty_cfg);
 }
 
 urma_status_t urma_modify_jetty(urma_jetty_t *jetty, urma_jetty_attr_t *attr)
@@ -571,21 +489,7 @@ urma_status_t urma_query_jetty(urma_jetty_t *jetty, urma_jetty_cfg_t *cfg, urma_
 
 urma_status_t urma_delete_jetty(urma_jetty_t *jetty)
 {
-    if (jetty == nullptr) {
-        URMA_LOG_ERR("jetty is NULL\n");
-        return URMA_EINVAL;
-    }
-    if (!jetty->urma_jetty_opt.is_actived) {
-        URMA_LOG_ERR("jetty is not active (urma_free_jetty frees an allocated one)\n");
-        return URMA_EINVAL;
-    }
-    urma_context_t *ctx = jetty->urma_ctx;
-    int ret = urma::jetty_deactivate(urma::from_pub<JettyImpl>(jetty));
-    if (ret != 0)
-        return urma::status_of(ret);
-    delete urma::from_pub<JettyImpl>(jetty);
-    urma::ctx_put(ctx);
-    return URMA_SUCCESS;
+    return urma::delete_obj(jetty);
 }
 
 }  // extern "C"

@@ -87,25 +87,7 @@ extern "C" {
 
 urma_jfc_t *urma_create_jfc(urma_context_t *ctx, urma_jfc_cfg_t *jfc_cfg)
 {
-    if (ctx == nullptr || jfc_cfg == nullptr) {
-        URMA_LOG_ERR("invalid argument: ctx %p cfg %p\n", static_cast<void *>(ctx),
-                     static_cast<void *>(jfc_cfg));
-        errno = EINVAL;
-        return nullptr;
-    }
-    auto *impl = new (std::nothrow) JfcImpl();
-    if (impl == nullptr) {
-        errno = ENOMEM;
-        return nullptr;
-    }
-    int ret = urma::jfc_activate(impl, ctx, *jfc_cfg);
-    if (ret != 0) {
-        delete impl;
-        errno = -ret;
-        return nullptr;
-    }
-    urma::ctx_get(ctx);
-    return &impl->pub;
+    return urma::create_obj<urma_jfc_t>(ctx, jfc_cfg);
 }
 
 urma_status_t urma_modify_jfc(urma_jfc_t *jfc, urma_jfc_attr_t *attr)
@@ -130,21 +112,7 @@ urma_status_t urma_modify_jfc(urma_jfc_t *jfc, urma_jfc_attr_t *attr)
 
 urma_status_t urma_delete_jfc(urma_jfc_t *jfc)
 {
-    if (jfc == nullptr) {
-        URMA_LOG_ERR("jfc is NULL\n");
-        return URMA_EINVAL;
-    }
-    if (!jfc->urma_jfc_opt.is_actived) {
-        URMA_LOG_ERR("jfc is not active (urma_free_jfc frees an allocated one)\n");
-        return URMA_EINVAL;
-    }
-    urma_context_t *ctx = jfc->urma_ctx;
-    int ret = urma::jfc_deactivate(urma::from_pub<JfcImpl>(jfc));
-    if (ret != 0)
-        return urma::status_of(ret);
-    delete urma::from_pub<JfcImpl>(jfc);
-    urma::ctx_put(ctx);
-    return URMA_SUCCESS;
+    return urma::delete_obj(jfc);
 }
 
 }  // extern "C"

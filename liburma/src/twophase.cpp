@@ -209,34 +209,27 @@ urma_status_t get_opt(const OptEntry *e, uint64_t opt, bool active, const void *
     return URMA_SUCCESS;
 }
 
-// What the two-phase calls need of each kind of object: Kind<urma_K_t>
-// names K's implementation (Impl, whose member QUEUE is its ring), its
-// configuration, option table and activate/deactivate, and reaches the
-// public struct's urma_K_opt.is_actived, K_cfg and K_id.
+// What the two-phase calls need of each kind of object: Kind<urma_K_t> is
+// its Life (lifecycle.h) plus its option table, and reaches the public
+// struct's K_cfg, K_id and ring (Impl's member QUEUE).
 template <typename Pub> struct Kind;
 
 // The JFS configuration inside a configuration: a jetty's send side.
 inline void *jfs_cfg_of(const void *) { return nullptr; }
 inline void *jfs_cfg_of(urma_jetty_t *o) { return &o->jetty_cfg.jfs_cfg; }
 
-#define URMA_TWO_PHASE_KIND(K, IMPL, QUEUE, OPTS)                                                              \
-    template <> struct Kind<urma_##K##_t> {                                                                    \
-        using Impl = IMPL;                                                                                     \
-        using Cfg = urma_##K##_cfg_t;                                                                          \
-        static constexpr const char *name = #K;                                                                \
+#define URMA_TWO_PHASE_KIND(K, QUEUE, OPTS)                                                                    \
+    template <> struct Kind<urma_##K##_t> : Life<urma_##K##_t> {                                               \
         static constexpr const auto &opts = OPTS;                                                              \
-        static constexpr auto activate = K##_activate;                                                         \
-        static constexpr auto deactivate = K##_deactivate;                                                     \
-        static bool &active(urma_##K##_t *o) { return o->urma_##K##_opt.is_actived; }                          \
         static Cfg &cfg(urma_##K##_t *o) { return o->K##_cfg; }                                                \
         static void *jfs_cfg(urma_##K##_t *o) { return jfs_cfg_of(o); }                                        \
         static RingView ring(urma_##K##_t *o) { return {&from_pub<Impl>(o)->QUEUE.ring(), o->K##_id.id}; }     \
     }
 
-URMA_TWO_PHASE_KIND(jfc, JfcImpl, cq, kJfcOpts);
-URMA_TWO_PHASE_KIND(jfs, JfsImpl, sq, kJfsOpts);
-URMA_TWO_PHASE_KIND(jfr, JfrImpl, rq, kJfrOpts);
-URMA_TWO_PHASE_KIND(jetty, JettyImpl, sq, kJettyOpts);
+URMA_TWO_PHASE_KIND(jfc, cq, kJfcOpts);
+URMA_TWO_PHASE_KIND(jfs, sq, kJfsOpts);
+URMA_TWO_PHASE_KIND(jfr, rq, kJfrOpts);
+URMA_TWO_PHASE_KIND(jetty, sq, kJettyOpts);
 
 #undef URMA_TWO_PHASE_KIND
 

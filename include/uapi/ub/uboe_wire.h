@@ -513,7 +513,7 @@ enum uboe_mgmt_reason {
 	UBOE_MGMT_REASON_NONE		= 0,
 	UBOE_MGMT_REASON_NO_TARGET	= 1,	/* no such jetty/JFR: ENOENT */
 	UBOE_MGMT_REASON_MODE		= 2,	/* mode mismatch: EPROTOTYPE */
-	UBOE_MGMT_REASON_TOKEN		= 3,	/* wrong token: EACCES */
+	UBOE_MGMT_REASON_TOKEN		= 3,	/* wrong token: EPERM */
 	UBOE_MGMT_REASON_REFUSED	= 4,	/* anything else: ECONNREFUSED */
 };
 
