@@ -33,18 +33,19 @@
  * the packet asks for one (TPH A), every UDMA_RTP_ACK_EVERY packets, or
  * UDMA_RTP_ACK_DELAY_US after the first packet not acknowledged. A packet
  * before the expected PSN is a duplicate (rtp_dup_drops), dropped and
- * ACKed again (its ACK was lost). One after it within the window came
- * after a hole (rtp_out_of_seq): it is held (struct udma_rtp_rx.ooo, one
- * slot per PSN of the window, a second copy is a duplicate) and taken,
+ * ACKed again (its ACK was lost) by the delayed ACK, one for a burst.
+ * One after it within the window came after a hole (rtp_out_of_seq): it
+ * is held (struct udma_rtp_rx.ooo, one slot per PSN of the window, a
+ * second copy is a duplicate) and taken,
  * in order, as soon as the hole is filled; once UDMA_RTP_NAK_AFTER
  * packets arrived after the hole, one NAK SEQ_ERR (rtp_nak_tx) names it.
  * One beyond the window is dropped (rtp_out_of_window). The transaction
  * layer still sees every packet once and in PSN order.
  *
  * Retransmission: a NAK (rtp_nak_rx) makes the sender send the packet it
- * names, the oldest unacknowledged, again; an RTO sends every
- * unacknowledged packet again from the oldest (go-back-N)
- * (rtp_retransmits). Why not go-back-N on a NAK too: a network that
+ * names, the oldest unacknowledged, again; a first RTO the oldest too, a
+ * second one in a row every unacknowledged packet from the oldest
+ * (go-back-N) (rtp_retransmits: packets sent again). Why not go-back-N on a NAK too: a network that
  * reorders (netem's jitter reorders nearly every burst) would have every
  * reordered packet trigger a resend of the whole window; holding what
  * came after a hole costs at most UDMA_RTP_WND packets per TP, and the
@@ -71,7 +72,8 @@
  * The state of a TP (struct udma_rtp) is created on the first packet sent
  * or received on it, in the device's xarray by local TPN, and checked on
  * every use: when the TPN comes back for another peer (ubcore made a new
- * TP) it starts over. It is freed with the device (udma_rtp_free()); the
+ * TP) it starts over; a timeout on a TP that ubcore closed drops what
+ * was unacknowledged (fails nothing). It is freed with the device (udma_rtp_free()); the
  * device's removal stops every TP first (udma_rtp_stop()).
  */
 #include <linux/jiffies.h>
@@ -377,6 +379,7 @@ static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
 	if (opcode == UBOE_TP_ACK) {
 		pkt.psn = udma_psn_add(rtp->rx.epsn, UBOE_PSN_MASK);
 		rtp->rx.unacked = 0;
+		rtp->rx.dup_ack = false;
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_ACK_TX);
 	} else {
 		pkt.psn = rtp->rx.epsn;
@@ -394,8 +397,8 @@ static void udma_rtp_resend(struct udma_rtp *rtp)
 	list_for_each_entry(p, &rtp->tx.unacked, node) {
 		/* the last one asks for the ACK that says how far it got */
 		p->pkt.ack_req = list_is_last(&p->node, &rtp->tx.unacked);
-		udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
-		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
+		if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 	}
 }
 
@@ -407,8 +410,8 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 
 	lockdep_assert_held(&rtp->lock);
 	p->pkt.ack_req = true;
-	udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
-	udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
+	if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
 
 /* Forget the sending half's past: a new TP, or a failed one. */
@@ -436,10 +439,17 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 {
 	struct udma_rtp *rtp = from_timer(rtp, t, rto_timer);
 	bool failed = false;
+	u32 peer_tpn;
 
 	spin_lock_bh(&rtp->lock);
 	if (rtp->stopped || rtp->failed || !rtp->tx.nr)
 		goto out;
+	/* the TP went (ubcore closed it): nothing is owed on it any more */
+	if (ubcore_tp_rx_lookup(&rtp->udev->ub_dev, rtp->tpn, &rtp->peer,
+				&peer_tpn) || peer_tpn != rtp->peer_tpn) {
+		udma_rtp_tx_purge(&rtp->tx);
+		goto out;
+	}
 	if (++rtp->retries > READ_ONCE(udma_rtp_retry_cnt)) {
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_ACK_TIMEOUTS);
 		net_info_ratelimited("%s: TP %u: no ACK from %pI6c after %u retries\n",
@@ -451,7 +461,15 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 	}
 	rtp->rto = min_t(unsigned long, rtp->rto * 2,
 			 msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
-	udma_rtp_resend(rtp);
+	/*
+	 * The first timeout resends the oldest packet only (the receiver
+	 * holds what came after a hole; its ACK or NAK says what else is
+	 * missing); a second one in a row everything (go-back-N).
+	 */
+	if (rtp->retries == 1)
+		udma_rtp_resend_one(rtp);
+	else
+		udma_rtp_resend(rtp);
 	mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
 out:
 	spin_unlock_bh(&rtp->lock);
@@ -466,7 +484,7 @@ static void udma_rtp_ack_timer(struct timer_list *t)
 	struct udma_rtp *rtp = from_timer(rtp, t, ack_timer);
 
 	spin_lock_bh(&rtp->lock);
-	if (!rtp->stopped && rtp->rx.unacked)
+	if (!rtp->stopped && (rtp->rx.unacked || rtp->rx.dup_ack))
 		udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
 	spin_unlock_bh(&rtp->lock);
 }
@@ -654,6 +672,15 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
 
+/* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
+static void udma_rtp_ack_later(struct udma_rtp *rtp)
+{
+	if (!timer_pending(&rtp->ack_timer))
+		mod_timer(&rtp->ack_timer,
+			  jiffies + max(usecs_to_jiffies(UDMA_RTP_ACK_DELAY_US),
+					1UL));
+}
+
 /**
  * udma_rtp_rx_data() - a data packet of a TP arrived
  * @rtp: the TP (its peer checked by the caller)
@@ -701,14 +728,14 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		}
 		if (ack)
 			udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
-		else if (!timer_pending(&rtp->ack_timer))
-			mod_timer(&rtp->ack_timer, jiffies +
-				  max(usecs_to_jiffies(UDMA_RTP_ACK_DELAY_US),
-				      1UL));
+		else
+			udma_rtp_ack_later(rtp);
 		break;
 	case UDMA_RTP_DUP:
+		/* its ACK was lost: ACK again, one for a burst of them */
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_DUP_DROPS);
-		udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
+		rx->dup_ack = true;
+		udma_rtp_ack_later(rtp);
 		break;
 	case UDMA_RTP_GAP:
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_OUT_OF_SEQ);

@@ -89,6 +89,8 @@ struct udma_rtp_tx {
  * @epsn: the PSN expected next
  * @unacked: packets taken since the last ACK
  * @nak_sent: a NAK for @epsn went out (one per hole)
+ * @dup_ack: a duplicate arrived since the last ACK: the delayed ACK goes
+ *	out even if nothing new was taken
  * @after: packets after the hole at @epsn that arrived since it opened
  * @ooo: packets that arrived after a hole, held until it is filled: the
  *	one of PSN p at @ooo[p % UDMA_RTP_WND] (an opaque item of the
@@ -100,6 +102,7 @@ struct udma_rtp_rx {
 	u32 epsn;
 	u32 unacked;
 	bool nak_sent;
+	bool dup_ack;
 	u32 after;
 	void *ooo[UDMA_RTP_WND];
 	u32 ooo_psn[UDMA_RTP_WND];

@@ -109,8 +109,31 @@ static int wire_init(struct kunit *test)
 	return 0;
 }
 
+/* Nothing of the TP end @tpn of @udev waits for an ACK (at most 2 s). */
+static void wire_quiesce(struct udma_dev *udev, u32 tpn)
+{
+	struct udma_rtp *rtp = xa_load(&udev->rtps, tpn);
+	bool idle = !rtp;
+	int i;
+
+	for (i = 0; i < 100 && !idle; i++) {
+		spin_lock_bh(&rtp->lock);
+		idle = !rtp->tx.nr && !rtp->rx.unacked;
+		spin_unlock_bh(&rtp->lock);
+		if (!idle)
+			msleep(20);
+	}
+}
+
 static void wire_exit(struct kunit *test)
 {
+	struct kapi *k = test->priv;
+
+	/* the case's last ACKs in, before its TP goes */
+	if (wire.tp) {
+		wire_quiesce(wire_udev(k), wire.tp->fsm.local_tpn);
+		wire_quiesce(wire_udev(k), wire.tp->fsm.peer_tpn);
+	}
 	udma_set_force_wire(wire.old_force_wire);
 	if (wire.tp)
 		ubcore_tp_close(wire.tp);
