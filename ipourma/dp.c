@@ -571,6 +571,35 @@ int ipourma_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
+/*
+ * Whether @eid's device has the well-known jetty @id: an RM import asks
+ * the peer's connection manager, which checks the jetty it names
+ * (docs/connection-manager.md): -ENOENT, there is none; -EPROTOTYPE, there
+ * is one but it is not RM, as the well-known jetties (UM) are. The probe
+ * holds no TP: the import is undone at once (or never established).
+ */
+static int ipourma_probe(void *ctx, const struct in6_addr *eid, u32 id)
+{
+	struct ipourma_priv *priv = ctx;
+	struct ubcore_tjetty_cfg cfg = {
+		.id.id = id,
+		.trans_mode = UBCORE_TP_RM,
+		.type = UBCORE_TARGET_JETTY,
+	};
+	struct ubcore_tjetty *tjetty;
+	int ret;
+
+	memcpy(cfg.id.eid.raw, eid, sizeof(cfg.id.eid.raw));
+	tjetty = ubcore_import_jetty(priv->ub_dev, &cfg, NULL);
+	if (!IS_ERR(tjetty)) {
+		ipourma_check(priv, "unimport probe",
+			      ubcore_unimport_jetty(tjetty));
+		return 0;
+	}
+	ret = PTR_ERR(tjetty);
+	return ret == -EPROTOTYPE ? 0 : ret;
+}
+
 static struct ubcore_tjetty *ipourma_import(void *ctx,
 					    const struct in6_addr *eid, u32 id)
 {
@@ -597,6 +626,7 @@ static void ipourma_resend(void *ctx, struct sk_buff *skb)
 }
 
 const struct ipourma_peer_ops ipourma_peer_ops = {
+	.probe = ipourma_probe,
 	.import = ipourma_import,
 	.unimport = ipourma_unimport,
 	.resend = ipourma_resend,

@@ -75,6 +75,7 @@ enum ipourma_stat {
 	IPOURMA_STAT_PEER_IMPORT_ERR,
 	IPOURMA_STAT_PEER_AGED,
 	IPOURMA_STAT_PEER_QUEUED,
+	IPOURMA_STAT_PEER_OTHER_JETTY,
 	IPOURMA_STAT_EP_ERR,
 	IPOURMA_STAT_ADDR_ERR,
 	IPOURMA_STAT_MAX,
@@ -85,7 +86,8 @@ enum ipourma_stat {
  * @node: in the cache's @table (writers under the cache's @lock, readers
  *	under RCU)
  * @eid: the destination EID (the IPv6 destination address)
- * @jetty_id: the well-known jetty imported
+ * @jetty_id: the well-known jetty to import (UMDK's guess: the index of
+ *	our source EID), then the one imported (the import work only)
  * @tjetty: the import; set before @state becomes READY (release/acquire)
  *	and constant from then until the peer is freed after an RCU grace
  *	period
@@ -123,6 +125,10 @@ enum {
 
 /**
  * struct ipourma_peer_ops - what the peer cache calls (KUnit fakes them)
+ * @probe: whether @eid's device has the well-known jetty @id: 0 if it
+ *	has, -ENOENT if it has not, another negative errno if that cannot
+ *	be told (no answer, no way to ask); process context, may sleep;
+ *	optional
  * @import: import the jetty @id of @eid; process context, may sleep;
  *	returns the import or an ERR_PTR
  * @unimport: undo it; process context
@@ -130,6 +136,7 @@ enum {
  *	context; takes the skb
  */
 struct ipourma_peer_ops {
+	int (*probe)(void *ctx, const struct in6_addr *eid, u32 id);
 	struct ubcore_tjetty *(*import)(void *ctx, const struct in6_addr *eid,
 					u32 id);
 	void (*unimport)(void *ctx, struct ubcore_tjetty *tjetty);

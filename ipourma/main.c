@@ -49,6 +49,7 @@ const char * const ipourma_stat_names[IPOURMA_STAT_MAX] = {
 	[IPOURMA_STAT_PEER_IMPORT_ERR] = "peer_import_errors",
 	[IPOURMA_STAT_PEER_AGED] = "peer_aged",
 	[IPOURMA_STAT_PEER_QUEUED] = "peer_queued_packets",
+	[IPOURMA_STAT_PEER_OTHER_JETTY] = "peer_other_jetty",
 	[IPOURMA_STAT_EP_ERR] = "jetty_errors",
 	[IPOURMA_STAT_ADDR_ERR] = "address_errors",
 };

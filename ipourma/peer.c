@@ -179,12 +179,47 @@ static struct ipourma_peer *ipourma_peer_take_new(struct ipourma_peer_cache *c)
 	return NULL;
 }
 
+/*
+ * The well-known jetty to import for @p. UMDK's rule first: the jetty of
+ * our source EID's index (@p->jetty_id), as if both ends numbered their
+ * EIDs alike. If the peer answers that it has no such jetty, its other
+ * well-known jetties in order: any of them reaches its netdev (the IPv6
+ * destination chooses the host, not the jetty). If a probe cannot tell
+ * (no answer, no way to ask), the rule's jetty stays.
+ */
+static u32 ipourma_peer_resolve(struct ipourma_peer_cache *c,
+				const struct ipourma_peer *p)
+{
+	u32 guess = p->jetty_id, id, i;
+	int ret;
+
+	if (!c->ops->probe ||
+	    c->ops->probe(c->ctx, &p->eid, guess) != -ENOENT)
+		return guess;
+	for (i = 0; i < UBCORE_MAX_EID_CNT; i++) {
+		id = IPOURMA_JETTY_BASE + i;
+		if (id == guess)
+			continue;
+		ret = c->ops->probe(c->ctx, &p->eid, id);
+		if (!ret) {
+			ipourma_peer_stat(c, IPOURMA_STAT_PEER_OTHER_JETTY, 1);
+			return id;
+		}
+		if (ret != -ENOENT)
+			break;
+	}
+	return guess;
+}
+
 /**
  * ipourma_peer_import_all() - import every NEW peer, resend what waited
  * @c: the cache
  *
- * A failed import drops the peer's waiting packets (counted) and leaves
- * the peer FAILED until it ages or a packet retries it a second later.
+ * The jetty imported is the peer's well-known jetty for the index of our
+ * source EID if it has one, else its first well-known jetty (a peer whose
+ * EID indexes differ from ours; see ipourma_peer_resolve()). A failed
+ * import drops the peer's waiting packets (counted) and leaves the peer
+ * FAILED until it ages or a packet retries it a second later.
  *
  * Context: process context (the owner's import work), may sleep; one
  * caller at a time. A peer being imported is not aged or freed but by
@@ -199,6 +234,8 @@ void ipourma_peer_import_all(struct ipourma_peer_cache *c)
 
 	__skb_queue_head_init(&q);
 	while ((p = ipourma_peer_take_new(c))) {
+		/* IMPORTING: the import work alone writes @jetty_id */
+		p->jetty_id = ipourma_peer_resolve(c, p);
 		tjetty = c->ops->import(c->ctx, &p->eid, p->jetty_id);
 		spin_lock_bh(&c->lock);
 		if (IS_ERR(tjetty)) {

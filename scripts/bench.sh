@@ -2,7 +2,8 @@
 # "make bench": URMA against soft-RoCE (rdma_rxe with perftest) and TCP
 # (iperf3, sockperf) in one boot of Debian's stock kernel in QEMU, all on the
 # same veth, then udma's local path against memcpy and a perf profile of
-# URMA; prints one table with the ratios URMA/rxe and the goals.
+# URMA, then IPoURMA against TCP over its veth; prints one table with the
+# ratios URMA/rxe, IPoURMA/TCP and the goals.
 #   usage: scripts/bench.sh [-h]
 # Environment: UB_BENCH_LAT_ITERS (5000), UB_BENCH_BW_ITERS (2000),
 # UB_BENCH_TIMEOUT (guest timeout, s, 1800). Raw outputs: build/bench/bench/,
@@ -21,7 +22,7 @@ esac
 ub_log "building the modules for the stock kernel and the tools"
 ub_build_stock_modules
 cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
-cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_perftest urma_local_bench > /dev/null
+cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_perftest urma_local_bench urma_admin > /dev/null
 out=$UB_TOP/build/bench
 ub_log "booting the stock kernel in QEMU (takes some minutes under TCG)"
 rc=0

@@ -3,9 +3,11 @@
 """The table of "make bench": URMA (urma_perftest --json), rxe (perftest's
 text output) and TCP (iperf3 --json, sockperf) from one guest run, with the
 ratio URMA/rxe, the issue's goals, the local path against memcpy and the
-profile summary. Reads the raw files tests/guest/bench.sh left in DIR.
+profile summary; then IPoURMA against TCP over its veth (iperf3 --json,
+pingpong.py; tests/guest/bench-ipourma.sh). Reads the raw files
+tests/guest/bench.sh left in DIR.
 
-usage: bench_table.py DIR [--json FILE]
+usage: bench_table.py DIR [--json FILE] [--only ipourma]
 Exits 1 when a figure the table needs is missing or unreadable (a failed
 run), 0 otherwise, whether the goals are met or not: they are reported.
 """
@@ -105,6 +107,72 @@ def tcp_lat(d):
     if "median" not in r or "avg" not in r:
         raise Missing(f"{path}: no latency summary")
     return r
+
+
+def iperf3_bw(path):
+    """iperf3 --json: the receiver's rate, MB/s (2^20 bytes)."""
+    try:
+        r = json.loads(read(path))
+        bps = r["end"]["sum_received"]["bits_per_second"]
+    except (json.JSONDecodeError, KeyError) as e:
+        raise Missing(f"{path}: no received rate ({e})") from e
+    return bps / 8 / MIB
+
+
+def pingpong(path):
+    """pingpong.py: half round trips in usec."""
+    text = read(path)
+    r = {k: float(v) for k, v in re.findall(r"^(\w+)_usec ([\d.]+)$", text, re.M)}
+    if "avg" not in r or "p50" not in r:
+        raise Missing(f"{path}: no latency summary")
+    return {"avg": r["avg"], "median": r["p50"], "p99": r.get("p99")}
+
+
+def ipourma(d):
+    """IPoURMA's rows: TCP over ipourma0 and over its veth, same run."""
+    res = {
+        "bw": {"ipourma": iperf3_bw(d / "ipourma.iperf3.json"),
+               "veth": iperf3_bw(d / "ipourma.veth.iperf3.json")},
+        "lat": {"ipourma": pingpong(d / "ipourma.pp.txt"),
+                "veth": pingpong(d / "ipourma.veth.pp.txt")},
+        "profile": profile(d, "ipourma_tcp", top=15, kernel_only=True),
+    }
+    res["bw_ratio"] = ratio(res["bw"]["ipourma"], res["bw"]["veth"])
+    res["lat_ratio"] = ratio(res["lat"]["ipourma"]["median"],
+                             res["lat"]["veth"]["median"])
+    return res
+
+
+def ipourma_goals(r):
+    return [
+        ("IPoURMA iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"], r["bw_ratio"] >= 0.8),
+        ("IPoURMA TCP ping-pong median <= 1.5x veth", r["lat_ratio"], r["lat_ratio"] <= 1.5),
+    ]
+
+
+def print_ipourma(r):
+    print("IPoURMA (ipourma0 between two namespaces, UBoE over a veth of MTU 9000)")
+    print("against TCP over that veth itself, same namespaces, same run. Latency:")
+    print("a 14-byte TCP ping-pong (tests/guest/pingpong.py; Debian's sockperf 3.7")
+    print("has no IPv6), half the round trip in microseconds.")
+    w = (26, 10, 10, 8)
+    print("  ".join(h.ljust(n) if i == 0 else h.rjust(n) for i, (h, n) in
+                    enumerate(zip(("metric", "ipourma0", "veth", "ratio"), w))))
+    rows = [("iperf3 TCP MB/s", r["bw"]["ipourma"], r["bw"]["veth"])]
+    for k in ("median", "avg", "p99"):
+        rows.append((f"ping-pong {k} us", r["lat"]["ipourma"][k], r["lat"]["veth"][k]))
+    for name, a, b in rows:
+        cells = (name, fmt(a), fmt(b), fmt(ratio(a, b)))
+        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
+                        enumerate(zip(cells, w))))
+    print("goals:")
+    for what, rat, ok in ipourma_goals(r):
+        print(f"  {what:<40} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
+    print()
+    print("where the time goes, iperf3 TCP over ipourma0 (perf cpu-clock, kernel")
+    print("symbols by self time, % of all samples: both ends, softirqs, udma's works):")
+    for pct, what in r["profile"]:
+        print(f"  {pct:6.2f}%  {what}")
 
 
 def local(d):
@@ -219,17 +287,29 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", type=Path)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
+    ap.add_argument("--only", choices=["ipourma"],
+                    help="only IPoURMA's rows (tests/guest/bench-ipourma.sh run alone)")
     a = ap.parse_args()
     try:
-        rows, res = build(a.dir)
-        guest = read(a.dir / "guest.txt").strip()
+        if a.only:
+            rows, res = None, {}
+        else:
+            rows, res = build(a.dir)
+            guest = read(a.dir / "guest.txt").strip()
+        ipo = ipourma(a.dir)
     except (Missing, KeyError, ValueError) as e:
         print(f"bench_table: missing figure: {e}", file=sys.stderr)
         return 1
-    print_table(rows, res, guest)
-    if a.json:
+    if rows is not None:
+        print_table(rows, res, guest)
+        print()
         res["goals"] = [{"goal": g, "ratio": r, "met": ok} for g, r, ok in goals(res)]
         res["local"]["rows"] = {str(k): v for k, v in res["local"]["rows"].items()}
+    print_ipourma(ipo)
+    res["ipourma"] = ipo
+    res["ipourma"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
+                               for g, r, ok in ipourma_goals(ipo)]
+    if a.json:
         a.json.write_text(json.dumps(res, indent=1) + "\n")
     return 0
 

@@ -5,6 +5,7 @@
  * Providers that can create devices on a netdev at an administrator's
  * request (netlink "dev add <type> <netdev>").
  */
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -61,3 +62,4 @@ int ubcore_newlink(const char *type, const char *name,
 	mutex_unlock(&ubcore_link_lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ubcore_newlink);

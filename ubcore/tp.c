@@ -18,12 +18,33 @@
  * (loop_side 0) and the answering end (loop_side 1), each with its TPN.
  *
  * Locking: cm->lock (a mutex) protects the TP table (tps, pairs; both also
- * read under RCU by the data path's lookups), and
- * every TP's state machine, users and open fields; the machine's callbacks
- * run under it, in process context. cm->rx_lock (a spinlock, irqsave)
- * protects only the queue of received messages. A TP's memory is counted
- * by tp->ref: one reference for being in the table, one per user, one
- * while its timer work is queued.
+ * read under RCU by the data path's lookups), and every TP's state
+ * machine, users, imports, open and keepalive fields; the machine's
+ * callbacks run under it, in process context. cm->rx_lock (a spinlock,
+ * irqsave) protects only the queue of received messages. A TP's
+ * memory is counted by tp->ref: one reference for being in the table, one
+ * per user, one while its timer work is queued, one while its keepalive
+ * work is queued.
+ *
+ * Peer loss. A TP loses its peer (tp_lose_peer(): the state machine's
+ * "peer lost" rows X12-X17) when the device's port leaves ACTIVE
+ * (ubcore_cm_link_down()), when the keepalive gets no answer, or when the
+ * peer refuses a keepalive because it does not know the TP (its device or
+ * its module is new). The peer's DCONN_NOTIFY of a TP it discards (its
+ * device is being removed: ubcore_cm_stop()) takes X11 at the initiator.
+ * Either way cm_lost() tells the users: an RC TP's bound jetty goes to
+ * ERROR with UBCORE_EVENT_JETTY_ERR, each RM import on the TP gets
+ * UBCORE_EVENT_TP_ERR.
+ *
+ * Keepalive, one per established TP rather than one per peer EID: what a
+ * probe checks is that the peer still has this TP (this TPN, from this
+ * EID), which a per-peer probe could not say for each TP without listing
+ * them; and a TP carrying data needs no probe (rx_stamp). Each established
+ * TP's ka_work runs cm_keepalive_ms after the peer was last heard on it:
+ * it sends a KEEPALIVE and runs again an interval later; after cm_retries
+ * probes without an answer (or any other message or data from the peer)
+ * the peer is lost, cm_keepalive_ms * (cm_retries + 1) after it was last
+ * heard. A KEEPALIVE_REJ (the peer does not know the TPN) loses it at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,7 +79,11 @@ MODULE_PARM_DESC(cm_rto_ms,
 static unsigned int cm_retries = 4;
 module_param(cm_retries, uint, 0644);
 MODULE_PARM_DESC(cm_retries,
-		 "connection manager: retransmissions before a connection times out (default 4)");
+		 "connection manager: retransmissions before a connection times out, and keepalive probes before a peer is lost (default 4)");
+static unsigned int cm_keepalive_ms = 1000;
+module_param(cm_keepalive_ms, uint, 0644);
+MODULE_PARM_DESC(cm_keepalive_ms,
+		 "connection manager: idle time (ms) of an established TP before a keepalive probe, and between probes; 0: no keepalive (default 1000; read when a device is added)");
 
 struct ubcore_cm_rx {
 	struct list_head node;
@@ -89,6 +114,8 @@ struct ubcore_cm_rx {
  * @retries: their retransmissions (from cm_retries)
  * @rx_dropped: received messages dropped, by reason (enum ubcore_cm_drop)
  * @link_work: the device's port went down: every TP's peer is lost
+ * @ka_jiffies: the keepalive interval (from cm_keepalive_ms), 0: off
+ * @ka: keepalive counters (enum ubcore_cm_ka)
  */
 struct ubcore_cm {
 	struct ubcore_device *dev;
@@ -109,6 +136,8 @@ struct ubcore_cm {
 	u32 retries;
 	atomic64_t rx_dropped[UBCORE_CM_DROP_MAX];
 	struct work_struct link_work;
+	unsigned long ka_jiffies;
+	atomic64_t ka[UBCORE_CM_KA_MAX];
 };
 
 /*
@@ -127,6 +156,14 @@ struct ubcore_tp_check {
 	u32 msg_id;
 	int result;
 	bool done;
+};
+
+static const char *const ka_names[UBCORE_CM_KA_MAX] = {
+	[UBCORE_CM_KA_SENT] = "keepalive_sent",
+	[UBCORE_CM_KA_ANSWERED] = "keepalive_answered",
+	[UBCORE_CM_KA_REFUSED] = "keepalive_refused",
+	[UBCORE_CM_KA_TIMEOUTS] = "keepalive_timeouts",
+	[UBCORE_CM_KA_REJECTS_SENT] = "keepalive_rejects_sent",
 };
 
 static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
@@ -193,12 +230,33 @@ static bool tp_established(const struct ubcore_tp *tp)
 	}
 }
 
+/*
+ * (Re)starts @tp's keepalive: the peer counts as heard now. Caller holds
+ * cm->lock; @tp is established and in the table.
+ */
+static void tp_ka_start(struct ubcore_tp *tp)
+{
+	struct ubcore_cm *cm = tp->cm;
+
+	WRITE_ONCE(tp->rx_stamp, jiffies);
+	tp->ka_misses = 0;
+	if (!cm->ka_jiffies || cm->stopped) {
+		if (cancel_delayed_work(&tp->ka_work))
+			kref_put(&tp->ref, tp_release);
+		return;
+	}
+	if (!mod_delayed_work(cm->wq, &tp->ka_work, cm->ka_jiffies))
+		kref_get(&tp->ref);	/* was idle: the queued work's reference */
+}
+
 /* For the lockless readers. Caller holds cm->lock. */
 static void tp_publish(struct ubcore_tp *tp)
 {
 	bool ready = tp_established(tp);
 
 	WRITE_ONCE(tp->ready_peer_tpn, ready ? tp->fsm.peer_tpn : 0);
+	if (ready && !tp->ready)
+		tp_ka_start(tp);
 	WRITE_ONCE(tp->ready, ready);
 }
 
@@ -228,6 +286,8 @@ static void tp_unlink(struct ubcore_tp *tp)
 	xa_erase(&cm->tps, tp->fsm.local_tpn);
 	hash_del_rcu(&tp->node);
 	if (cancel_delayed_work(&tp->timer))
+		kref_put(&tp->ref, tp_release);
+	if (cancel_delayed_work(&tp->ka_work))
 		kref_put(&tp->ref, tp_release);
 	kref_put(&tp->ref, tp_release);
 }
@@ -288,7 +348,8 @@ static const u8 msg_to_wire[] = {
 	[UBCORE_TPM_DCONN_NOTIFY] = UBOE_MGMT_DCONN_NOTIFY,
 };
 
-static const enum ubcore_tp_event wire_to_event[] = {
+/* The FSM's events of the messages up to DCONN_NOTIFY; keepalives are not. */
+static const enum ubcore_tp_event wire_to_event[UBOE_MGMT_DCONN_NOTIFY + 1] = {
 	[UBOE_MGMT_CONN_REQ] = UBCORE_TPE_RX_CONN_REQ,
 	[UBOE_MGMT_CONN_REP] = UBCORE_TPE_RX_CONN_REP,
 	[UBOE_MGMT_CONN_ACK] = UBCORE_TPE_RX_CONN_ACK,
@@ -335,11 +396,11 @@ static void tp_body(const struct ubcore_tp *tp, struct uboe_mgmt_body *body)
 	memcpy(body->dst_eid, tp->key.remote.raw, UBCORE_EID_SIZE);
 }
 
-/* Sends @body to @tp's peer. Caller holds cm->lock. */
-static int tp_send_body(struct ubcore_tp *tp, u8 type, u32 msg_id,
+/* Sends @body (of a TP with local TPN @tpn) to @dst. Caller holds cm->lock. */
+static int cm_send_body(struct ubcore_cm *cm, const union ubcore_eid *dst,
+			u32 tpn, u8 type, u32 msg_id,
 			const struct uboe_mgmt_body *body)
 {
-	struct ubcore_cm *cm = tp->cm;
 	struct ubcore_device *dev = cm->dev;
 	int ret;
 
@@ -347,13 +408,19 @@ static int tp_send_body(struct ubcore_tp *tp, u8 type, u32 msg_id,
 		return -ENODEV;
 	if (!dev->ops->send_mgmt)
 		return -EOPNOTSUPP;
-	ret = dev->ops->send_mgmt(dev, &tp->key.remote, type, msg_id, body,
-				  sizeof(*body));
+	ret = dev->ops->send_mgmt(dev, dst, type, msg_id, body, sizeof(*body));
 	if (ret)
-		dev_dbg(&dev->dev, "tp %u: cannot send %s: %d\n",
-			tp->fsm.local_tpn, ubcore_tp_event_name(wire_to_event[type]),
-			ret);
+		dev_dbg(&dev->dev, "tp %u: cannot send management message %u: %d\n",
+			tpn, type, ret);
 	return ret;
+}
+
+/* Sends @body to @tp's peer. Caller holds cm->lock. */
+static int tp_send_body(struct ubcore_tp *tp, u8 type, u32 msg_id,
+			const struct uboe_mgmt_body *body)
+{
+	return cm_send_body(tp->cm, &tp->key.remote, tp->fsm.local_tpn, type,
+			    msg_id, body);
 }
 
 static int cm_send(struct ubcore_tp_fsm *fsm, enum ubcore_tp_msg_type type,
@@ -441,19 +508,41 @@ static void tp_jetty_error(struct ubcore_device *dev, u32 id)
 	ubcore_obj_ref_put(&jetty->obj_ref);
 }
 
+/*
+ * An RM import whose TP lost its peer: UBCORE_EVENT_TP_ERR to the device's
+ * event handlers (uburma passes it to the import's owner). Caller holds
+ * cm->lock, which keeps @tj (on tp->imports) alive.
+ */
+static void tp_import_error(struct ubcore_device *dev, struct ubcore_tjetty *tj)
+{
+	struct ubcore_event ev = {
+		.dev = dev,
+		.type = UBCORE_EVENT_TP_ERR,
+		.element.tjetty = tj,
+	};
+
+	ubcore_dispatch_async_event(&ev);
+}
+
 static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
 {
 	struct ubcore_tp *tp = fsm_tp(fsm);
+	struct ubcore_tjetty *tj;
 
 	dev_warn(&tp->cm->dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
 		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
 	/*
-	 * The peer is gone (not a teardown it announced, X11): an RC TP's
-	 * bound jetty can reach no one any more. An RM TP's users learn it
-	 * at their next post, which finds no established TP.
+	 * The peer is gone (-EHOSTUNREACH) or discarded its end (X11, its
+	 * device is being removed: -ECONNRESET): an RC TP's bound jetty can
+	 * reach no one any more; an RM TP's imports are told, and their next
+	 * post finds no established TP.
 	 */
-	if (result == -EHOSTUNREACH && tp->key.mode == UBOE_MGMT_TM_RC)
+	if (tp->key.mode == UBOE_MGMT_TM_RC) {
 		tp_jetty_error(tp->cm->dev, tp->key.local_jetty);
+		return;
+	}
+	list_for_each_entry(tj, &tp->imports, tp_node)
+		tp_import_error(tp->cm->dev, tj);
 }
 
 static const struct ubcore_tp_fsm_ops cm_fsm_ops = {
@@ -482,6 +571,85 @@ static void tp_timer_work(struct work_struct *work)
 	kref_put(&tp->ref, tp_release);
 }
 
+/* The states with a "peer lost" transition (tp_fsm.c X12-X17). */
+static bool tp_can_lose_peer(const struct ubcore_tp *tp)
+{
+	switch (tp->fsm.state) {
+	case UBCORE_TPS_REQ_SENT:
+	case UBCORE_TPS_REP_SENT:
+	case UBCORE_TPS_REUSE_SENT:
+	case UBCORE_TPS_INITIATOR_ESTABLISHED:
+	case UBCORE_TPS_TARGET_ESTABLISHED:
+	case UBCORE_TPS_REUSED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * @tp's peer is gone (its link, its host, its device or module): the
+ * machine's "peer lost" row, which fails a waiting open with -EHOSTUNREACH
+ * or tells an established TP's users (cm_lost()), and the TP leaves the
+ * table. The one path of every kind of peer loss. Caller holds cm->lock.
+ */
+static void tp_lose_peer(struct ubcore_tp *tp)
+{
+	if (!tp->linked || !tp_can_lose_peer(tp))
+		return;
+	ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+	tp_settle(tp);
+}
+
+/*
+ * The keepalive of an established TP (see the top of the file): runs
+ * cm->ka_jiffies after the peer was last heard, then once an interval
+ * while it is silent.
+ */
+static void tp_ka_work(struct work_struct *work)
+{
+	struct ubcore_tp *tp = container_of(to_delayed_work(work),
+					    struct ubcore_tp, ka_work);
+	struct ubcore_cm *cm = tp->cm;
+	unsigned long heard, due;
+	struct uboe_mgmt_body body;
+
+	mutex_lock(&cm->lock);
+	if (!tp->linked || cm->stopped || !tp->ready || !cm->ka_jiffies)
+		goto out;
+	heard = READ_ONCE(tp->rx_stamp);
+	/* heard since the last probe went (its answer, in its jiffy too) */
+	if (tp->ka_misses && !time_before(heard, tp->ka_sent))
+		tp->ka_misses = 0;
+	if (!tp->ka_misses && time_before(jiffies, heard + cm->ka_jiffies)) {
+		due = heard + cm->ka_jiffies;		/* not idle yet */
+	} else if (tp->ka_misses &&
+		   time_before(jiffies, tp->ka_sent + cm->ka_jiffies)) {
+		due = tp->ka_sent + cm->ka_jiffies;	/* an early run */
+	} else if (tp->ka_misses >= cm->retries) {
+		atomic64_inc(&cm->ka[UBCORE_CM_KA_TIMEOUTS]);
+		dev_info(&cm->dev->dev, "tp %u to %pI6c: no answer to %u keepalives: peer lost\n",
+			 tp->fsm.local_tpn, tp->key.remote.raw, tp->ka_misses);
+		tp_lose_peer(tp);
+		goto out;
+	} else {
+		tp_body(tp, &body);
+		tp->ka_msg_id = ++cm->msg_id;
+		tp->ka_misses++;
+		tp->ka_sent = jiffies;
+		atomic64_inc(&cm->ka[UBCORE_CM_KA_SENT]);
+		/* a failed send is a probe without answer, as a lost one */
+		tp_send_body(tp, UBOE_MGMT_KEEPALIVE, tp->ka_msg_id, &body);
+		due = jiffies + cm->ka_jiffies;
+	}
+	if (!mod_delayed_work(cm->wq, &tp->ka_work,
+			      time_after(due, jiffies) ? due - jiffies : 0))
+		kref_get(&tp->ref);
+out:
+	mutex_unlock(&cm->lock);
+	kref_put(&tp->ref, tp_release);
+}
+
 /* A new TP in reset, in the table. Caller holds cm->lock. */
 static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 				const struct ubcore_tp_key *key)
@@ -506,7 +674,9 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	tp->key = *key;
 	kref_init(&tp->ref);		/* the table's */
 	INIT_DELAYED_WORK(&tp->timer, tp_timer_work);
+	INIT_DELAYED_WORK(&tp->ka_work, tp_ka_work);
 	INIT_LIST_HEAD(&tp->checks);
+	INIT_LIST_HEAD(&tp->imports);
 	tp->created_ns = ktime_get_boottime_ns();
 	tp->linked = true;
 	ubcore_tp_fsm_init(&tp->fsm, &cm_fsm_ops, &cm->stats, &key->local,
@@ -620,7 +790,7 @@ int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		if (!ret && tp->fsm.state == UBCORE_TPS_REQ_SENT &&
 		    tp->last_send_err == -EHOSTUNREACH) {
 			/* no way to the peer at all: fail now, not at timeout */
-			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
+			tp_lose_peer(tp);
 			ret = -EHOSTUNREACH;
 		}
 		if (ret)
@@ -726,6 +896,9 @@ int ubcore_tjetty_connect(struct ubcore_tjetty *tj, u32 local_jetty)
 	ret = ubcore_tp_open(dev, &key, &target, &tp);
 	if (ret)
 		return ret;
+	mutex_lock(&tp->cm->lock);
+	list_add_tail(&tj->tp_node, &tp->imports);
+	mutex_unlock(&tp->cm->lock);
 	tj->tp = tp;
 	return 0;
 }
@@ -744,6 +917,9 @@ void ubcore_tjetty_disconnect(struct ubcore_tjetty *tj)
 
 	if (!tp)
 		return;
+	mutex_lock(&tp->cm->lock);
+	list_del(&tj->tp_node);
+	mutex_unlock(&tp->cm->lock);
 	WRITE_ONCE(tj->tp, NULL);
 	ubcore_tp_close(tp);
 }
@@ -868,6 +1044,9 @@ EXPORT_SYMBOL_GPL(ubcore_tp_resolve);
  * @src: the packet's source EID
  * @peer_tpn: the TP's peer TPN, on success; may be NULL
  *
+ * On success the TP counts as active: its keepalive probes only after
+ * cm_keepalive_ms without a packet from the peer.
+ *
  * Context: any context, softirq included; does not sleep (RCU).
  * Return: 0 (an ESTABLISHED TP of @dev whose peer is @src), -ENOENT (no
  * TP @tpn), -ENOTCONN (not ESTABLISHED) or -EPROTO (@src is not its peer).
@@ -876,7 +1055,8 @@ int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 			const union ubcore_eid *src, u32 *peer_tpn)
 {
 	struct ubcore_cm *cm = dev ? dev->cm : NULL;
-	const struct ubcore_tp *tp;
+	struct ubcore_tp *tp;
+	unsigned long now = jiffies;
 	int ret;
 
 	if (!cm || !src)
@@ -892,6 +1072,9 @@ int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 	} else {
 		if (peer_tpn)
 			*peer_tpn = READ_ONCE(tp->ready_peer_tpn);
+		/* the peer is heard: no keepalive (written once a jiffy) */
+		if (READ_ONCE(tp->rx_stamp) != now)
+			WRITE_ONCE(tp->rx_stamp, now);
 		ret = 0;
 	}
 	rcu_read_unlock();
@@ -993,6 +1176,92 @@ static void cm_link_answered(struct ubcore_tp *tp, const struct ubcore_cm_rx *rx
 	cm_drop(tp->cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);	/* late */
 }
 
+/*
+ * The TP a received message's dst_tpn names, if the message comes from
+ * that TP's peer (its EIDs, mode, and its TPN once learnt), else NULL.
+ * Caller holds cm->lock.
+ */
+static struct ubcore_tp *cm_find_tpn(struct ubcore_cm *cm,
+				     const struct uboe_mgmt_body *b)
+{
+	struct ubcore_tp *tp = xa_load(&cm->tps, be32_to_cpu(b->dst_tpn));
+	u32 peer_tpn = be32_to_cpu(b->src_tpn);
+
+	if (!tp || memcmp(tp->key.remote.raw, b->src_eid, UBCORE_EID_SIZE) ||
+	    memcmp(tp->key.local.raw, b->dst_eid, UBCORE_EID_SIZE) ||
+	    tp->key.mode != b->trans_mode ||
+	    (tp->fsm.peer_tpn && tp->fsm.peer_tpn != peer_tpn))
+		return NULL;
+	return tp;
+}
+
+/*
+ * A probe for a TP this device does not have (the prober's peer is a new
+ * device, or forgot it): KEEPALIVE_REJ, which makes the prober drop the
+ * TP at once. The body is the probe's, swapped. Caller holds cm->lock.
+ */
+static void cm_keepalive_refuse(struct ubcore_cm *cm, const struct ubcore_cm_rx *rx)
+{
+	const struct uboe_mgmt_body *b = &rx->body;
+	struct uboe_mgmt_body body = {
+		.version = UBOE_MGMT_BODY_VERSION,
+		.trans_mode = b->trans_mode,
+		.src_tpn = b->dst_tpn,
+		.dst_tpn = b->src_tpn,
+		.src_jetty = b->dst_jetty,
+		.dst_jetty = b->src_jetty,
+	};
+	union ubcore_eid dst;
+
+	memcpy(body.src_eid, b->dst_eid, UBCORE_EID_SIZE);
+	memcpy(body.dst_eid, b->src_eid, UBCORE_EID_SIZE);
+	memcpy(dst.raw, b->src_eid, UBCORE_EID_SIZE);
+	dev_dbg(&cm->dev->dev, "keepalive from %pI6c for tp %u (its tp %u): no such TP here, refused\n",
+		b->src_eid, be32_to_cpu(b->dst_tpn), be32_to_cpu(b->src_tpn));
+	atomic64_inc(&cm->ka[UBCORE_CM_KA_REJECTS_SENT]);
+	cm_send_body(cm, &dst, 0, UBOE_MGMT_KEEPALIVE_REJ, rx->msg_id, &body);
+}
+
+/* A KEEPALIVE, KEEPALIVE_REP or KEEPALIVE_REJ. Caller holds cm->lock. */
+static void cm_keepalive_rx(struct ubcore_cm *cm, const struct ubcore_cm_rx *rx)
+{
+	struct ubcore_tp *tp = cm_find_tpn(cm, &rx->body);
+	struct uboe_mgmt_body body;
+
+	/* a keepalive is of a TP both ends know: the peer's TPN is learnt */
+	if (tp && tp->fsm.peer_tpn != be32_to_cpu(rx->body.src_tpn))
+		tp = NULL;
+	if (!tp) {
+		if (rx->type == UBOE_MGMT_KEEPALIVE)
+			cm_keepalive_refuse(cm, rx);
+		else
+			cm_drop(cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);
+		return;
+	}
+	switch (rx->type) {
+	case UBOE_MGMT_KEEPALIVE:
+		WRITE_ONCE(tp->rx_stamp, jiffies);
+		tp_body(tp, &body);
+		tp_send_body(tp, UBOE_MGMT_KEEPALIVE_REP, rx->msg_id, &body);
+		break;
+	case UBOE_MGMT_KEEPALIVE_REP:
+		WRITE_ONCE(tp->rx_stamp, jiffies);
+		atomic64_inc(&cm->ka[UBCORE_CM_KA_ANSWERED]);
+		break;
+	default:
+		/* only the answer to this TP's last probe, while it waits */
+		if (!tp->ka_misses || rx->msg_id != tp->ka_msg_id) {
+			cm_drop(cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);
+			break;
+		}
+		atomic64_inc(&cm->ka[UBCORE_CM_KA_REFUSED]);
+		dev_info(&cm->dev->dev, "tp %u to %pI6c: the peer does not know it (tp %u): peer lost\n",
+			 tp->fsm.local_tpn, tp->key.remote.raw, tp->fsm.peer_tpn);
+		tp_lose_peer(tp);
+		break;
+	}
+}
+
 /* One received message. Caller holds cm->lock. */
 static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 {
@@ -1005,17 +1274,19 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 	struct ubcore_tp_key key = { .mode = b->trans_mode };
 	struct ubcore_tp *tp;
 
+	if (rx->type >= UBOE_MGMT_KEEPALIVE) {
+		cm_keepalive_rx(cm, rx);
+		return;
+	}
 	memcpy(key.local.raw, b->dst_eid, UBCORE_EID_SIZE);
 	memcpy(key.remote.raw, b->src_eid, UBCORE_EID_SIZE);
 	if (b->dst_tpn) {
-		tp = xa_load(&cm->tps, be32_to_cpu(b->dst_tpn));
-		if (!tp || memcmp(tp->key.remote.raw, b->src_eid, UBCORE_EID_SIZE) ||
-		    memcmp(tp->key.local.raw, b->dst_eid, UBCORE_EID_SIZE) ||
-		    tp->key.mode != b->trans_mode ||
-		    (tp->fsm.peer_tpn && tp->fsm.peer_tpn != msg.peer_tpn)) {
+		tp = cm_find_tpn(cm, b);
+		if (!tp) {
 			cm_drop(cm, UBCORE_CM_DROP_UNKNOWN_TPN, rx->type);
 			return;
 		}
+		WRITE_ONCE(tp->rx_stamp, jiffies);
 		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
 		    tp_established(tp) &&
 		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {
@@ -1045,8 +1316,7 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			dev_info(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (was %u): the old one is lost\n",
 				 tp->fsm.local_tpn, b->src_eid, msg.peer_tpn,
 				 tp->fsm.peer_tpn);
-			ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
-			tp_settle(tp);
+			tp_lose_peer(tp);
 			if (!tp->linked)
 				tp = NULL;
 		}
@@ -1156,22 +1426,6 @@ int ubcore_recv_mgmt(struct ubcore_device *dev, u8 type, u32 msg_id,
 }
 EXPORT_SYMBOL_GPL(ubcore_recv_mgmt);
 
-/* The states with a "peer lost" transition (tp_fsm.c X12-X17). */
-static bool tp_can_lose_peer(const struct ubcore_tp *tp)
-{
-	switch (tp->fsm.state) {
-	case UBCORE_TPS_REQ_SENT:
-	case UBCORE_TPS_REP_SENT:
-	case UBCORE_TPS_REUSE_SENT:
-	case UBCORE_TPS_INITIATOR_ESTABLISHED:
-	case UBCORE_TPS_TARGET_ESTABLISHED:
-	case UBCORE_TPS_REUSED:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void cm_link_work(struct work_struct *work)
 {
 	struct ubcore_cm *cm = container_of(work, struct ubcore_cm, link_work);
@@ -1180,10 +1434,8 @@ static void cm_link_work(struct work_struct *work)
 
 	mutex_lock(&cm->lock);
 	xa_for_each(&cm->tps, tpn, tp) {
-		if (cm->stopped || !tp_can_lose_peer(tp))
-			continue;
-		ubcore_tp_fsm_event(&tp->fsm, UBCORE_TPE_PEER_LOST, NULL);
-		tp_settle(tp);
+		if (!cm->stopped)
+			tp_lose_peer(tp);
 	}
 	mutex_unlock(&cm->lock);
 }
@@ -1349,6 +1601,9 @@ static ssize_t stats_show(struct device *device, struct device_attribute *attr,
 	for (i = 0; i < UBCORE_CM_DROP_MAX; i++)
 		len += sysfs_emit_at(buf, len, "rx_dropped_%s %lld\n", drop_names[i],
 				     atomic64_read(&cm->rx_dropped[i]));
+	for (i = 0; i < UBCORE_CM_KA_MAX; i++)
+		len += sysfs_emit_at(buf, len, "%s %lld\n", ka_names[i],
+				     atomic64_read(&cm->ka[i]));
 	return len;
 }
 static DEVICE_ATTR_RO(stats);
@@ -1378,6 +1633,45 @@ void ubcore_cm_set_timing(struct ubcore_device *dev, u32 rto_ms, u32 retries)
 	mutex_unlock(&dev->cm->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_set_timing);
+
+/**
+ * ubcore_cm_set_keepalive() - a device's keepalive interval
+ * @dev: the device
+ * @keepalive_ms: idle time before a probe and between probes (as the
+ *	module parameter cm_keepalive_ms); 0 stops the keepalive
+ *
+ * Applies at once to the device's established TPs, whose peers count as
+ * heard now.
+ *
+ * Context: process context; takes cm->lock.
+ */
+void ubcore_cm_set_keepalive(struct ubcore_device *dev, u32 keepalive_ms)
+{
+	struct ubcore_cm *cm = dev->cm;
+	struct ubcore_tp *tp;
+	unsigned long tpn;
+
+	mutex_lock(&cm->lock);
+	cm->ka_jiffies = keepalive_ms ? max(msecs_to_jiffies(keepalive_ms), 1UL) : 0;
+	xa_for_each(&cm->tps, tpn, tp)
+		if (tp->ready)
+			tp_ka_start(tp);
+	mutex_unlock(&cm->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_set_keepalive);
+
+/**
+ * ubcore_cm_ka_count() - a keepalive counter of a device
+ * @dev: the device
+ * @which: the counter
+ *
+ * Return: its value (0 for an unknown one).
+ */
+u64 ubcore_cm_ka_count(struct ubcore_device *dev, enum ubcore_cm_ka which)
+{
+	return which < UBCORE_CM_KA_MAX ? atomic64_read(&dev->cm->ka[which]) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_ka_count);
 
 /**
  * ubcore_cm_dropped() - received management messages a device dropped
@@ -1423,6 +1717,8 @@ int ubcore_cm_create(struct ubcore_device *dev)
 	cm->dev = dev;
 	cm->rto_ns = (u64)max(READ_ONCE(cm_rto_ms), 1U) * NSEC_PER_MSEC;
 	cm->retries = READ_ONCE(cm_retries);
+	cm->ka_jiffies = READ_ONCE(cm_keepalive_ms) ?
+			 max(msecs_to_jiffies(READ_ONCE(cm_keepalive_ms)), 1UL) : 0;
 	mutex_init(&cm->lock);
 	xa_init_flags(&cm->tps, XA_FLAGS_ALLOC1);
 	hash_init(cm->pairs);
@@ -1436,20 +1732,31 @@ int ubcore_cm_create(struct ubcore_device *dev)
 }
 
 /*
- * The device is being unregistered (its users are gone): stop receiving,
- * take every TP out of the table, fail opens still waiting, and wait for
- * the work. Sleeps.
+ * The device is being unregistered (its users are gone): tell the peer of
+ * every established TP left (the answering ends of the peers' TPs) with a
+ * DCONN_NOTIFY, so that it drops its end at once (X11) rather than at its
+ * keepalive's timeout; stop receiving, take every TP out of the table,
+ * fail opens still waiting, and wait for the work. Sleeps.
  */
 void ubcore_cm_stop(struct ubcore_device *dev)
 {
 	struct ubcore_cm *cm = dev->cm;
 	struct ubcore_cm_rx *rx, *next;
+	struct uboe_mgmt_body body;
 	struct ubcore_tp *tp;
 	unsigned long tpn, flags;
 	LIST_HEAD(drop);
 
 	if (!cm)
 		return;
+	mutex_lock(&cm->lock);
+	xa_for_each(&cm->tps, tpn, tp) {
+		if (!tp_established(tp))
+			continue;
+		tp_body(tp, &body);
+		tp_send_body(tp, UBOE_MGMT_DCONN_NOTIFY, ++cm->msg_id, &body);
+	}
+	mutex_unlock(&cm->lock);
 	spin_lock_irqsave(&cm->rx_lock, flags);
 	cm->stopped = true;
 	list_splice_init(&cm->rx_list, &drop);

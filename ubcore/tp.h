@@ -73,6 +73,14 @@ struct ubcore_tp_target {
  * @ready_peer_tpn: the peer's TPN while @ready, read likewise
  * @rcu: freed after a grace period, for those lockless readers
  * @checks: link checks waiting for the peer's answer (tp.c)
+ * @imports: the imports (struct ubcore_tjetty, tp_node) that hold this TP
+ * @ka_work: the keepalive (tp.c): runs while the TP is established
+ * @rx_stamp: jiffies when the peer last sent on this TP (a management
+ *	message, or a data packet ubcore_tp_rx_lookup() found the TP for);
+ *	written locklessly (WRITE_ONCE), read by @ka_work
+ * @ka_misses: keepalive probes sent since the peer was last heard
+ * @ka_sent: jiffies when the last probe was sent
+ * @ka_msg_id: the message ID of the last probe
  */
 struct ubcore_tp {
 	struct ubcore_cm *cm;
@@ -94,6 +102,12 @@ struct ubcore_tp {
 	u32 ready_peer_tpn;
 	struct rcu_head rcu;
 	struct list_head checks;
+	struct list_head imports;
+	struct delayed_work ka_work;
+	unsigned long rx_stamp;
+	u32 ka_misses;
+	unsigned long ka_sent;
+	u32 ka_msg_id;
 };
 
 /* Why a received management message was dropped (counted per device). */
@@ -105,6 +119,16 @@ enum ubcore_cm_drop {
 	UBCORE_CM_DROP_STOPPED,
 	UBCORE_CM_DROP_REFUSED,
 	UBCORE_CM_DROP_MAX
+};
+
+/* Keepalive counters of a device (tp.c; sysfs cm/stats keepalive_*). */
+enum ubcore_cm_ka {
+	UBCORE_CM_KA_SENT,		/* probes sent */
+	UBCORE_CM_KA_ANSWERED,		/* KEEPALIVE_REP received */
+	UBCORE_CM_KA_REFUSED,		/* KEEPALIVE_REJ received: TP lost */
+	UBCORE_CM_KA_TIMEOUTS,		/* TPs lost after cm_retries probes */
+	UBCORE_CM_KA_REJECTS_SENT,	/* probes for a TP unknown here */
+	UBCORE_CM_KA_MAX
 };
 
 int ubcore_cm_create(struct ubcore_device *dev);
@@ -143,6 +167,8 @@ struct ubcore_tp_info {
 };
 
 void ubcore_cm_set_timing(struct ubcore_device *dev, u32 rto_ms, u32 retries);
+void ubcore_cm_set_keepalive(struct ubcore_device *dev, u32 keepalive_ms);
+u64 ubcore_cm_ka_count(struct ubcore_device *dev, enum ubcore_cm_ka which);
 u64 ubcore_cm_dropped(struct ubcore_device *dev, enum ubcore_cm_drop why);
 const struct ubcore_tp_fsm_stats *ubcore_cm_fsm_stats(struct ubcore_device *dev);
 int ubcore_tp_list(struct ubcore_device *dev, u32 start,

@@ -79,6 +79,8 @@ int uburma_import_target(struct uburma_file *ufile,
 	uobj = uburma_uobj_alloc(ufile, type, 0);
 	if (!uobj)
 		return -ENOMEM;
+	/* for its async event (UBCORE_EVENT_TP_ERR) */
+	cfg.user_ctx = (u64)(uintptr_t)uobj;
 	if (active)
 		tjetty = ubcore_import_jetty_ex(ufile->udev->ub_dev, &cfg, active,
 						&udata);

@@ -369,6 +369,31 @@ static void uburma_seg_event(struct ubcore_target_seg *tseg, u32 event_type)
 		uburma_event_queue(ev, uobj, uobj->handle, event_type);
 }
 
+/*
+ * An RM import's TP lost its peer: to its owner's file only, with the
+ * import's handle as event_data (IMPORT_JETTY takes no urma value). ubcore
+ * raises it under its connection manager's lock with the import on the
+ * TP, so the import and its uobj (freed only after the unimport, which
+ * takes that lock) stay while the record is queued.
+ */
+static void uburma_tjetty_event(struct ubcore_tjetty *tj, u32 event_type)
+{
+	struct uburma_event_file *ev;
+	struct uburma_uobj *uobj;
+
+	if (!tj->uctx)
+		return;
+	uobj = uburma_user_ctx_uobj(tj->cfg.user_ctx,
+				    tj->cfg.type == UBCORE_TARGET_JFR ?
+				    UBURMA_OBJ_TJFR : UBURMA_OBJ_TJETTY);
+	if (!uobj || !READ_ONCE(uobj->handle) ||
+	    READ_ONCE(uobj->ufile->ucontext) != tj->uctx)
+		return;
+	ev = READ_ONCE(uobj->ufile->async_file);
+	if (ev)
+		uburma_event_queue(ev, uobj, uobj->handle, event_type);
+}
+
 /**
  * uburma_dev_event_handler() - a UB device's async events
  * @handler: udev->event_handler
@@ -396,6 +421,9 @@ void uburma_dev_event_handler(struct ubcore_event_handler *handler,
 		break;
 	case UBCORE_EVENT_SEG_INVALID:
 		uburma_seg_event(event->element.seg, event->type);
+		break;
+	case UBCORE_EVENT_TP_ERR:
+		uburma_tjetty_event(event->element.tjetty, event->type);
 		break;
 	default:
 		break;

@@ -227,7 +227,9 @@ static void udma_dev_remove(struct udma_dev *udev)
 	udma_wire_dev_del(udev);
 	/* after the receive path let go of the device: its queued packets */
 	udma_uboe_rx_stop(udev);
+	/* sends yet: its connection manager tells the peers it goes */
 	ubcore_unregister_device(&udev->ub_dev);
+	udma_wire_dev_put(udev);
 	ubcore_dealloc_device(&udev->ub_dev);
 }
 

@@ -102,9 +102,14 @@ EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
 
 /**
  * struct udma_net - udma in one network namespace
- * @lock: serialises the changes of @devs, @sock4 and @sock6 (process
- *	context: device add and removal, namespace exit)
- * @devs: the namespace's udma devices (struct udma_wire.node); RCU list
+ * @lock: serialises the changes of @devs, @users, @sock4 and @sock6
+ *	(process context: device add and removal, namespace exit)
+ * @devs: the namespace's udma devices that receive (struct
+ *	udma_wire.node); RCU list
+ * @users: devices that may send: from udma_wire_dev_add() to
+ *	udma_wire_dev_put(), which is after their unregistration (ubcore's
+ *	connection manager tells the peers then); the sockets are open
+ *	while there are any
  * @sock4: the IPv4 socket, or NULL; RCU (udma_uboe_xmit())
  * @sock6: the IPv6 socket, or NULL; RCU
  * @stats: drops that no device can be charged for (enum udma_wire_cnt)
@@ -115,6 +120,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
 struct udma_net {
 	struct mutex lock;		/* see above */
 	struct list_head devs;
+	unsigned int users;
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
 	struct udma_wire_stats __percpu *stats;
@@ -460,9 +466,10 @@ int udma_wire_dev_add(struct udma_dev *udev)
 	int ret = 0;
 
 	mutex_lock(&unet->lock);
-	if (list_empty(&unet->devs))
+	if (!unet->users)
 		ret = udma_net_open(net, unet);
 	if (!ret) {
+		unet->users++;
 		list_add_tail_rcu(&udev->wire.node, &unet->devs);
 		udev->wire.on_list = true;
 	}
@@ -476,12 +483,12 @@ int udma_wire_dev_add(struct udma_dev *udev)
 }
 
 /**
- * udma_wire_dev_del() - a device leaves UBoE, before it is unregistered
+ * udma_wire_dev_del() - a device stops receiving, before it is unregistered
  * @udev: a device udma_wire_dev_add() succeeded for
  *
- * After it returns, no receive path and no dispatch point uses @udev;
- * the namespace's sockets are closed if it was the last device there.
- * Process context; sleeps.
+ * After it returns, no receive path and no dispatch point uses @udev. It
+ * may still send (the DCONN_NOTIFYs of its unregistration) until
+ * udma_wire_dev_put(). Process context; sleeps.
  */
 void udma_wire_dev_del(struct udma_dev *udev)
 {
@@ -492,10 +499,24 @@ void udma_wire_dev_del(struct udma_dev *udev)
 	mutex_lock(&unet->lock);
 	list_del_rcu(&udev->wire.node);
 	udev->wire.on_list = false;
-	if (list_empty(&unet->devs))
+	synchronize_rcu();
+	mutex_unlock(&unet->lock);
+}
+
+/**
+ * udma_wire_dev_put() - a device leaves UBoE, after its unregistration
+ * @udev: a device udma_wire_dev_del() ran for
+ *
+ * The namespace's sockets are closed if it was the last device there.
+ * Process context; sleeps.
+ */
+void udma_wire_dev_put(struct udma_dev *udev)
+{
+	struct udma_net *unet = udma_net(ubcore_dev_net(&udev->ub_dev));
+
+	mutex_lock(&unet->lock);
+	if (!WARN_ON(!unet->users) && !--unet->users)
 		udma_net_close(unet);	/* waits for an RCU grace period */
-	else
-		synchronize_rcu();
 	mutex_unlock(&unet->lock);
 }
 

@@ -137,6 +137,7 @@ int udma_wire_alloc(struct udma_dev *udev);
 void udma_wire_free(struct udma_dev *udev);
 int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
+void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,

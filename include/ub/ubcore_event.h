@@ -12,6 +12,7 @@
 
 struct ubcore_device;
 struct ubcore_target_seg;
+struct ubcore_tjetty;
 
 /* Values as urma_async_event_type_t. */
 enum ubcore_event_type {
@@ -33,6 +34,15 @@ enum ubcore_event_type {
 	 * many refused remote accesses (ubcore_report_access_fail()).
 	 */
 	UBCORE_EVENT_SEG_INVALID,
+	/*
+	 * UMDK's kernel name (ubcore_types.h), our value (after the ones
+	 * above): the TP an RM import travels on lost its peer (the peer's
+	 * device, module, link or host is gone: docs/connection-manager.md).
+	 * element.tjetty names the import, valid while the handlers run; one
+	 * event per import on the TP. Its next post fails as for any import
+	 * without an established TP.
+	 */
+	UBCORE_EVENT_TP_ERR,
 };
 
 /**
@@ -41,7 +51,8 @@ enum ubcore_event_type {
  * @type: what happened
  * @element: what it happened to: a port number, an EID index, (for
  *	object errors) the object's ID, or (UBCORE_EVENT_SEG_INVALID) the
- *	segment, valid while the handlers run
+ *	segment, or (UBCORE_EVENT_TP_ERR) the import, valid while the
+ *	handlers run
  */
 struct ubcore_event {
 	struct ubcore_device *dev;
@@ -51,6 +62,7 @@ struct ubcore_event {
 		u32 eid_idx;
 		u32 obj_id;
 		struct ubcore_target_seg *seg;
+		struct ubcore_tjetty *tjetty;
 	} element;
 };
 

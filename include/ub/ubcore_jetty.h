@@ -381,6 +381,8 @@ enum ubcore_target_type {
  * @policy: jetty group policy
  * @tp_type: urma_tp_type_t
  * @token_value: the target's token
+ * @user_ctx: the importer's, not interpreted (uburma's: its object, for
+ *	UBCORE_EVENT_TP_ERR)
  */
 struct ubcore_tjetty_cfg {
 	struct ubcore_jetty_id id;
@@ -390,6 +392,7 @@ struct ubcore_tjetty_cfg {
 	u32 policy;
 	u32 tp_type;
 	u32 token_value;
+	u64 user_ctx;
 };
 
 /**
@@ -403,6 +406,9 @@ struct ubcore_tjetty_cfg {
  *	RC from bind to unbind (one per bound jetty pair), UM none; NULL
  *	otherwise. Set and cleared by ubcore only (ubcore_tp_resolve() reads
  *	it for providers).
+ * @tp_node: on @tp's list of imports while @tp is set, under the
+ *	connection manager's lock (peer loss raises UBCORE_EVENT_TP_ERR
+ *	for each RM import on the lost TP)
  */
 struct ubcore_tjetty {
 	struct ubcore_device *ub_dev;
@@ -410,6 +416,7 @@ struct ubcore_tjetty {
 	struct ubcore_tjetty_cfg cfg;
 	atomic_t use_cnt;
 	struct ubcore_tp *tp;
+	struct list_head tp_node;
 };
 
 struct ubcore_jfc *ubcore_create_jfc(struct ubcore_device *dev,

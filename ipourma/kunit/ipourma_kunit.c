@@ -46,13 +46,33 @@ static void hdr_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42), -EPROTONOSUPPORT);
 }
 
-/* A fake of the import calls: counts, and fails when told to. */
+/*
+ * A fake of the import calls: counts, and fails when told to. The peer's
+ * well-known jetties are @jetties (bit i: jetty 32 + i); with none, a
+ * probe cannot tell (-EOPNOTSUPP).
+ */
 struct fake_peer {
-	int imports, unimports, resent;
+	int imports, unimports, resent, probes;
 	u32 last_id;
 	bool fail;
+	u64 jetties;
+	u32 probed[8];
 	atomic64_t stats[IPOURMA_STAT_MAX];
 };
+
+static int fake_probe(void *ctx, const struct in6_addr *eid, u32 id)
+{
+	struct fake_peer *f = ctx;
+
+	if (f->probes < ARRAY_SIZE(f->probed))
+		f->probed[f->probes] = id;
+	f->probes++;
+	if (!f->jetties)
+		return -EOPNOTSUPP;
+	if (id < 32 || id >= 32 + 64)
+		return -ENOENT;
+	return f->jetties & BIT_ULL(id - 32) ? 0 : -ENOENT;
+}
 
 static struct ubcore_tjetty *fake_import(void *ctx,
 					 const struct in6_addr *eid, u32 id)
@@ -89,6 +109,7 @@ static void fake_resend(void *ctx, struct sk_buff *skb)
 }
 
 static const struct ipourma_peer_ops fake_ops = {
+	.probe = fake_probe,
 	.import = fake_import,
 	.unimport = fake_unimport,
 	.resend = fake_resend,
@@ -152,6 +173,67 @@ static void peer_import(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_QUEUED]), 2);
 	ipourma_peer_cache_flush(c);
 	KUNIT_EXPECT_EQ(test, f->unimports, 1);
+}
+
+/*
+ * A peer whose EID indexes differ from ours: the jetty of our index
+ * first (UMDK's rule), then, if the peer has none, its first well-known
+ * jetty; a probe that cannot tell keeps the rule's jetty.
+ */
+static void peer_other_jetty(struct kunit *test)
+{
+	static const struct in6_addr eid_d = { { { 0xfd, 0x99, [15] = 0x0d } } };
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	/* the peer has jetties 32 and 34; we send from EID index 1 */
+	f->jetties = BIT_ULL(0) | BIT_ULL(2);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, test_skb(test)), 1);
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->probes, 2);
+	KUNIT_EXPECT_EQ(test, f->probed[0], 33);
+	KUNIT_EXPECT_EQ(test, f->probed[1], 32);
+	KUNIT_EXPECT_EQ(test, f->imports, 1);
+	KUNIT_EXPECT_EQ(test, f->last_id, 32);
+	KUNIT_EXPECT_EQ(test, f->resent, 1);
+	rcu_read_lock();
+	p = ipourma_peer_lookup(c, &eid_b);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	if (p)
+		KUNIT_EXPECT_EQ(test, p->tjetty->cfg.id.id, 32);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_OTHER_JETTY]), 1);
+
+	/* the jetty of our index exists: one probe, that jetty */
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 34, test_skb(test)), 1);
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->probes, 3);
+	KUNIT_EXPECT_EQ(test, f->last_id, 34);
+
+	/* only the last well-known jetty: every other one is asked first */
+	f->jetties = BIT_ULL(63);
+	f->probes = 0;
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_d, 33, test_skb(test)), 1);
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->probes, 64);
+	KUNIT_EXPECT_EQ(test, f->last_id, 32 + 63);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_OTHER_JETTY]), 2);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 3);
+
+	/* a probe that cannot tell: UMDK's rule */
+	f->jetties = 0;
+	f->probes = 0;
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 35, test_skb(test)), 1);
+	ipourma_peer_import_all(c);
+	KUNIT_EXPECT_EQ(test, f->probes, 1);
+	KUNIT_EXPECT_EQ(test, f->last_id, 35);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 4);
 }
 
 /* At most 16 packets wait for one peer; the 17th is refused. */
@@ -310,6 +392,7 @@ static void addr_diff(struct kunit *test)
 static struct kunit_case ipourma_cases[] = {
 	KUNIT_CASE(hdr_roundtrip),
 	KUNIT_CASE(peer_import),
+	KUNIT_CASE(peer_other_jetty),
 	KUNIT_CASE(peer_pending_bound),
 	KUNIT_CASE(peer_aging),
 	KUNIT_CASE(netdev_mtu),

@@ -207,7 +207,12 @@ typedef enum urma_async_event_type {
     /* Not UMDK's: remote access to a registered segment ended (the device
        refused too many remote accesses to it: sysfs access_fail/threshold);
        element.tseg names it, NULL if it was unregistered meanwhile. */
-    URMA_EVENT_SEG_INVALID
+    URMA_EVENT_SEG_INVALID,
+    /* Not UMDK's (its kernel's UBCORE_EVENT_TP_ERR): the TP an RM import
+       travels on lost its peer (the peer's device, module, link or host is
+       gone); element.tjetty names the import, NULL if it was unimported
+       meanwhile. Its next post fails. */
+    URMA_EVENT_TP_ERR
 } urma_async_event_type_t;
 
 typedef enum urma_jfc_state {

@@ -1152,6 +1152,7 @@ typedef struct urma_async_event {
         uint32_t port_id;
         uint32_t eid_idx;
         urma_target_seg_t *tseg; /* URMA_EVENT_SEG_INVALID (ours) */
+        urma_target_jetty_t *tjetty; /* URMA_EVENT_TP_ERR (ours) */
     } element;
     urma_async_event_type_t event_type;
     void *priv;

@@ -115,6 +115,10 @@ urma_status_t urma_get_async_event(urma_context_t *ctx, urma_async_event_t *even
         // The kernel names the segment by its handle.
         event->element.tseg = urma::seg_registry_find(ctx, rec.event_data);
         break;
+    case URMA_EVENT_TP_ERR:
+        // Likewise the import, by its handle.
+        event->element.tjetty = urma::import_registry_find(ctx, rec.event_data);
+        break;
     default:
         URMA_LOG_ERR("unknown async event type %u\n", rec.event_type);
         return URMA_FAIL;

@@ -126,6 +126,7 @@ urma_target_jetty_t *import_target(urma_context_t *ctx, uint32_t command, const 
     t->policy = policy;
     t->tp_type = tp_type;
     ctx_get(ctx);
+    import_registry_add(ctx, t);
     return t;
 }
 
@@ -229,6 +230,7 @@ urma_status_t urma_unimport_jfr(urma_target_jetty_t *target_jfr)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JFR, target_jfr->handle, "jfr");
     if (st != URMA_SUCCESS)
         return st;
+    urma::import_registry_remove(ctx, target_jfr->handle);
     urma::advise_forget(target_jfr);
     delete urma::from_pub<urma::TargetJettyImpl>(target_jfr);
     urma::ctx_put(ctx);
@@ -270,6 +272,7 @@ urma_status_t urma_unimport_jetty(urma_target_jetty_t *tjetty)
     urma_status_t st = urma::unimport(ctx, UBURMA_CMD_UNIMPORT_JETTY, tjetty->handle, "jetty");
     if (st != URMA_SUCCESS)
         return st;
+    urma::import_registry_remove(ctx, tjetty->handle);
     urma::advise_forget(tjetty);
     delete urma::from_pub<urma::TargetJettyImpl>(tjetty);
     urma::ctx_put(ctx);

@@ -24,10 +24,12 @@
 namespace urma {
 
 // The registered segments of a context by kernel handle: the kernel names
-// a segment in its async event (URMA_EVENT_SEG_INVALID) by handle.
+// a segment in its async event (URMA_EVENT_SEG_INVALID) by handle; and
+// likewise the imported jetties and JFRs (URMA_EVENT_TP_ERR).
 struct SegRegistry {
     std::mutex mu;
     std::unordered_map<uint64_t, urma_target_seg_t *> by_handle;
+    std::unordered_map<uint64_t, urma_target_jetty_t *> imports;
 };
 
 struct ContextImpl {
@@ -65,6 +67,9 @@ inline void ctx_put(urma_context_t *ctx)
 void seg_registry_add(urma_context_t *ctx, urma_target_seg_t *tseg);
 void seg_registry_remove(urma_context_t *ctx, uint64_t handle);
 urma_target_seg_t *seg_registry_find(const urma_context_t *ctx, uint64_t handle);
+void import_registry_add(urma_context_t *ctx, urma_target_jetty_t *tjetty);
+void import_registry_remove(urma_context_t *ctx, uint64_t handle);
+urma_target_jetty_t *import_registry_find(const urma_context_t *ctx, uint64_t handle);
 
 // errno value of a failed command (kernel gives -errno) as urma_status_t:
 // URMA's codes are errno values, so the kernel's reason reaches the caller.

@@ -46,6 +46,34 @@ urma_target_seg_t *seg_registry_find(const urma_context_t *ctx, uint64_t handle)
     return it == r->by_handle.end() ? nullptr : it->second;
 }
 
+void import_registry_add(urma_context_t *ctx, urma_target_jetty_t *tjetty)
+{
+    SegRegistry *r = from_pub<ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return;
+    std::lock_guard<std::mutex> lock(r->mu);
+    r->imports[tjetty->handle] = tjetty;
+}
+
+void import_registry_remove(urma_context_t *ctx, uint64_t handle)
+{
+    SegRegistry *r = from_pub<ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return;
+    std::lock_guard<std::mutex> lock(r->mu);
+    r->imports.erase(handle);
+}
+
+urma_target_jetty_t *import_registry_find(const urma_context_t *ctx, uint64_t handle)
+{
+    SegRegistry *r = from_pub<const ContextImpl>(ctx)->segs;
+    if (r == nullptr)
+        return nullptr;
+    std::lock_guard<std::mutex> lock(r->mu);
+    auto it = r->imports.find(handle);
+    return it == r->imports.end() ? nullptr : it->second;
+}
+
 bool seg_access_valid(uint32_t access)
 {
     const uint32_t remote = URMA_ACCESS_READ | URMA_ACCESS_WRITE | URMA_ACCESS_ATOMIC;

@@ -167,6 +167,8 @@ run_tcp
 log "local path: urma_local_bench"
 "$local_bench" > "$out/local.txt"
 run_profile
+log "IPoURMA against TCP over its veth (tests/guest/bench-ipourma.sh)"
+bash "$UB_TOP/tests/guest/bench-ipourma.sh" "$1"
 rdma link delete rxe0
 modprobe -r rdma_rxe
 ub_unload_stack

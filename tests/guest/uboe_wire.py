@@ -218,7 +218,7 @@ def run_round(family, dev, send, src, dst, other):
     drop("TAOpcode 0x02", mgmt(src, dst, ta_opcode=0x02), "unknown_ta_opcode")
     drop("TAOpcode 0x14", mgmt(src, dst, ta_opcode=0x14), "unknown_ta_opcode")
     drop("MGMTETAH version 2", mgmt(src, dst, mver=2), "bad_mgmt_version")
-    drop("management type 9", mgmt(src, dst, mtype=9), "unknown_mgmt_type")
+    drop("management type 11", mgmt(src, dst, mtype=11), "unknown_mgmt_type")
     drop("UTP with a source TPN", mgmt(src, dst, stpn=3), "bad_tpn")
     bad = bytearray(mgmt(src, dst, icrc=True))
     bad[-1] ^= 0x01

@@ -9,6 +9,8 @@
 // urma_admin prints them), the errnos the document names, and UMDK's
 // names and types of the TP-aware calls (5.1.2.2).
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -728,6 +730,80 @@ TEST_F(CmTest, TpListAndTheExCalls)
     EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb2), URMA_SUCCESS);
+}
+
+// lo up or down, as "ip link set lo up/down" (its sysfs flags: IFF_UP 0x1).
+bool set_lo_up(bool up)
+{
+    std::ifstream f("/sys/class/net/lo/flags");
+    unsigned long flags = 0;
+    if (!(f >> std::hex >> flags))
+        return false;
+    flags = up ? (flags | 0x1) : (flags & ~0x1UL);
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%#lx\n", flags);
+    return ub_itest::write_sysfs("/sys/class/net/lo/flags", buf);
+}
+
+// udma0's EIDs, as its sysfs eids/ files hold them, sorted.
+std::vector<std::string> eids()
+{
+    std::vector<std::string> out;
+    DIR *d = opendir("/sys/class/ubcore/udma0/eids");
+    if (d == nullptr)
+        return out;
+    while (dirent *e = readdir(d)) {
+        if (e->d_name[0] == '.')
+            continue;
+        std::ifstream f(std::string("/sys/class/ubcore/udma0/eids/") + e->d_name);
+        std::string v;
+        f >> v;
+        out.push_back(v);
+    }
+    closedir(d);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Peer loss (docs/connection-manager.md): udma0's port leaves ACTIVE (lo
+// down), the TP of an RM import loses its peer, and the import's owner gets
+// URMA_EVENT_TP_ERR naming it (ours; UMDK's kernel has UBCORE_EVENT_TP_ERR),
+// once. Last of the suite: it takes lo down and up again.
+TEST_F(CmTest, RmImportIsToldWhenItsTpLosesItsPeer)
+{
+    urma_jetty_t *j = jetty(URMA_TM_RM);
+    ASSERT_NE(j, nullptr);
+    urma_target_jetty_t *t = import(j, URMA_TM_RM);
+    ASSERT_NE(t, nullptr) << std::strerror(errno);
+    ASSERT_EQ(tp_table().size(), 2u) << describe(tp_table());  // its two ends
+    const std::vector<std::string> eids_before = eids();
+
+    ASSERT_TRUE(set_lo_up(false));
+    int tp_err = 0;
+    const urma_target_jetty_t *named = nullptr;
+    // The port's events come too; read until 1 s after the TP_ERR (a
+    // second one would show), at most 10 s.
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < end) {
+        pollfd p = {ctx_->async_fd, POLLIN, 0};
+        urma_async_event_t ev;
+        if (poll(&p, 1, 200) != 1 || urma_get_async_event(ctx_, &ev) != URMA_SUCCESS)
+            continue;
+        if (ev.event_type == URMA_EVENT_TP_ERR) {
+            tp_err++;
+            named = ev.element.tjetty;
+            end = std::min(end, std::chrono::steady_clock::now() + std::chrono::seconds(1));
+        }
+        urma_ack_async_event(&ev);
+    }
+    EXPECT_EQ(tp_err, 1);
+    EXPECT_EQ(named, t);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+
+    ASSERT_TRUE(set_lo_up(true));
+    // lo's addresses (::1 comes back with it) are udma0's EIDs again
+    EXPECT_TRUE(ub_itest::wait_for([&] { return eids() == eids_before; }, 10000));
+    EXPECT_EQ(urma_unimport_jetty(t), URMA_SUCCESS);
 }
 
 }  // namespace

@@ -75,6 +75,9 @@ static int nsp_init(struct kunit *test)
 	/* a slow guest: a message is not resent before its answer comes */
 	ubcore_cm_set_timing(p->a, 2000, 2);
 	ubcore_cm_set_timing(p->b, 2000, 2);
+	/* no keepalive: cm-ns-pair.sh counts every management message */
+	ubcore_cm_set_keepalive(p->a, 0);
+	ubcore_cm_set_keepalive(p->b, 0);
 	p->jfc = ubcore_create_jfc(p->b, &jcfg, NULL, NULL);
 	if (IS_ERR_OR_NULL(p->jfc))
 		return -ENOMEM;

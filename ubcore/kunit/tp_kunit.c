@@ -16,6 +16,7 @@
 
 #include <uapi/ub/uboe_wire.h>
 
+#include <ub/ubcore_event.h>
 #include <ub/ubcore_tp.h>
 
 #include "../tp.h"
@@ -69,6 +70,9 @@ static int cm_init(struct kunit *test)
 	/* long enough that no message is sent twice on a slow guest */
 	ubcore_cm_set_timing(ctx->a, 5000, 2);
 	ubcore_cm_set_timing(ctx->b, 5000, 2);
+	/* no keepalive but where a case turns it on: messages counted exactly */
+	ubcore_cm_set_keepalive(ctx->a, 0);
+	ubcore_cm_set_keepalive(ctx->b, 0);
 	ctx->jfc_a = ubcore_create_jfc(ctx->a, &jcfg, NULL, NULL);
 	ctx->jfc_b = ubcore_create_jfc(ctx->b, &jcfg, NULL, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->jfc_a);
@@ -84,12 +88,17 @@ static void cm_exit(struct kunit *test)
 	struct cm_ctx *ctx = test->priv;
 
 	fake_mgmt_release();
-	ubcore_delete_jfr(ctx->jfr_b_rc);
-	ubcore_delete_jfr(ctx->jfr_b);
+	/* a case that removed b (peer_device_removed_tells_the_imports) */
+	if (ctx->b) {
+		ubcore_delete_jfr(ctx->jfr_b_rc);
+		ubcore_delete_jfr(ctx->jfr_b);
+	}
 	ubcore_delete_jfr(ctx->jfr_a);
-	ubcore_delete_jfc(ctx->jfc_b);
+	if (ctx->b)
+		ubcore_delete_jfc(ctx->jfc_b);
 	ubcore_delete_jfc(ctx->jfc_a);
-	fake_provider_dev_free(ctx->b);
+	if (ctx->b)
+		fake_provider_dev_free(ctx->b);
 	fake_provider_dev_free(ctx->a);
 }
 
@@ -322,10 +331,15 @@ static void lost_dconn_does_not_block_the_next_open(struct kunit *test)
 	struct ubcore_tp_info ia[8], ib[8];
 	struct ubcore_tp *tp;
 	u32 old;
+	int i;
 
 	ubcore_cm_set_timing(ctx->a, 50, 2);
 	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
 	wait_tps(test, ctx->b, 1);
+	/* until b has a's CONN_ACK (the open returned when a sent it) */
+	for (i = 0; i < 100 && (tps(ctx->b, ib) != 1 ||
+				ib[0].state != UBCORE_TPS_TARGET_ESTABLISHED); i++)
+		msleep(20);
 	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
 	old = ib[0].tpn;
 	fake_mgmt.drop = true;
@@ -574,6 +588,223 @@ static void link_down_loses_the_peer(struct kunit *test)
 	wait_tps(test, ctx->b, 0);
 }
 
+#define KA_MS		100	/* the keepalive interval of these cases */
+#define KA_RETRIES	2	/* cm_init's ubcore_cm_set_timing() */
+
+static u64 ka(struct ubcore_device *dev, enum ubcore_cm_ka which)
+{
+	return ubcore_cm_ka_count(dev, which);
+}
+
+/* Until @dev's counter @which is @want (or more, @at_least), at most 3 s. */
+static bool wait_ka(struct ubcore_device *dev, enum ubcore_cm_ka which,
+		    u64 want, bool at_least)
+{
+	int i;
+
+	for (i = 0; i < 150; i++, msleep(20))
+		if (at_least ? ka(dev, which) >= want : ka(dev, which) == want)
+			return true;
+	return false;
+}
+
+/* Until @dev has @n TPs, at most 3 s; whether it has. */
+static bool wait_tps_ka(struct ubcore_device *dev, int n)
+{
+	struct ubcore_tp_info info[8];
+	int i;
+
+	for (i = 0; i < 150 && tps(dev, info) != n; i++)
+		msleep(20);
+	return tps(dev, info) == n;
+}
+
+/*
+ * A peer that answers: an idle established TP is probed every interval
+ * (KEEPALIVE), each probe answered (KEEPALIVE_REP), the TP stays. Only a
+ * probes here, so the counts are its alone.
+ */
+static void keepalive_answered_keeps_the_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info info[8];
+	struct ubcore_tp *tp;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	ubcore_cm_set_keepalive(ctx->a, KA_MS);
+	/* more probes than cm_retries: each answer resets the count */
+	KUNIT_EXPECT_TRUE(test, wait_ka(ctx->a, UBCORE_CM_KA_SENT,
+					KA_RETRIES + 2, true));
+	ubcore_cm_set_keepalive(ctx->a, 0);
+	KUNIT_EXPECT_TRUE(test, wait_ka(ctx->a, UBCORE_CM_KA_ANSWERED,
+					ka(ctx->a, UBCORE_CM_KA_SENT), false));
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_TIMEOUTS), 0ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_REFUSED), 0ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_REJECTS_SENT), 0ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_SENT), 0ULL);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 1);
+	KUNIT_EXPECT_EQ(test, info[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, info), 1);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
+/*
+ * A silent peer (every message lost, its link up): cm_retries probes go
+ * unanswered, then the TP loses its peer (X15), interval x (retries + 1)
+ * after the peer was last heard. Then b, which knew nothing, probes its
+ * end: a no longer has the TP and refuses (KEEPALIVE_REJ), b's TP is lost
+ * at its first probe (X16).
+ */
+static void keepalive_silent_peer_then_refusal(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info info[8];
+	unsigned long start, ms;
+	struct ubcore_tp *tp;
+	u32 sent;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	fake_mgmt.drop = true;
+	sent = fake_mgmt.sent;
+	start = jiffies;
+	ubcore_cm_set_keepalive(ctx->a, KA_MS);
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->a, 0));
+	ms = jiffies_to_msecs(jiffies - start);
+	KUNIT_EXPECT_GE(test, ms, KA_MS * (KA_RETRIES + 1) - 10UL);
+	KUNIT_EXPECT_LE(test, ms, KA_MS * (KA_RETRIES + 1) + 1500UL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_SENT), (u64)KA_RETRIES);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_ANSWERED), 0ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_TIMEOUTS), 1ULL);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent - sent, (u32)KA_RETRIES);
+	/* the user's close of a lost TP sends nothing */
+	ubcore_tp_close(tp);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent - sent, (u32)KA_RETRIES);
+
+	/* b still has its end; its first probe is refused */
+	fake_mgmt.drop = false;
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, info), 1);
+	start = jiffies;
+	ubcore_cm_set_keepalive(ctx->b, KA_MS);
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->b, 0));
+	ms = jiffies_to_msecs(jiffies - start);
+	KUNIT_EXPECT_LT(test, ms, KA_MS * (KA_RETRIES + 1));
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_SENT), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_REFUSED), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_TIMEOUTS), 0ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_REJECTS_SENT), 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->a)->refused), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ubcore_cm_fsm_stats(ctx->b)->refused), 0LL);
+}
+
+/* A KEEPALIVE_REJ that answers no probe of the TP is dropped. */
+static void unasked_keepalive_refusal_is_dropped(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct uboe_mgmt_body body;
+	struct ubcore_tp *tp;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	/* from b's EID, b's TPN to a's: a REJ as b would send it */
+	put_body(&body, &ctx->eb, &ctx->ea);
+	body.src_tpn = cpu_to_be32(ib[0].tpn);
+	body.dst_tpn = cpu_to_be32(ia[0].tpn);
+	KUNIT_ASSERT_EQ(test, ubcore_recv_mgmt(ctx->a, UBOE_MGMT_KEEPALIVE_REJ,
+					       1, &body, sizeof(body)), 0);
+	wait_dropped(test, ctx->a, UBCORE_CM_DROP_UNKNOWN_TPN, 1);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_REFUSED), 0ULL);
+	/* a probe of a TPN b lacks is refused */
+	put_body(&body, &ctx->ea, &ctx->eb);
+	body.src_tpn = cpu_to_be32(ia[0].tpn);
+	body.dst_tpn = cpu_to_be32(ib[0].tpn + 1000);
+	KUNIT_ASSERT_EQ(test, ubcore_recv_mgmt(ctx->b, UBOE_MGMT_KEEPALIVE, 3,
+					       &body, sizeof(body)), 0);
+	KUNIT_EXPECT_TRUE(test, wait_ka(ctx->b, UBCORE_CM_KA_REJECTS_SENT, 1, false));
+	/* a drops that REJ too: it asked nothing */
+	wait_dropped(test, ctx->a, UBCORE_CM_DROP_UNKNOWN_TPN, 2);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, ib), 1);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
+/* What the device event handler of a saw (UBCORE_EVENT_TP_ERR). */
+static struct {
+	struct ubcore_event_handler h;
+	atomic_t count;
+	u32 type;
+	struct ubcore_tjetty *tjetty;
+} tp_ev;
+
+static void tp_ev_handler(struct ubcore_event_handler *h,
+			  const struct ubcore_event *ev)
+{
+	if (ev->type != UBCORE_EVENT_TP_ERR)
+		return;
+	tp_ev.type = ev->type;
+	tp_ev.tjetty = ev->element.tjetty;
+	atomic_inc(&tp_ev.count);
+}
+
+/*
+ * The peer's device is removed: it tells its TPs' peers (DCONN_NOTIFY, at
+ * once, no keepalive running), a's RM TP goes (X11) and each import on it
+ * gets UBCORE_EVENT_TP_ERR; the unimport after is harmless.
+ */
+static void peer_device_removed_tells_the_imports(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tjetty_cfg cfg = {
+		.id = { .eid = ctx->eb, .id = ctx->jfr_b->id },
+		.trans_mode = UBCORE_TP_RM,
+		.type = UBCORE_TARGET_JFR,
+		.token_value = TOKEN,
+	};
+	struct ubcore_tp_info info[8];
+	struct ubcore_tjetty *t1, *t2;
+	int i;
+
+	t1 = ubcore_import_jfr(ctx->a, &cfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t1);
+	t2 = ubcore_import_jfr(ctx->a, &cfg, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t2);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, info), 1);
+	atomic_set(&tp_ev.count, 0);
+	tp_ev.h.event_handler = tp_ev_handler;
+	ubcore_register_event_handler(ctx->a, &tp_ev.h);
+
+	ubcore_delete_jfr(ctx->jfr_b_rc);
+	ubcore_delete_jfr(ctx->jfr_b);
+	ubcore_delete_jfc(ctx->jfc_b);
+	fake_provider_dev_free(ctx->b);
+	ctx->b = NULL;
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->a, 0));
+	for (i = 0; i < 150 && atomic_read(&tp_ev.count) != 2; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tp_ev.count), 2);
+	KUNIT_EXPECT_EQ(test, tp_ev.type, UBCORE_EVENT_TP_ERR);
+	KUNIT_EXPECT_TRUE(test, tp_ev.tjetty == t1 || tp_ev.tjetty == t2);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_SENT), 0ULL);
+	ubcore_unregister_event_handler(ctx->a, &tp_ev.h);
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_jfr(t1), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_unimport_jfr(t2), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tp_ev.count), 2);
+}
+
 static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rm_imports_share_one_tp),
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
@@ -587,6 +818,10 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(tp_to_own_eid),
 	KUNIT_CASE(malformed_messages_are_dropped),
 	KUNIT_CASE(link_down_loses_the_peer),
+	KUNIT_CASE(keepalive_answered_keeps_the_tp),
+	KUNIT_CASE(keepalive_silent_peer_then_refusal),
+	KUNIT_CASE(unasked_keepalive_refusal_is_dropped),
+	KUNIT_CASE(peer_device_removed_tells_the_imports),
 	{}
 };
 

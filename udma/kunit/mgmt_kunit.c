@@ -104,7 +104,7 @@ static void mgmt_round_trip(struct kunit *test)
 	u8 type;
 
 	body_init(&b, &dst);
-	for (type = UBOE_MGMT_CONN_REQ; type <= UBOE_MGMT_DCONN_NOTIFY; type++) {
+	for (type = UBOE_MGMT_CONN_REQ; type <= UBOE_MGMT_TYPE_MAX; type++) {
 		KUNIT_ASSERT_EQ(test, udma_mgmt_build(&p, &dst, type, type * 7,
 						      &b, sizeof(b)), 0);
 		KUNIT_ASSERT_EQ(test, uboe_encode(&p, buf, sizeof(buf)),

@@ -453,9 +453,25 @@ enum uboe_mgmt_type {
 	UBOE_MGMT_CONN_REUSE_REQ	= 5,
 	UBOE_MGMT_CONN_REUSE_REP	= 6,
 	UBOE_MGMT_DCONN_NOTIFY		= 7,
+	/*
+	 * Keepalive (ours: the guide names no message for it;
+	 * docs/connection-manager.md). KEEPALIVE probes an established TP
+	 * that has been idle; the body is the TP's as in the messages above
+	 * (src_tpn the prober's TPN, dst_tpn the receiver's, the TP's mode,
+	 * RC's jetty pair), target_type, reason and token_value 0. The
+	 * receiver that has that TP (its TPN, the sender's EID and TPN)
+	 * answers KEEPALIVE_REP with the TP's body; one that does not (its
+	 * device or module is new) answers KEEPALIVE_REJ, whose src_tpn is
+	 * the probe's dst_tpn (the TPN it does not know) and dst_tpn the
+	 * probe's src_tpn, EIDs and jetties swapped. Both echo the probe's
+	 * MGMTETAH msg_id.
+	 */
+	UBOE_MGMT_KEEPALIVE		= 8,
+	UBOE_MGMT_KEEPALIVE_REP		= 9,
+	UBOE_MGMT_KEEPALIVE_REJ		= 10,
 };
 
-#define UBOE_MGMT_TYPE_MAX	UBOE_MGMT_DCONN_NOTIFY
+#define UBOE_MGMT_TYPE_MAX	UBOE_MGMT_KEEPALIVE_REJ
 
 /*
  * The management message body (the MGMTETAH's payload), one layout for

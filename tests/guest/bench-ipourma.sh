@@ -1,0 +1,135 @@
+#!/bin/bash
+# IPoURMA's rows of "make bench" (tests/guest/bench.sh runs this; alone:
+# scripts/guest-run.sh --kernel stock OUT tests/guest/bench-ipourma.sh, then
+# scripts/bench_table.py OUT/bench --only ipourma). Raw outputs go to
+# $1/bench/ (ipourma.*): TCP over ipourma0 against TCP over the veth that
+# carries it, in the same namespaces and the same boot:
+#  - throughput: iperf3 TCP, 5 s, ipourma0 (fd99::a -> fd99::b) and the
+#    veth (fd77::1 -> fd77::2);
+#  - latency: a 14-byte TCP ping-pong (tests/guest/pingpong.py, sockperf's
+#    ping-pong in small: Debian's sockperf 3.7 has no IPv6, IPoURMA has
+#    nothing else), half the round trip, both paths;
+#  - where the time goes: a perf profile (cpu-clock) of iperf3 over
+#    ipourma0, kernel symbols by self time.
+# The pair: namespaces ipoA and ipoB joined by a veth (MTU 9000: a UBoE
+# message must fit one packet), udmaA and udmaB on it with static EIDs
+# fd99::a and fd99::b, fd99::/64 routed over the veth at metric 1024 for
+# UBoE's own packets (ipourma0's route, metric 256, takes the rest).
+set -euo pipefail
+export UB_TOP=${UB_TOP:-$PWD}
+. "$UB_TOP/tests/guest/lib.sh"
+
+out=$1/bench
+mkdir -p "$out"
+secs=${UB_BENCH_IPOURMA_SECS:-5}
+pp_iters=${UB_BENCH_IPOURMA_PP:-2000}
+A=ipoA B=ipoB
+loaded=
+
+log() { echo "== $*"; }
+
+cleanup() {
+	if ub_module_loaded ipourma; then ub_rmmod ipourma || :; fi
+	ip netns del $A 2> /dev/null || :
+	ip netns del $B 2> /dev/null || :
+	[[ -z $loaded ]] || ub_unload_stack || :
+}
+trap cleanup EXIT
+
+# wait_listen NS PORT: until a TCP socket listens on PORT in NS (10 s).
+wait_listen() {
+	local hex i
+	printf -v hex ':%04X ' "$2"
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$1" grep -qs "$hex.* 0A " /proc/net/tcp6 && return 0
+		sleep 0.1
+	done
+	echo "nothing listens on port $2 in $1" >&2
+	return 1
+}
+
+# wait_addr NS ADDR: until ipourma0 in NS holds ADDR (10 s).
+wait_addr() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ip -n "$1" -6 addr show dev ipourma0 | grep -q "inet6 $2/" && return 0
+		sleep 0.1
+	done
+	echo "ipourma0 in $1 has no $2" >&2
+	return 1
+}
+
+# iperf NAME DST SRC [IPERF3_ARGS...]: iperf3 TCP from SRC in A to DST in
+# B, JSON into $out/NAME.
+iperf() {
+	local name=$1 dst=$2 src=$3 spid
+	shift 3
+	ip netns exec $B iperf3 -s -1 -B "$dst" > "$out/$name.server" 2>&1 &
+	spid=$!
+	wait_listen $B 5201
+	ip netns exec $A iperf3 -c "$dst" -B "$src" -t "$secs" -J "$@" > "$out/$name"
+	wait $spid
+}
+
+# pingpong NAME DST SRC: pingpong.py from SRC in A to DST in B.
+pingpong() {
+	local spid
+	ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" server "$2" 5204 \
+		> "$out/$1.server" 2>&1 &
+	spid=$!
+	wait_listen $B 5204
+	ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" client "$2" 5204 \
+		-n "$pp_iters" -w 100 -s "$3" > "$out/$1"
+	wait $spid
+}
+
+log "IPoURMA: the namespace pair"
+ip netns add $A
+ip netns add $B
+ip link add ipvA type veth peer name ipvB
+ip link set ipvA netns $A
+ip link set ipvB netns $B
+for s in "$A ipvA fd77::1 fd77::2" "$B ipvB fd77::2 fd77::1"; do
+	read -r ns dev self peer <<< "$s"
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link set "$dev" mtu 9000 up
+	ip -n "$ns" addr add "$self/64" dev "$dev" nodad
+	ip -n "$ns" route add fd99::/64 via "$peer" dev "$dev" metric 1024
+done
+if ! ub_module_loaded udma; then
+	ub_load_stack
+	loaded=1
+fi
+ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
+for s in "$A udmaA ipvA fd99::a" "$B udmaB ipvB fd99::b"; do
+	read -r ns udev dev eid <<< "$s"
+	ip netns exec "$ns" "$UB_ADMIN" dev add "$udev" netdev "$dev"
+	ip netns exec "$ns" "$UB_ADMIN" eid set "$udev" mode static
+	ip netns exec "$ns" "$UB_ADMIN" eid add "$udev" 0 "$eid"
+	ip -n "$ns" link set ipourma0 up
+	wait_addr "$ns" "$eid"
+done
+# the first packets wait for the peer's import: out of the measurement
+ip netns exec $A "$UB_BUSYBOX" ping -6 -c 2 -I fd99::a fd99::b > "$out/ipourma.ping"
+
+log "IPoURMA: iperf3 TCP, ${secs} s, over the veth, then over ipourma0"
+iperf ipourma.veth.iperf3.json fd77::2 fd77::1
+iperf ipourma.iperf3.json fd99::b fd99::a
+log "IPoURMA: TCP ping-pong, 14 B x $pp_iters, over the veth, then over ipourma0"
+pingpong ipourma.veth.pp.txt fd77::2 fd77::1
+pingpong ipourma.pp.txt fd99::b fd99::a
+
+log "IPoURMA: profile of iperf3 TCP over ipourma0"
+ip netns exec $B iperf3 -s -1 -B fd99::b > /dev/null 2>&1 &
+spid=$!
+wait_listen $B 5201
+perf record -q -e cpu-clock -F 2000 -a -g -o /tmp/perf.ipourma.data -- \
+	ip netns exec $A iperf3 -c fd99::b -B fd99::a -t 3 > /dev/null 2> "$out/perf.ipourma_tcp.err"
+wait $spid
+# self time by kernel symbol, % of all samples (both ends and softirqs)
+perf report -i /tmp/perf.ipourma.data --stdio --no-children \
+	--sort sym --percent-limit 1 -g none \
+	> "$out/perf.ipourma_tcp.txt" 2> /dev/null
+ip netns exec $A cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/ipourma.stats.A"
+ip netns exec $B cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/ipourma.stats.B"
+log "IPoURMA: done"
