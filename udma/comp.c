@@ -7,13 +7,18 @@
  * initiator's local buffer, and writes the CQEs in PSN order.
  *
  * A response is taken (udma_comp_rcv()) only if it answers a WQE that
- * waits for one: its PSN lies in [head, next) of the window, that WQE is
+ * waits for one: its PSN (the WQE's in the queue; the UBoE carrier gives
+ * a response from the wire the one its INI_TASSN names,
+ * udma_uboe_sq_drain()) lies in [head, next) of the window, that WQE is
  * SENT, INI_RC_ID is the queue's, and its TAOpcode is the one the request
  * takes (READ_RESP for a READ, ATOMIC_RESP for an atomic that returns a
  * value, TAACK otherwise; any failure is a TAACK). Anything else (a late
  * duplicate, a response to nothing, the wrong kind, READ data of another
  * length than asked) is dropped and counted (udma_sq.resp_dropped): a
- * response can complete nothing out of order and nothing twice.
+ * response can complete nothing out of order and nothing twice. READ data
+ * may come in several packets (the UBoE carrier's segmentation): each is
+ * placed at its offset, which must be where the previous one ended
+ * (udma_wqe.rd_off), and the LAST answers the WQE.
  *
  * The status (ATAH RSPST) becomes the CQE's:
  *	OK           SUCCESS (completion_len: the bytes of the WQE); the
@@ -75,6 +80,26 @@ static u8 udma_comp_cr_status(u8 rspst)
 	}
 }
 
+/* The offset of a response packet's payload in its transaction. */
+static u64 udma_rsp_off(const struct udma_msg *rsp)
+{
+	return rsp->pkt.seg & UBOE_SEG_FIRST ? 0 : rsp->pkt.offset;
+}
+
+/*
+ * Is @rsp the next packet of @wqe's READ data: at the offset placed so
+ * far, within the length asked, the LAST (or ONLY) one ending there?
+ */
+static bool udma_comp_read_fits(const struct udma_wqe *wqe,
+				const struct udma_msg *rsp)
+{
+	u64 off = udma_rsp_off(rsp), end = off + udma_msg_len(rsp);
+
+	if (off != wqe->rd_off || end > wqe->buf.total)
+		return false;
+	return !(rsp->pkt.seg & UBOE_SEG_LAST) || end == wqe->buf.total;
+}
+
 /* Does @rsp answer @wqe as its request asked? */
 static bool udma_comp_match(const struct udma_sq *sq,
 			    const struct udma_wqe *wqe,
@@ -92,7 +117,7 @@ static bool udma_comp_match(const struct udma_sq *sq,
 		return false;
 	switch (p->ta_opcode) {
 	case UBOE_TA_READ_RESP:
-		return udma_msg_len(rsp) == wqe->buf.total;
+		return udma_comp_read_fits(wqe, rsp);
 	case UBOE_TA_ATOMIC_RESP:
 		/* UBOE_PL_WORD: 8 bytes, in the packet (not scattered) */
 		return udma_msg_len(rsp) == sizeof(u64) && !rsp->payload->nr &&
@@ -109,14 +134,20 @@ static bool udma_comp_match(const struct udma_sq *sq,
  */
 static int udma_comp_place(struct udma_wqe *wqe, const struct udma_msg *rsp)
 {
+	struct udma_local_buf slice;
 	u64 old;
 
 	switch (rsp->pkt.ta_opcode) {
 	case UBOE_TA_READ_RESP:
 		if (!udma_msg_len(rsp))
 			return 0;
-		return udma_buf_copy(&wqe->buf, rsp->payload,
-				     udma_msg_len(rsp));
+		if (rsp->pkt.seg == UBOE_SEG_ONLY)
+			return udma_buf_copy(&wqe->buf, rsp->payload,
+					     udma_msg_len(rsp));
+		/* one packet of several: at its offset */
+		udma_buf_slice(&wqe->buf, udma_rsp_off(rsp), udma_msg_len(rsp),
+			       &slice);
+		return udma_buf_copy(&slice, rsp->payload, udma_msg_len(rsp));
 	case UBOE_TA_ATOMIC_RESP:
 		old = get_unaligned_be64(rsp->payload->inline_data);
 		return udma_buf_copy_from_kernel(&wqe->buf, &old, sizeof(old));
@@ -165,6 +196,11 @@ void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp)
 	st = udma_comp_cr_status(rsp->pkt.rspst);
 	if (st == URMA_CR_SUCCESS && udma_comp_place(wqe, rsp))
 		st = URMA_CR_LOC_LEN_ERR;
+	/* READ data in several packets: answered with the last */
+	if (st == URMA_CR_SUCCESS && !(rsp->pkt.seg & UBOE_SEG_LAST)) {
+		wqe->rd_off += udma_msg_len(rsp);
+		return;
+	}
 	udma_wqe_answered(wqe, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_comp_rcv);
@@ -192,6 +228,32 @@ void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status)
 	udma_wqe_answered(wqe, status);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_comp_local);
+
+/**
+ * udma_comp_tp_failed() - the TP of the queue's requests failed
+ * @sq: the queue; the caller holds @sq->proc_lock
+ *
+ * Every WQE waiting for a response completes with ACK_TIMEOUT_ERR, the
+ * CQEs of the window's head are written and the queue goes to ERROR
+ * (flush CQEs for the WQEs left, then JFS_ERR / JETTY_ERR), as for any
+ * fatal error of the queue.
+ */
+void udma_comp_tp_failed(struct udma_sq *sq)
+{
+	u32 psn;
+
+	lockdep_assert_held(&sq->proc_lock);
+	WRITE_ONCE(sq->tp_failed, false);
+	for (psn = sq->head; psn != sq->next; psn++) {
+		struct udma_wqe *wqe = udma_sq_wqe(sq, psn);
+
+		if (wqe->state == UDMA_WQE_SENT)
+			udma_wqe_answered(wqe, URMA_CR_ACK_TIMEOUT_ERR);
+	}
+	udma_comp_run(sq);
+	udma_sq_fatal(sq);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_comp_tp_failed);
 
 /*
  * The head answered RNR: wait for a retry (true), or the retries are
@@ -237,6 +299,7 @@ static void udma_comp_rewind(struct udma_sq *sq)
 
 		udma_wqe_release(wqe);
 		wqe->state = UDMA_WQE_TAKEN;
+		wqe->rd_off = 0;
 	}
 	sq->next = sq->head;
 }

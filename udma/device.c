@@ -100,6 +100,7 @@ static void udma_release(struct ubcore_device *ub_dev)
 	     atomic_read(&udev->nr_token_ids) || atomic_read(&udev->nr_segs) ||
 	     atomic_read(&udev->nr_imported),
 	     "udma: %s released with objects left\n", ub_dev->dev_name);
+	udma_rtp_free(udev);
 	udma_wire_free(udev);
 	netdev_put(udev->netdev, &udev->netdev_tracker);
 	/*

@@ -23,9 +23,12 @@
  * request's payload, READ data and the old value of an atomic go back as
  * the response's payload, which the completer places.
  *
- * Segmentation to the MTU is the UBoE carrier's: a message here is one
- * logical packet (seg UBOE_SEG_ONLY) of any length up to the device's
- * limits.
+ * Segmentation to the MTU is the UBoE carrier's: a message the requester
+ * builds is one logical packet (seg UBOE_SEG_ONLY) of any length up to
+ * the device's limits; the UBoE carrier sends it in packets and the
+ * responder takes those one at a time (udma_resp_rcv_seg(), the state of
+ * the message in struct udma_resp_seg), in order: @pkt.seg and
+ * @pkt.offset say where the packet's payload belongs.
  */
 #ifndef _UDMA_MSG_H
 #define _UDMA_MSG_H
@@ -72,6 +75,30 @@ struct udma_local_buf {
 
 struct udma_sq;
 struct udma_carrier;
+struct ubcore_jfr;
+struct ubcore_jetty;
+struct ubcore_jfc;
+struct ubcore_ucontext;
+
+/*
+ * The receiving side of a message (resp.c): a JFR, or a jetty and its
+ * shared JFR; @uctx is the receiving object's context (NULL: the
+ * kernel's). The responder holds a reference on the JFR or the jetty.
+ */
+struct udma_receiver {
+	struct ubcore_jfr *jfr;
+	struct ubcore_jetty *jetty;
+	struct ubcore_jfc *jfc;
+	struct ubcore_ucontext *uctx;
+	u32 local_id;
+};
+
+/* The ranges of an RQE's SGEs, each holding a segment reference. */
+struct udma_rqe_ranges {
+	u32 nr;
+	u64 total;
+	struct udma_mem_range range[UDMA_RQE_MAX_SGE];
+};
 
 /**
  * struct udma_msg - a request or a response
@@ -140,7 +167,11 @@ void udma_carrier_reply(const struct udma_msg *req,
 
 /* resp.c: execute a request at @dev (NULL: no device has the EID). */
 struct ubcore_device;
+struct udma_resp_seg;
 void udma_resp_rcv(struct ubcore_device *dev, const struct udma_msg *req);
+void udma_resp_rcv_seg(struct ubcore_device *dev, const struct udma_msg *req,
+		       struct udma_resp_seg *s);
+void udma_resp_seg_abort(struct udma_resp_seg *s);
 
 /* comp.c: a response for @sq's window. */
 void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp);

@@ -424,6 +424,7 @@ static void udma_req_send(struct udma_sq *sq, const struct udma_sq_batch *b)
 		req.payload = &operands;
 	}
 	wqe->rsp = udma_req_rsp_opcode(req.pkt.ta_opcode);
+	wqe->rd_off = 0;
 	wqe->state = UDMA_WQE_SENT;
 	sq->next++;
 	if (sq->carrier) {
@@ -548,6 +549,10 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	}
 	/* Responses that came in since the last run. */
 	udma_uboe_sq_drain(sq);
+	if (READ_ONCE(sq->tp_failed)) {
+		udma_comp_tp_failed(sq);
+		return false;
+	}
 	if (!udma_comp_run(sq))
 		return false;
 	udma_sq_batch_init(sq, &b);
@@ -579,6 +584,10 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 			return true;
 		bytes += next;
 		udma_req_send(sq, &b);
+		if (READ_ONCE(sq->tp_failed)) {
+			udma_comp_tp_failed(sq);
+			return false;
+		}
 		if (!udma_comp_run(sq))
 			return false;
 		if (!inline_budget)

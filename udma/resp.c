@@ -125,6 +125,12 @@ u32 udma_ta_atomic_feature(u8 opcode)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_ta_atomic_feature);
 
+/* The offset of a request packet's payload in its transaction. */
+static u64 udma_req_off(const struct udma_msg *req)
+{
+	return req->pkt.seg & UBOE_SEG_FIRST ? 0 : req->pkt.offset;
+}
+
 /* SEND with an INVETAH: URMA's SEND_WITH_INVALIDATE. */
 static bool udma_req_inv(const struct udma_msg *req)
 {
@@ -348,18 +354,6 @@ static bool udma_is_message(u8 opcode)
 	return opcode == UBOE_TA_SEND || opcode == UBOE_TA_SEND_IMM;
 }
 
-/*
- * The receiving side of a message: a JFR, or a jetty and its shared JFR;
- * @uctx is the receiving object's context (NULL: the kernel's).
- */
-struct udma_receiver {
-	struct ubcore_jfr *jfr;
-	struct ubcore_jetty *jetty;
-	struct ubcore_jfc *jfc;
-	struct ubcore_ucontext *uctx;
-	u32 local_id;
-};
-
 static void udma_receiver_put(struct udma_receiver *rcv)
 {
 	if (rcv->jetty)
@@ -470,13 +464,6 @@ static enum uboe_rspst udma_recv_take(const struct udma_receiver *rcv,
 		return UBOE_RSPST_OPERATION;
 	}
 }
-
-/* The ranges of an RQE's SGEs, each holding a segment reference. */
-struct udma_rqe_ranges {
-	u32 nr;
-	u64 total;
-	struct udma_mem_range range[UDMA_RQE_MAX_SGE];
-};
 
 static void udma_rqe_ranges_put(struct udma_rqe_ranges *r)
 {
@@ -695,10 +682,23 @@ static enum uboe_rspst udma_notify_seg_get(struct ubcore_device *dev,
 	return UBOE_RSPST_OK;
 }
 
-/* The memory transactions, WRITE_WITH_IMM and WRITE_NOTIFY included. */
+/*
+ * One packet of a transaction in several (udma_resp_rcv_seg()): its
+ * payload's offset, and whether it is the LAST.
+ */
+struct udma_part {
+	u64 off;
+	bool last;
+};
+
+/*
+ * The memory transactions, WRITE_WITH_IMM and WRITE_NOTIFY included; a
+ * whole one (@part NULL), or one packet of a WRITE* in several: its data
+ * at its offset, and on the LAST the rest of the transaction.
+ */
 static noinline_for_stack enum uboe_rspst
 udma_target_mem(struct ubcore_device *dev, const struct udma_msg *req,
-		struct udma_resp_data *out)
+		struct udma_resp_data *out, const struct udma_part *part)
 {
 	struct ubcore_target_seg *tseg = NULL, *nseg = NULL;
 	const struct uboe_pkt *p = &req->pkt;
@@ -726,6 +726,17 @@ udma_target_mem(struct ubcore_device *dev, const struct udma_msg *req,
 	range.seg = tseg;
 	range.va = p->mae.va;
 	range.len = p->mae.len;
+	if (part) {
+		/* one packet of several: its payload at its offset */
+		range.va += part->off;
+		range.len = udma_msg_len(req);
+	}
+	if (part && !part->last) {
+		/* before the last packet: the data only */
+		st = udma_buf_copy_to_range(req->payload, &range, range.len) ?
+		     UBOE_RSPST_ACCESS : UBOE_RSPST_OK;
+		goto out;
+	}
 
 	if (p->ta_opcode == UBOE_TA_WRITE_NOTIFY) {
 		/* Both ranges are checked before a byte moves. */
@@ -768,25 +779,45 @@ out:
 	return st;
 }
 
-/* Execute @req at @dev: the response's status and data. */
+static enum uboe_rspst udma_seg_send(struct ubcore_device *dev,
+				     const struct udma_msg *req,
+				     struct udma_resp_seg *s, u64 off);
+static enum uboe_rspst
+udma_part_check_format(const struct udma_msg *req, u32 atomic_feature);
+
+/*
+ * Execute @req at @dev: the response's status and data. A whole request
+ * (@part NULL), or one packet of a transaction in several, whose state
+ * is @s.
+ */
 static enum uboe_rspst udma_resp_execute(struct ubcore_device *dev,
 					 const struct udma_msg *req,
-					 struct udma_resp_data *out)
+					 struct udma_resp_data *out,
+					 struct udma_resp_seg *s,
+					 const struct udma_part *part)
 {
+	bool msg = udma_is_message(req->pkt.ta_opcode);
 	enum uboe_rspst st;
 
 	if (!dev)
-		return udma_is_message(req->pkt.ta_opcode) ?
-		       UBOE_RSPST_OPERATION : UBOE_RSPST_ACCESS;
+		return msg ? UBOE_RSPST_OPERATION : UBOE_RSPST_ACCESS;
 	/* the target objects are udma's (struct udma_jfr ...) */
 	if (strcmp(dev->ops->driver_name, UDMA_DRIVER_NAME))
 		return UBOE_RSPST_UNSUPPORTED;
-	st = udma_target_check_format(req, dev->cap.atomic_feature);
+	/*
+	 * A packet of several: the format of the whole transaction (the
+	 * codec checked the packet's place in it, within MAETAH length).
+	 */
+	if (part && !msg && udma_msg_len(req) < req->pkt.mae.len)
+		st = udma_part_check_format(req, dev->cap.atomic_feature);
+	else
+		st = udma_target_check_format(req, dev->cap.atomic_feature);
 	if (st != UBOE_RSPST_OK)
 		return st;
-	if (udma_is_message(req->pkt.ta_opcode))
-		return udma_target_send(dev, req);
-	return udma_target_mem(dev, req, out);
+	if (msg)
+		return part ? udma_seg_send(dev, req, s, part->off) :
+			      udma_target_send(dev, req);
+	return udma_target_mem(dev, req, out, part);
 }
 
 /**
@@ -848,7 +879,7 @@ void udma_resp_rcv(struct ubcore_device *dev, const struct udma_msg *req)
 	out.data.inline_data = NULL;
 	out.has_data = false;
 	out.has_word = false;
-	st = udma_resp_execute(dev, req, &out);
+	st = udma_resp_execute(dev, req, &out, NULL, NULL);
 	udma_resp_init(&rsp, req, st);
 	if (st == UBOE_RSPST_OK && out.has_data) {
 		rsp.pkt.ta_opcode = UBOE_TA_READ_RESP;
@@ -865,3 +896,179 @@ void udma_resp_rcv(struct ubcore_device *dev, const struct udma_msg *req)
 		ubcore_obj_ref_put(&out.data.range[0].seg->obj_ref);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_resp_rcv);
+
+/* Drop what a message in packets holds. */
+static void udma_resp_seg_release(struct udma_resp_seg *s)
+{
+	s->rqe = false;
+	udma_rqe_ranges_put(&s->ranges);
+	udma_receiver_put(&s->rcv);
+	memset(&s->rcv, 0, sizeof(s->rcv));
+}
+
+/**
+ * udma_resp_seg_abort() - a message in packets will not end
+ * @s: its state
+ *
+ * Its sender gave up on it (a FIRST or ONLY packet follows on the TP) or
+ * the device is going. An RQE it took completes with LOC_LEN_ERR and no
+ * bytes: the message that arrived is not whole. The receive work's
+ * context, or the device's removal after that work stopped.
+ */
+void udma_resp_seg_abort(struct udma_resp_seg *s)
+{
+	if (!s->active)
+		return;
+	if (s->rqe)
+		udma_recv_complete(&s->rcv, &s->first, s->user_ctx,
+				   URMA_CR_LOC_LEN_ERR, 0, NULL);
+	udma_resp_seg_release(s);
+	s->active = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_resp_seg_abort);
+
+/*
+ * A packet of a SEND or SEND_WITH_IMM in several: the FIRST takes the
+ * RQE, each is placed at its offset in the RQE's ranges, the LAST writes
+ * the receive CQE (and invalidates, for a SEND with invalidate). Checks
+ * as udma_target_send() for the whole message, but an RQE is taken
+ * before the INVETAH (on the LAST packet only) is seen: a refused
+ * invalidation completes it with LOC_ACCESS_ERR.
+ */
+static noinline_for_stack enum uboe_rspst
+udma_seg_send(struct ubcore_device *dev, const struct udma_msg *req,
+	      struct udma_resp_seg *s, u64 off)
+{
+	struct udma_mem_range slice[UDMA_RQE_MAX_SGE];
+	const struct uboe_pkt *p = &req->pkt;
+	struct ubcore_target_seg *inv = NULL;
+	u64 len = udma_msg_len(req);
+	enum uboe_rspst st;
+	struct udma_rqe rqe;
+	u32 n;
+
+	if (p->seg & UBOE_SEG_FIRST) {
+		st = udma_receiver_get(dev, req, &s->rcv);
+		if (st == UBOE_RSPST_OK)
+			st = udma_recv_take(&s->rcv, &rqe);
+		if (st != UBOE_RSPST_OK)
+			return st;
+		s->rqe = true;
+		s->user_ctx = rqe.user_ctx;
+		if (!udma_rqe_ranges_get(dev, s->rcv.jfr, &rqe, &s->ranges))
+			s->cr = URMA_CR_LOC_ACCESS_ERR;
+	}
+	if (s->cr == URMA_CR_SUCCESS && len) {
+		if (off + len > s->ranges.total) {
+			s->cr = URMA_CR_LOC_LEN_ERR;
+		} else {
+			n = udma_ranges_slice(s->ranges.range, s->ranges.nr,
+					      off, len, slice);
+			if (udma_buf_copy_to_ranges(req->payload, slice, n,
+						    len))
+				s->cr = URMA_CR_LOC_ACCESS_ERR;
+		}
+	}
+	if (!(p->seg & UBOE_SEG_LAST))
+		return UBOE_RSPST_OK;
+
+	s->rqe = false;
+	if (s->cr == URMA_CR_SUCCESS && udma_req_inv(req)) {
+		st = udma_inv_seg_get(dev, req, &s->rcv, &inv);
+		if (st != UBOE_RSPST_OK) {
+			udma_recv_complete(&s->rcv, req, s->user_ctx,
+					   URMA_CR_LOC_ACCESS_ERR, 0, NULL);
+			return st;
+		}
+	}
+	if (s->cr != URMA_CR_SUCCESS) {
+		udma_recv_complete(&s->rcv, req, s->user_ctx, s->cr, 0, NULL);
+		return UBOE_RSPST_OPERATION;
+	}
+	/* Invalid before the receiver can see the CQE that says so. */
+	if (inv)
+		ubcore_invalidate_seg(inv);
+	st = udma_recv_complete(&s->rcv, req, s->user_ctx, URMA_CR_SUCCESS,
+				min_t(u64, off + len, U32_MAX), inv);
+	if (inv)
+		ubcore_obj_ref_put(&inv->obj_ref);
+	return st;
+}
+
+/* udma_target_check_format() of a WRITE* packet shorter than MAETAH len. */
+static noinline_for_stack enum uboe_rspst
+udma_part_check_format(const struct udma_msg *req, u32 atomic_feature)
+{
+	struct udma_msg whole = *req;
+
+	whole.pkt.mae.len = udma_msg_len(req);
+	return udma_target_check_format(&whole, atomic_feature);
+}
+
+/**
+ * udma_resp_rcv_seg() - the responder, for a request packet of a TP
+ * @dev: the device of the request's destination EID
+ * @req: the packet's request; its payload is valid for the call
+ * @s: the TP's message in packets
+ *
+ * An ONLY packet is a whole request (udma_resp_rcv()). The packets of a
+ * transaction in several (SEND, SEND_WITH_IMM, WRITE, WRITE_WITH_IMM,
+ * WRITE_NOTIFY) arrive in order, one transaction at a time per TP (the
+ * transport and the sender's TP mutex see to it): each is executed as it
+ * comes, straight into the target memory, with the checks of the whole
+ * transaction; the response goes back after the LAST, or at the first
+ * packet that fails (the rest are skipped). A packet that is not the
+ * next of the transaction in progress is dropped; a FIRST ends one that
+ * did not finish (udma_resp_seg_abort()).
+ *
+ * Context: the device's receive work; may sleep.
+ */
+void udma_resp_rcv_seg(struct ubcore_device *dev, const struct udma_msg *req,
+		       struct udma_resp_seg *s)
+{
+	const struct uboe_pkt *p = &req->pkt;
+	u64 off = udma_req_off(req);
+	struct udma_part part = {
+		.off = off, .last = p->seg & UBOE_SEG_LAST,
+	};
+	struct udma_resp_data out = {};
+	struct udma_msg rsp;
+	enum uboe_rspst st;
+
+	if (p->seg & UBOE_SEG_FIRST) {
+		udma_resp_seg_abort(s);
+		if (p->seg == UBOE_SEG_ONLY) {
+			udma_resp_rcv(dev, req);
+			return;
+		}
+		s->active = true;
+		s->answered = false;
+		s->ta_opcode = p->ta_opcode;
+		s->tassn = p->tassn;
+		s->rc_id = p->rc_id;
+		s->next_off = 0;
+		s->cr = URMA_CR_SUCCESS;
+		s->first = *req;
+		s->first.payload = NULL;
+	} else if (!s->active || s->ta_opcode != p->ta_opcode ||
+		   s->tassn != p->tassn || s->rc_id != p->rc_id ||
+		   s->next_off != off) {
+		pr_debug_ratelimited("udma: packet at %llu of no transaction in progress dropped\n",
+				     off);
+		return;
+	}
+	s->next_off = off + udma_msg_len(req);
+	if (!s->answered) {
+		st = udma_resp_execute(dev, req, &out, s, &part);
+		if (st != UBOE_RSPST_OK || (p->seg & UBOE_SEG_LAST)) {
+			s->answered = true;
+			udma_resp_init(&rsp, req, st);
+			udma_carrier_reply(req, &rsp);
+		}
+	}
+	if (p->seg & UBOE_SEG_LAST) {
+		udma_resp_seg_release(s);
+		s->active = false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_resp_rcv_seg);

@@ -14,41 +14,53 @@
  *  - RM and RC (RTP_DATA): the TP of the destination
  *    (ubcore_tp_find_pair(): RM the one of the EID pair, which imports
  *    open, RC the one of the bound jetty pair; lockless) gives the source
- *    and destination TPN; without
- *    an established one the WQE completes with LOC_OPERATION_ERR
- *    (counted: tx_no_tp). UM (UTP_DATA) needs none: a datagram, done
- *    (SUCCESS) once sent; the target sends no response to it;
- *  - the packet's fields are the message's (struct udma_msg.pkt is a
- *    struct uboe_pkt already); the TPH PSN is the queue's PSN of the WQE
- *    (per SQ, not yet per TP: the reliable transport of the TP, its PSN,
- *    ACKs and retransmission, are not done here);
- *  - one message is one packet (seg ONLY). A message whose payload, or a
- *    READ whose response, does not fit in one packet at the netdev's MTU
- *    is not sent: its WQE completes with LOC_LEN_ERR (counted:
- *    tx_msg_too_big). Segmentation to the MTU is the next step;
+ *    and destination TPN; without an established one the WQE completes
+ *    with LOC_OPERATION_ERR (counted: tx_no_tp). Its packets go through
+ *    the TP's reliable transport (uboe_rtp.c: PSN per TP, ACKs,
+ *    go-back-N, RTO, a window), whose state udma_rtp_get() finds or
+ *    creates. UM (UTP_DATA) needs none: a datagram of one packet at most
+ *    (larger: LOC_LEN_ERR, tx_msg_too_big), done (SUCCESS) once sent; the
+ *    target sends no response to it;
+ *  - the packets' fields are the message's (struct udma_msg.pkt is a
+ *    struct uboe_pkt already); the TPH PSN is the TP's; the WQE is
+ *    named by INI_TASSN (the low 16 bits of its PSN in the queue), which
+ *    the response echoes;
+ *  - segmentation to the path MTU: a message whose payload does not fit
+ *    in one packet at the netdev's MTU goes in FIRST, MIDDLE .., LAST
+ *    packets of udma_uboe_seg_size() bytes (a multiple of 1 KiB), the
+ *    later ones with an OFSTETAH, the headers of the last packet only on
+ *    the last (udma_uboe_seg_pkt()); the TP's mutex keeps one message's
+ *    packets consecutive. A READ's response comes back segmented the same
+ *    way. Messages up to max_msg_size (and the 32 bits of MAETAH length);
+ *    an MTU that leaves less than 1 KiB of payload segments nothing
+ *    (LOC_LEN_ERR, tx_msg_too_big);
  *  - the payload is copied from the initiator's registered memory into
- *    the packet (a bounce buffer, then the skb: udma_uboe_xmit() encodes);
- *    a send that fails completes the WQE with the status of
- *    udma_uboe_tx_status().
+ *    each packet (kept by the transport until ACKed, then the skb:
+ *    udma_uboe_xmit() encodes); a send that fails completes the WQE with
+ *    the status of udma_uboe_tx_status(); a TP that failed (no ACK after
+ *    every retry) with ACK_TIMEOUT_ERR, and the queue goes to ERROR.
  *
  * Receiving (udma_uboe_rx_data(), softirq under RCU): an RTP packet's
  * TPN must be an established TP of this device whose peer is the
  * packet's source EID and source TPN (ubcore_tp_rx_lookup(), lockless);
  * else the packet is dropped (unknown_tpn). The packet then becomes a
  * struct udma_uboe_item holding a reference on the skb, whose
- * payload the message points into; it is queued on the device's receive
- * list (at most UDMA_UBOE_RXQ_MAX: beyond, dropped and counted as
- * rx_queue_full) for the device's receive work, in process context,
+ * payload the message points into; the TP's transport takes it only in
+ * PSN order (udma_rtp_rx_data()) and queues it on the device's receive
+ * list if the device holds fewer than UDMA_UBOE_RXQ_MAX items (else it is
+ * dropped, counted as rx_queue_full, and comes again: the sender
+ * retransmits), for the device's receive work, in process context,
  * because the responder and the completer sleep (page copies with
  * cond_resched(), segment lookups). The work:
- *  - a request: hands the message to the responder (udma_resp_rcv()),
- *    whose response comes back to udma_uboe_reply() and leaves as a
- *    packet from the same device, to the request's source; a response
- *    that cannot be sent is lost (the initiator's retransmission and ACK
- *    timeout are the reliable transport's, to come);
+ *  - a request: hands the message to the responder (udma_resp_rcv_seg():
+ *    the packets of a transaction in several are executed one by one
+ *    into the target memory, the TP's struct udma_resp_seg holding the
+ *    transaction's state), whose response comes back to
+ *    udma_uboe_reply() and leaves as packets from the same device, to the
+ *    request's source, over the same TP;
  *  - a response: finds the JFS or jetty of its INI_RC_ID on the device
  *    with a reference (none: dropped, rsp_no_sq) and queues the item on
- *    its SQ (udma_sq.rsp_list, at most UDMA_UBOE_SQ_RSP_MAX) unless the
+ *    its SQ (udma_sq.rsp_list; the device's bound covers it) unless the
  *    SQ is being destroyed (dropped, rsp_no_sq), then kicks the SQ's work,
  *    which hands the responses to the completer (udma_uboe_sq_drain())
  *    under the SQ's proc_lock. SQ destroy purges what is left (counted,
@@ -59,8 +71,8 @@
  * the hands of the work processing it. A device leaving UBoE first leaves
  * the receive path (udma_wire_dev_del(): an RCU grace period), then
  * udma_uboe_rx_stop() stops the list and cancels the work and frees what
- * is left; the SQs, destroyed later with the device's objects, purge
- * theirs.
+ * is left, then stops the TPs' transport (udma_rtp_stop()); the SQs,
+ * destroyed later with the device's objects, purge theirs.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -151,15 +163,19 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_max_payload);
  * udma_uboe_tx_status() - the CQE status of a request that was not sent
  * @err: the error of building or sending its packet
  *
- * Return: LOC_LEN_ERR for -EMSGSIZE (larger than a packet at the path
- * MTU), LOC_ACCESS_ERR for -EFAULT (its local memory), else
- * LOC_OPERATION_ERR (no route, no memory, a packet the codec refuses).
+ * Return: LOC_LEN_ERR for -EMSGSIZE (a UM datagram larger than a packet
+ * at the path MTU, an MTU too small to segment at), LOC_ACCESS_ERR for
+ * -EFAULT (its local memory), ACK_TIMEOUT_ERR for -ETIMEDOUT (its TP
+ * failed: no ACK after every retry), else LOC_OPERATION_ERR (no route,
+ * no memory, a packet the codec refuses).
  */
 u8 udma_uboe_tx_status(int err)
 {
 	switch (err) {
 	case -EMSGSIZE:
 		return URMA_CR_LOC_LEN_ERR;
+	case -ETIMEDOUT:
+		return URMA_CR_ACK_TIMEOUT_ERR;
 	case -EFAULT:
 		return URMA_CR_LOC_ACCESS_ERR;
 	default:
@@ -168,38 +184,155 @@ u8 udma_uboe_tx_status(int err)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_tx_status);
 
-/* The payload of @pkt at @udev's MTU: the room left for it. */
+/* The payload room of a packet like @pkt at @udev's MTU, with an OFSTETAH. */
 static u32 udma_uboe_room(const struct udma_dev *udev,
 			  const struct uboe_pkt *pkt)
 {
+	struct uboe_pkt p = *pkt;
+
+	p.hdrs |= UBOE_EXT_OFSTETAH;
 	return udma_uboe_max_payload(READ_ONCE(udev->netdev->mtu),
-				     ubcore_eid_is_ipv4(&pkt->dst_eid), pkt);
+				     ubcore_eid_is_ipv4(&pkt->dst_eid), &p);
 }
 
-/*
- * Send @pkt with @len bytes of @src as its payload (copied into a bounce
- * buffer first). Process context.
+/**
+ * udma_ranges_slice() - bytes [@off, @off + @len) of a list of ranges
+ * @r: the ranges
+ * @nr: entries of @r
+ * @off: offset of the first byte, in the ranges one after the other
+ * @len: bytes
+ * @out: the ranges of the slice, room for @nr; they share @r's segment
+ *	references (valid while those are held)
+ *
+ * Return: entries of @out.
  */
-static int udma_uboe_send(struct udma_dev *udev, struct uboe_pkt *pkt,
-			  const struct udma_local_buf *src, u32 len)
+u32 udma_ranges_slice(const struct udma_mem_range *r, u32 nr, u64 off,
+		      u64 len, struct udma_mem_range *out)
 {
-	void *bounce = NULL;
-	int ret;
+	u32 i, n = 0;
+	u64 k;
 
-	if (len) {
-		bounce = kmalloc(len, GFP_KERNEL);
-		if (!bounce)
-			return -ENOMEM;
-		ret = udma_buf_copy_to_kernel(bounce, src, len);
-		if (ret) {
-			kfree(bounce);
-			return ret == -EINVAL ? -EFAULT : ret;
+	for (i = 0; i < nr && len; i++) {
+		if (off >= r[i].len) {
+			off -= r[i].len;
+			continue;
 		}
+		k = min_t(u64, len, r[i].len - off);
+		out[n].seg = r[i].seg;
+		out[n].va = r[i].va + off;
+		out[n].len = k;
+		n++;
+		off = 0;
+		len -= k;
 	}
-	pkt->payload = bounce;
-	pkt->payload_len = len;
-	ret = udma_uboe_xmit(udev, &pkt->dst_eid, pkt);
-	kfree(bounce);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_ranges_slice);
+
+/**
+ * udma_buf_slice() - bytes [@off, @off + @len) of a local buffer
+ * @src: ranges or inline data, at least @off + @len bytes
+ * @off: offset of the first byte
+ * @len: bytes
+ * @dst: the slice; it shares @src's segment references
+ */
+void udma_buf_slice(const struct udma_local_buf *src, u64 off, u64 len,
+		    struct udma_local_buf *dst)
+{
+	dst->total = len;
+	dst->inline_data = NULL;
+	dst->nr = 0;
+	if (src->nr)
+		dst->nr = udma_ranges_slice(src->range, src->nr, off, len,
+					    dst->range);
+	else if (src->inline_data)
+		dst->inline_data = (const u8 *)src->inline_data + off;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_slice);
+
+/**
+ * udma_uboe_seg_pkt() - packet @i of a message in @n
+ * @tmpl: the message's packet as if it were one (ONLY), all its headers
+ * @i: the packet, 0 .. @n - 1
+ * @n: udma_uboe_seg_count() of the message
+ * @size: udma_uboe_seg_size() of it
+ * @len: the message's bytes
+ * @pkt: out: @tmpl with the place (FIRST, MIDDLE, LAST or ONLY), the
+ *	headers of that place (those of the last packet only, and an
+ *	OFSTETAH on every packet but the first) and @pkt->payload_len;
+ *	@pkt->payload is the caller's
+ */
+void udma_uboe_seg_pkt(const struct uboe_pkt *tmpl, u32 i, u32 n, u32 size,
+		       u64 len, struct uboe_pkt *pkt)
+{
+	u64 off = (u64)i * size;
+
+	*pkt = *tmpl;
+	pkt->seg = (i ? 0 : UBOE_SEG_FIRST) | (i == n - 1 ? UBOE_SEG_LAST : 0);
+	if (i != n - 1)
+		pkt->hdrs &= ~uboe_last_hdrs(tmpl->ta_opcode);
+	if (i) {
+		pkt->hdrs |= UBOE_EXT_OFSTETAH;
+		pkt->offset = off;
+	}
+	pkt->payload_len = min_t(u64, size, len - off);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_pkt);
+
+/*
+ * Send a message with the headers of @tmpl (those of an ONLY packet) and
+ * @len bytes of @src as its payload: one packet, or FIRST, MIDDLE ..,
+ * LAST ones of udma_uboe_seg_size() bytes each, the later ones with an
+ * OFSTETAH, the headers of the last packet only (uboe_last_hdrs()) on
+ * the last one. Over @rtp reliably (its packets consecutive PSNs), or
+ * without a TP (@rtp NULL, UM: one datagram at most). Process context.
+ */
+static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
+			  const struct uboe_pkt *tmpl,
+			  const struct udma_local_buf *src, u64 len)
+{
+	u32 size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
+	u32 n = udma_uboe_seg_count(len, size), i, plen;
+	struct udma_local_buf slice;
+	struct udma_rtp_pkt *p;
+	u64 off = 0;
+	int ret = 0;
+
+	if ((len && !size) || (!rtp && n > 1) || len > U32_MAX)
+		return -EMSGSIZE;
+	if (rtp)
+		mutex_lock(&rtp->tx_mutex);
+	for (i = 0; i < n; i++, off += plen) {
+		plen = min_t(u64, size, len - off);
+		p = udma_rtp_pkt_alloc(plen, GFP_KERNEL);
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		udma_uboe_seg_pkt(tmpl, i, n, size, len, &p->pkt);
+		p->pkt.payload = plen ? p->data : NULL;
+		if (plen) {
+			udma_buf_slice(src, off, plen, &slice);
+			ret = udma_buf_copy_to_kernel(p->data, &slice, plen);
+			if (ret) {
+				kfree(p);
+				ret = ret == -EINVAL ? -EFAULT : ret;
+				break;
+			}
+		}
+		if (rtp) {
+			ret = udma_rtp_send(rtp, p);
+			if (ret)
+				kfree(p);
+		} else {
+			ret = udma_uboe_xmit(udev, &p->pkt.dst_eid, &p->pkt);
+			kfree(p);
+		}
+		if (ret)
+			break;
+	}
+	if (rtp)
+		mutex_unlock(&rtp->tx_mutex);
 	return ret;
 }
 
@@ -217,7 +350,7 @@ static int udma_uboe_req_tp(struct udma_sq *sq, const struct udma_msg *req,
 }
 
 /*
- * struct udma_carrier.xmit: the request leaves as a packet, or its WQE
+ * struct udma_carrier.xmit: the request leaves as packets, or its WQE
  * completes here (see the top of this file). The requester's context:
  * process, @req->sq's proc_lock held.
  */
@@ -225,34 +358,49 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 {
 	struct udma_sq *sq = req->sq;
 	struct udma_dev *udev = sq->udev;
-	u32 tpn = 0, peer_tpn = 0, len, need;
+	u32 tpn = 0, peer_tpn = 0;
+	struct udma_rtp *rtp = NULL;
 	struct uboe_pkt pkt;
+	u64 len;
 	int ret;
 
-	if (req->pkt.tp_opcode == UBOE_TP_RTP_DATA &&
-	    udma_uboe_req_tp(sq, req, &tpn, &peer_tpn)) {
-		udma_wire_inc(udev, UDMA_WIRE_TX_NO_TP);
-		dev_dbg_ratelimited(&udev->ub_dev.dev,
-				    "queue %u: no TP to %pI6c\n",
-				    udma_sq_id(sq), req->pkt.dst_eid.raw);
-		udma_comp_local(sq, req->pkt.psn, URMA_CR_LOC_OPERATION_ERR);
-		return;
+	if (req->pkt.tp_opcode == UBOE_TP_RTP_DATA) {
+		if (udma_uboe_req_tp(sq, req, &tpn, &peer_tpn)) {
+			udma_wire_inc(udev, UDMA_WIRE_TX_NO_TP);
+			dev_dbg_ratelimited(&udev->ub_dev.dev,
+					    "queue %u: no TP to %pI6c\n",
+					    udma_sq_id(sq),
+					    req->pkt.dst_eid.raw);
+			udma_comp_local(sq, req->pkt.psn,
+					URMA_CR_LOC_OPERATION_ERR);
+			return;
+		}
+		rtp = udma_rtp_get(udev, tpn, peer_tpn, &req->pkt.src_eid,
+				   &req->pkt.dst_eid, GFP_KERNEL);
+		if (!rtp) {
+			udma_comp_local(sq, req->pkt.psn,
+					URMA_CR_LOC_OPERATION_ERR);
+			return;
+		}
 	}
-	len = min_t(u64, udma_msg_len(req), U32_MAX);
+	len = udma_msg_len(req);
 	udma_uboe_msg_to_pkt(req, tpn, peer_tpn, NULL, 0, &pkt);
-	/* a READ's data come back in one response packet */
-	need = pkt.ta_opcode == UBOE_TA_READ ? pkt.mae.len : len;
-	if (need > udma_uboe_room(udev, &pkt) || udma_msg_len(req) > U32_MAX)
+	/* a READ's data come back in packets of the same size */
+	if (pkt.ta_opcode == UBOE_TA_READ && pkt.mae.len &&
+	    !udma_uboe_seg_size(pkt.mae.len, udma_uboe_room(udev, &pkt)))
 		ret = -EMSGSIZE;
 	else
-		ret = udma_uboe_send(udev, &pkt, req->payload, len);
+		ret = udma_uboe_send(udev, rtp, &pkt, req->payload, len);
 	if (ret) {
 		if (ret == -EMSGSIZE)
 			udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
 		dev_dbg_ratelimited(&udev->ub_dev.dev,
-				    "queue %u: request of %u bytes not sent: %d\n",
+				    "queue %u: request of %llu bytes not sent: %d\n",
 				    udma_sq_id(sq), len, ret);
 		udma_comp_local(sq, req->pkt.psn, udma_uboe_tx_status(ret));
+		/* a TP that failed fails the queue (udma_sq_process()) */
+		if (ret == -ETIMEDOUT)
+			WRITE_ONCE(sq->tp_failed, true);
 		return;
 	}
 	/* UM: a datagram gets no response */
@@ -264,9 +412,9 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
  * struct udma_carrier.reply: the response to a request that came in as a
  * packet (an item of the receive work) leaves from the device it came to,
  * back to the request's source over the same TP (udma_resp_init() swapped
- * the TPNs and EIDs). A READ response too large for one packet (a peer
- * that did not check) becomes a TAACK with OPERATION. The responder's
- * context: the receive work.
+ * the TPNs and EIDs), in packets as the request did. A READ response the
+ * MTU cannot carry (a peer that did not check) becomes a TAACK with
+ * OPERATION. The responder's context: the receive work.
  */
 static void udma_uboe_reply(const struct udma_msg *req,
 			    const struct udma_msg *rsp)
@@ -277,26 +425,22 @@ static void udma_uboe_reply(const struct udma_msg *req,
 	struct udma_dev *udev = it->udev;
 	struct udma_msg refused;
 	struct uboe_pkt pkt;
-	u32 len;
+	int ret;
 
 	/* UM: no response */
-	if (req->pkt.tp_opcode != UBOE_TP_RTP_DATA)
+	if (req->pkt.tp_opcode != UBOE_TP_RTP_DATA || !it->rtp)
 		return;
-	len = min_t(u64, udma_msg_len(rsp), U32_MAX);
 	udma_uboe_msg_to_pkt(rsp, rsp->pkt.stpn, rsp->pkt.dtpn, NULL, 0, &pkt);
-	if (len > udma_uboe_room(udev, &pkt)) {
-		udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
+	ret = udma_uboe_send(udev, it->rtp, &pkt, rsp->payload,
+			     udma_msg_len(rsp));
+	if (ret == -EMSGSIZE || ret == -EFAULT) {
+		if (ret == -EMSGSIZE)
+			udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
+		/* the data could not be sent: say so rather than nothing */
 		udma_resp_init(&refused, req, UBOE_RSPST_OPERATION);
 		udma_uboe_msg_to_pkt(&refused, refused.pkt.stpn,
 				     refused.pkt.dtpn, NULL, 0, &pkt);
-		len = 0;
-	}
-	if (udma_uboe_send(udev, &pkt, rsp->payload, len) && len) {
-		/* the data could not be read: say so rather than nothing */
-		udma_resp_init(&refused, req, UBOE_RSPST_OPERATION);
-		udma_uboe_msg_to_pkt(&refused, refused.pkt.stpn,
-				     refused.pkt.dtpn, NULL, 0, &pkt);
-		udma_uboe_xmit(udev, &pkt.dst_eid, &pkt);
+		udma_uboe_send(udev, it->rtp, &pkt, NULL, 0);
 	}
 }
 
@@ -309,8 +453,37 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_carrier);
 
 static void udma_uboe_item_free(struct udma_uboe_item *it)
 {
+	atomic_dec(&it->udev->uboe_rx.alive);
 	consume_skb(it->skb);
 	kfree(it);
+}
+
+/**
+ * udma_uboe_item_drop() - free a received packet never queued
+ * @item: a struct udma_uboe_item the TP's transport held after a hole
+ *
+ * Any context.
+ */
+void udma_uboe_item_drop(void *item)
+{
+	struct udma_uboe_item *it = item;
+
+	consume_skb(it->skb);
+	kfree(it);
+}
+
+/**
+ * udma_uboe_rx_room() - received packets a device may still hold
+ * @udev: the device
+ *
+ * Return: UDMA_UBOE_RXQ_MAX less the items alive (queued for the receive
+ * work or an SQ's work, or being processed).
+ */
+u32 udma_uboe_rx_room(struct udma_dev *udev)
+{
+	int alive = atomic_read(&udev->uboe_rx.alive);
+
+	return alive < UDMA_UBOE_RXQ_MAX ? UDMA_UBOE_RXQ_MAX - alive : 0;
 }
 
 /* The source EID of a packet without an EIDH: its IP source. */
@@ -323,20 +496,34 @@ static void udma_uboe_skb_src_eid(const struct sk_buff *skb,
 		eid->ip6 = ipv6_hdr(skb)->saddr;
 }
 
-/*
- * May @pkt, from @src, use the TP it names: an established TP of @udev
- * joining it to @src, whose end is the packet's source TPN? UTP needs
- * none. Any context.
- */
-static bool udma_uboe_tp_ok(struct udma_dev *udev, const struct uboe_pkt *pkt,
-			    const union ubcore_eid *src)
+/* ... and its destination EID: its IP destination. */
+static void udma_uboe_skb_dst_eid(const struct sk_buff *skb,
+				  union ubcore_eid *eid)
 {
-	u32 peer_tpn;
+	if (ip_hdr(skb)->version == 4)
+		ubcore_eid_from_ipv4(eid, ip_hdr(skb)->daddr);
+	else
+		eid->ip6 = ipv6_hdr(skb)->daddr;
+}
 
-	if (pkt->tp_opcode != UBOE_TP_RTP_DATA)
-		return true;
-	return !ubcore_tp_rx_lookup(&udev->ub_dev, pkt->dtpn, src, &peer_tpn) &&
-	       peer_tpn == pkt->stpn;
+/* Queue @item for the receive work if there is room (see the top). */
+static bool udma_uboe_take(void *item)
+{
+	struct udma_uboe_item *it = item;
+	struct udma_uboe_rx *rx = &it->udev->uboe_rx;
+	bool queued = false;
+
+	spin_lock(&rx->lock);
+	if (!rx->stopped && udma_uboe_rx_room(it->udev)) {
+		list_add_tail(&it->node, &rx->list);
+		rx->len++;
+		atomic_inc(&rx->alive);
+		queued = true;
+	}
+	spin_unlock(&rx->lock);
+	if (!queued)
+		udma_wire_inc(it->udev, UDMA_WIRE_RX_QUEUE_FULL);
+	return queued;
 }
 
 /**
@@ -346,28 +533,34 @@ static bool udma_uboe_tp_ok(struct udma_dev *udev, const struct uboe_pkt *pkt,
  * @pkt: the decoded packet
  * @skb: the datagram it came in
  *
- * Checks its TPN and queues it for the device's receive work (see the
+ * Checks its TPN, passes it through the TP's transport (udma_rtp_rx_data():
+ * in PSN order, once) and queues it for the device's receive work (see the
  * top of this file), which hands it to the responder or the completer.
  * Softirq, under rcu_read_lock(); does not sleep.
  *
- * Return: UBOE_DROP_NONE: queued, or dropped and counted (rx_queue_full);
- * UBOE_DROP_UNKNOWN_TPN: an RTP packet of no established TP of @udev
- * with its source.
+ * Return: UBOE_DROP_NONE: queued, or dropped and counted (rx_queue_full,
+ * the transport's counters); UBOE_DROP_UNKNOWN_TPN: an RTP packet of no
+ * established TP of @udev with its source.
  */
 enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 				 const struct uboe_pkt *pkt,
 				 struct sk_buff *skb)
 {
-	struct udma_uboe_rx *rx = &udev->uboe_rx;
 	struct udma_uboe_item *it;
-	union ubcore_eid src;
-	bool queued = false;
+	union ubcore_eid src, dst;
+	bool queued;
+	u32 peer_tpn;
 
-	if (pkt->has_eid)
+	if (pkt->has_eid) {
 		src = pkt->src_eid;
-	else
+		dst = pkt->dst_eid;
+	} else {
 		udma_uboe_skb_src_eid(skb, &src);
-	if (!udma_uboe_tp_ok(udev, pkt, &src))
+		udma_uboe_skb_dst_eid(skb, &dst);
+	}
+	if (pkt->tp_opcode == UBOE_TP_RTP_DATA &&
+	    (ubcore_tp_rx_lookup(&udev->ub_dev, pkt->dtpn, &src, &peer_tpn) ||
+	     peer_tpn != pkt->stpn))
 		return UBOE_DROP_UNKNOWN_TPN;
 	it = kmalloc(sizeof(*it), GFP_ATOMIC);
 	if (!it) {
@@ -375,32 +568,41 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 		return UBOE_DROP_NONE;
 	}
 	it->udev = udev;
+	it->rtp = NULL;
 	udma_uboe_pkt_to_msg(pkt, &it->pl, &it->msg);
 	it->msg.pkt.src_eid = src;
 	/* the payload points into @skb: ours until the item is freed */
 	it->skb = skb_get(skb);
 
-	spin_lock(&rx->lock);
-	if (!rx->stopped && rx->len < UDMA_UBOE_RXQ_MAX) {
-		list_add_tail(&it->node, &rx->list);
-		rx->len++;
-		queued = true;
+	if (pkt->tp_opcode == UBOE_TP_RTP_DATA) {
+		it->rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
+				       GFP_ATOMIC);
+		queued = it->rtp && udma_rtp_rx_data(it->rtp, pkt,
+						     udma_uboe_take,
+						     udma_uboe_item_drop, it);
+	} else {
+		queued = udma_uboe_take(it);
 	}
-	spin_unlock(&rx->lock);
 	if (!queued) {
-		udma_wire_inc(udev, UDMA_WIRE_RX_QUEUE_FULL);
-		udma_uboe_item_free(it);
+		consume_skb(skb);
+		kfree(it);
 		return UBOE_DROP_NONE;
 	}
-	queue_work(system_unbound_wq, &rx->work);
+	queue_work(system_unbound_wq, &udev->uboe_rx.work);
 	return UBOE_DROP_NONE;
 }
 
-/* A request: the responder executes it and answers (udma_uboe_reply()). */
+/*
+ * A request: the responder executes it and answers (udma_uboe_reply());
+ * a message in several packets of a TP is the TP's to reassemble.
+ */
 static void udma_uboe_rx_req(struct udma_dev *udev, struct udma_uboe_item *it)
 {
 	it->msg.carrier = &udma_uboe_carrier;
-	udma_resp_rcv(&udev->ub_dev, &it->msg);
+	if (it->rtp)
+		udma_resp_rcv_seg(&udev->ub_dev, &it->msg, &it->rtp->seg);
+	else
+		udma_resp_rcv(&udev->ub_dev, &it->msg);
 	udma_uboe_item_free(it);
 }
 
@@ -417,6 +619,32 @@ static struct udma_sq *udma_uboe_sq_get(struct udma_dev *udev, u32 id,
 	return *jetty ? &to_udma_jetty(*jetty)->sq : NULL;
 }
 
+/**
+ * udma_uboe_fail_sq() - the TP of a queue's requests failed
+ * @udev: the device
+ * @id: the JFS or jetty ID (INI_RC_ID of its requests)
+ *
+ * The queue completes the WQEs waiting for responses with
+ * URMA_CR_ACK_TIMEOUT_ERR and goes to ERROR, in its work
+ * (udma_sq_process()). Process context.
+ */
+void udma_uboe_fail_sq(struct udma_dev *udev, u32 id)
+{
+	struct ubcore_jetty *jetty;
+	struct ubcore_jfs *jfs;
+	struct udma_sq *sq;
+
+	sq = udma_uboe_sq_get(udev, id, &jfs, &jetty);
+	if (!sq)
+		return;
+	WRITE_ONCE(sq->tp_failed, true);
+	udma_sq_kick(sq, 0);
+	if (jfs)
+		ubcore_obj_ref_put(&jfs->obj_ref);
+	else
+		ubcore_obj_ref_put(&jetty->obj_ref);
+}
+
 /* A response: to its SQ's list, for the SQ's work (the completer). */
 static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 {
@@ -431,7 +659,7 @@ static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 		goto free;
 	}
 	spin_lock_bh(&sq->ring->lock);
-	if (!sq->dying && sq->rsp_len < UDMA_UBOE_SQ_RSP_MAX) {
+	if (!sq->dying) {
 		list_add_tail(&it->node, &sq->rsp_list);
 		WRITE_ONCE(sq->rsp_len, sq->rsp_len + 1);
 		queued = true;
@@ -490,7 +718,9 @@ void udma_uboe_rx_init(struct udma_dev *udev)
 
 	spin_lock_init(&rx->lock);
 	INIT_LIST_HEAD(&rx->list);
+	atomic_set(&rx->alive, 0);
 	INIT_WORK(&rx->work, udma_uboe_rx_work);
+	udma_rtp_init(udev);
 }
 
 /**
@@ -516,6 +746,8 @@ void udma_uboe_rx_stop(struct udma_dev *udev)
 	spin_unlock_bh(&rx->lock);
 	list_for_each_entry_safe(it, tmp, &left, node)
 		udma_uboe_item_free(it);
+	/* the TPs' timers, senders and unfinished messages */
+	udma_rtp_stop(udev);
 }
 
 /* Take the responses queued on @sq. */
@@ -544,6 +776,13 @@ void udma_uboe_sq_drain(struct udma_sq *sq)
 		return;
 	udma_uboe_sq_take(sq, &list);
 	list_for_each_entry_safe(it, tmp, &list, node) {
+		/*
+		 * The TPH PSN is the TP's; the WQE is the one of the window
+		 * whose PSN's low 16 bits the response's INI_TASSN echoes.
+		 */
+		it->msg.pkt.psn = (sq->head + (u16)(it->msg.pkt.tassn -
+						    (u16)sq->head)) &
+				  UBOE_PSN_MASK;
 		udma_comp_rcv(sq, &it->msg);
 		udma_uboe_item_free(it);
 	}

@@ -18,12 +18,14 @@
 #include "msg.h"
 
 struct udma_dev;
+struct udma_rtp;
 struct udma_sq;
 
-/* Received data packets a device queues for its work, at most. */
+/*
+ * Received data packets a device holds at most: queued for its receive
+ * work or an SQ's, or being processed (the credit its TPs give).
+ */
 #define UDMA_UBOE_RXQ_MAX	4096
-/* Responses an SQ queues for its work, at most (its window is 8). */
-#define UDMA_UBOE_SQ_RSP_MAX	64
 
 /**
  * struct udma_uboe_rx - a device's received data packets, waiting for
@@ -33,6 +35,8 @@ struct udma_sq;
  *	receive path) and, with BHs off, in process context
  * @list: struct udma_uboe_item, in arrival order
  * @len: entries of @list
+ * @alive: items of the device not freed yet, on @list, on an SQ's
+ *	response list or in a work's hands (at most UDMA_UBOE_RXQ_MAX)
  * @stopped: the device is leaving UBoE: nothing is queued any more
  * @work: processes @list (one at a time: a work item never runs twice at
  *	once, so requests of a device execute in arrival order)
@@ -41,6 +45,7 @@ struct udma_uboe_rx {
 	spinlock_t lock;		/* see above */
 	struct list_head list;
 	u32 len;
+	atomic_t alive;
 	bool stopped;
 	struct work_struct work;
 };
@@ -52,6 +57,7 @@ struct udma_uboe_rx {
  * @skb: the datagram, with a reference of ours: @msg's payload points
  *	into it
  * @udev: the device it arrived at (the responder's reply leaves from it)
+ * @rtp: the TP it came on (RTP_DATA), or NULL (UTP_DATA)
  * @msg: the request or response, its @msg.pkt the decoded packet
  * @pl: @msg's payload: the packet's payload bytes, in @skb
  */
@@ -59,6 +65,7 @@ struct udma_uboe_item {
 	struct list_head node;
 	struct sk_buff *skb;
 	struct udma_dev *udev;
+	struct udma_rtp *rtp;
 	struct udma_msg msg;
 	struct udma_local_buf pl;
 };
@@ -69,6 +76,9 @@ void udma_uboe_rx_init(struct udma_dev *udev);
 void udma_uboe_rx_stop(struct udma_dev *udev);
 void udma_uboe_sq_drain(struct udma_sq *sq);
 void udma_uboe_sq_purge(struct udma_sq *sq);
+u32 udma_uboe_rx_room(struct udma_dev *udev);
+void udma_uboe_item_drop(void *item);
+void udma_uboe_fail_sq(struct udma_dev *udev, u32 id);
 
 /* The carrier's pure parts, for KUnit. */
 void udma_uboe_msg_to_pkt(const struct udma_msg *msg, u32 stpn, u32 dtpn,
@@ -77,5 +87,11 @@ void udma_uboe_pkt_to_msg(const struct uboe_pkt *pkt,
 			  struct udma_local_buf *pl, struct udma_msg *msg);
 u32 udma_uboe_max_payload(u32 mtu, bool ipv4, const struct uboe_pkt *pkt);
 u8 udma_uboe_tx_status(int err);
+u32 udma_ranges_slice(const struct udma_mem_range *r, u32 nr, u64 off,
+		      u64 len, struct udma_mem_range *out);
+void udma_uboe_seg_pkt(const struct uboe_pkt *tmpl, u32 i, u32 n, u32 size,
+		       u64 len, struct uboe_pkt *pkt);
+void udma_buf_slice(const struct udma_local_buf *src, u64 off, u64 len,
+		    struct udma_local_buf *dst);
 
 #endif /* _UDMA_UBOE_CARRIER_H */

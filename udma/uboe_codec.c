@@ -242,6 +242,21 @@ static const struct uboe_ta_rule *uboe_ta_rule(u8 ta_opcode)
 	return &uboe_ta_rules[ta_opcode];
 }
 
+/**
+ * uboe_last_hdrs() - the extension headers only the LAST (or ONLY)
+ *	packet of a TAOpcode's transaction may have
+ * @ta_opcode: the TAOpcode
+ *
+ * Return: UBOE_EXT_* and UBOE_X_* bits (0 for an unknown opcode).
+ */
+u32 uboe_last_hdrs(u8 ta_opcode)
+{
+	const struct uboe_ta_rule *r = uboe_ta_rule(ta_opcode);
+
+	return r ? r->last | r->opt_last : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(uboe_last_hdrs);
+
 /* Values wider than their wire fields (only a descriptor can hold them). */
 static bool uboe_fields_fit(const struct uboe_pkt *p)
 {

@@ -230,6 +230,7 @@ struct uboe_pkt {
 
 enum uboe_drop uboe_check(const struct uboe_pkt *pkt);
 size_t uboe_hdr_len(const struct uboe_pkt *pkt);
+u32 uboe_last_hdrs(u8 ta_opcode);
 int uboe_encode_hdr(const struct uboe_pkt *pkt, void *buf, size_t size);
 int uboe_encode(const struct uboe_pkt *pkt, void *buf, size_t size);
 enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,

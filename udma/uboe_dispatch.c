@@ -17,6 +17,9 @@
  * Return: UBOE_DROP_NONE when the packet was taken (or dropped on purpose
  * and counted by the handler), else the reason the caller counts.
  */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+
 #include "mgmt.h"
 #include "udma.h"
 
@@ -26,18 +29,26 @@
  * @pkt: the decoded packet
  * @skb: the datagram it came in
  *
- * Data packets go to udma_uboe_rx_data() (uboe_carrier.c). The UBoE
- * carrier sends no ACK or NAK yet: a response acknowledges its request,
- * and PSN tracking, ACKs and retransmission are the reliable transport's,
- * still to come; until then no TP here takes one.
+ * Data packets go to udma_uboe_rx_data() (uboe_carrier.c); ACKs and NAKs
+ * to the TP's reliable transport (udma_rtp_rx_ack(), uboe_rtp.c), which
+ * checks that the TPN is an established TP of @udev with the packet's
+ * source.
  *
- * Return: UBOE_DROP_UNKNOWN_TPN.
+ * Return: UBOE_DROP_NONE, or UBOE_DROP_UNKNOWN_TPN.
  */
 enum uboe_drop udma_uboe_rx_ack(struct udma_dev *udev,
 				const struct uboe_pkt *pkt,
 				struct sk_buff *skb)
 {
-	return UBOE_DROP_UNKNOWN_TPN;
+	union ubcore_eid src;
+
+	if (pkt->has_eid)
+		src = pkt->src_eid;
+	else if (ip_hdr(skb)->version == 4)
+		ubcore_eid_from_ipv4(&src, ip_hdr(skb)->saddr);
+	else
+		src.ip6 = ipv6_hdr(skb)->saddr;
+	return udma_rtp_rx_ack(udev, pkt, &src);
 }
 
 /**

@@ -688,6 +688,15 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RSP_NO_SQ - UBOE_DROP_MAX] = "rsp_no_sq",
 	[UDMA_WIRE_TX_TOO_BIG - UBOE_DROP_MAX] = "tx_msg_too_big",
 	[UDMA_WIRE_TX_NO_TP - UBOE_DROP_MAX] = "tx_no_tp",
+	[UDMA_WIRE_RTP_RETRANSMITS - UBOE_DROP_MAX] = "rtp_retransmits",
+	[UDMA_WIRE_RTP_DUP_DROPS - UBOE_DROP_MAX] = "rtp_dup_drops",
+	[UDMA_WIRE_RTP_OUT_OF_SEQ - UBOE_DROP_MAX] = "rtp_out_of_seq",
+	[UDMA_WIRE_RTP_OUT_OF_WINDOW - UBOE_DROP_MAX] = "rtp_out_of_window",
+	[UDMA_WIRE_RTP_NAK_TX - UBOE_DROP_MAX] = "rtp_nak_tx",
+	[UDMA_WIRE_RTP_NAK_RX - UBOE_DROP_MAX] = "rtp_nak_rx",
+	[UDMA_WIRE_RTP_ACK_TX - UBOE_DROP_MAX] = "rtp_ack_tx",
+	[UDMA_WIRE_RTP_ACK_RX - UBOE_DROP_MAX] = "rtp_ack_rx",
+	[UDMA_WIRE_RTP_ACK_TIMEOUTS - UBOE_DROP_MAX] = "rtp_ack_timeouts",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==

@@ -56,13 +56,31 @@ enum udma_wire_cnt {
 	 * because the device's receive queue was full (or no memory);
 	 * responses for no JFS or jetty of the device, or for one being
 	 * destroyed; messages not sent because they do not fit in one
-	 * packet at the path MTU (segmentation is not done yet); requests
-	 * not sent because no TP to the destination is established
+	 * packet at the path MTU (UM datagrams; any message when the MTU
+	 * leaves less than 1 KiB of payload to segment at); requests not
+	 * sent because no TP to the destination is established
 	 */
 	UDMA_WIRE_RX_QUEUE_FULL,
 	UDMA_WIRE_RSP_NO_SQ,
 	UDMA_WIRE_TX_TOO_BIG,
 	UDMA_WIRE_TX_NO_TP,
+	/*
+	 * the reliable transport of TPs (uboe_rtp.c): packets sent again
+	 * (go-back-N after a NAK or a timeout); received duplicates
+	 * (dropped, ACKed again); received packets after a gap (dropped,
+	 * NAKed once per gap); received packets beyond the window
+	 * (dropped); NAKs sent and received; ACKs sent and received; TPs
+	 * that failed (no ACK after every retry)
+	 */
+	UDMA_WIRE_RTP_RETRANSMITS,
+	UDMA_WIRE_RTP_DUP_DROPS,
+	UDMA_WIRE_RTP_OUT_OF_SEQ,
+	UDMA_WIRE_RTP_OUT_OF_WINDOW,
+	UDMA_WIRE_RTP_NAK_TX,
+	UDMA_WIRE_RTP_NAK_RX,
+	UDMA_WIRE_RTP_ACK_TX,
+	UDMA_WIRE_RTP_ACK_RX,
+	UDMA_WIRE_RTP_ACK_TIMEOUTS,
 	UDMA_WIRE_NR_CNT
 };
 

@@ -28,6 +28,7 @@
 #include "msg.h"
 #include "uboe_carrier.h"
 #include "uboe_net.h"
+#include "uboe_rtp.h"
 
 /* Name format of devices created without an administrator's name. */
 #define UDMA_DEV_NAME_FMT	"udma%d"
@@ -127,6 +128,11 @@ struct udma_dev {
 
 	struct udma_wire wire;
 	struct udma_uboe_rx uboe_rx;
+	/* struct udma_rtp by local TPN (uboe_rtp.c); its xa_lock (BH) also
+	 * guards @rtps_stopped, set when the device leaves UBoE
+	 */
+	struct xarray rtps;
+	bool rtps_stopped;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -418,6 +424,8 @@ enum udma_wqe_state {
  * @rsp: SENT: the response that carries its data (UBOE_TA_READ_RESP,
  *	UBOE_TA_ATOMIC_RESP) or UBOE_TA_TAACK
  * @len: DONE: the CQE's completion_len
+ * @rd_off: SENT READ: bytes of its data placed so far (its READ_RESP
+ *	packets arrive in order, each at this offset)
  */
 struct udma_wqe {
 	struct udma_sqe sqe;
@@ -427,6 +435,7 @@ struct udma_wqe {
 	u8 status;
 	u8 rsp;
 	u32 len;
+	u64 rd_off;
 };
 
 /**
@@ -471,6 +480,9 @@ struct udma_wqe {
  *	purges them after @dying is set: nothing is added after that)
  * @rsp_len: entries of @rsp_list; written under @ring->lock, READ_ONCE
  *	elsewhere
+ * @tp_failed: the TP of its requests failed (no ACK after every retry):
+ *	its processor completes the WQEs waiting for responses with
+ *	ACK_TIMEOUT_ERR and the queue goes to ERROR; WRITE_ONCE/READ_ONCE
  */
 struct udma_sq {
 	struct udma_ring *ring;
@@ -501,6 +513,7 @@ struct udma_sq {
 
 	struct list_head rsp_list;
 	u32 rsp_len;
+	bool tp_failed;
 };
 
 /* The WQE of PSN @psn in @sq's window. */
@@ -721,6 +734,7 @@ void udma_wqe_release(struct udma_wqe *wqe);
 /* comp.c */
 bool udma_comp_run(struct udma_sq *sq);
 void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status);
+void udma_comp_tp_failed(struct udma_sq *sq);
 
 /* engine.c */
 int udma_engine_init(void);

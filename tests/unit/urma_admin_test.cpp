@@ -792,6 +792,24 @@ TEST(UrmaAdminWireStats, FormatTrafficThenDropsByName)
               "    truncated: 68\n");
 }
 
+// The reliable transport's counters (udma/uboe_net.c rtp_*) in their own
+// section, by name, before the drops.
+TEST(UrmaAdminWireStats, FormatTransportSection)
+{
+    WireStats s;
+    s.counters = {{"rx_packets", 10},    {"rtp_retransmits", 7}, {"rtp_ack_tx", 5},
+                  {"unknown_tpn", 1},    {"rtp_nak_rx", 2}};
+    EXPECT_EQ(format_wire_stats("udma0", s),
+              "udma0 wire:\n"
+              "  rx_packets: 10\n"
+              "  transport:\n"
+              "    rtp_ack_tx: 5\n"
+              "    rtp_nak_rx: 2\n"
+              "    rtp_retransmits: 7\n"
+              "  drops:\n"
+              "    unknown_tpn: 1\n");
+}
+
 TEST(UrmaAdminRun, ShowStats)
 {
     FakeBackend be;

@@ -84,9 +84,19 @@ std::string format_wire_stats(const std::string &dev, const WireStats &stats)
         if (it != stats.counters.end())
             s += "  " + it->first + ": " + std::to_string(it->second) + "\n";
     }
+    // The reliable transport of TPs: rtp_*.
+    auto is_rtp = [](const std::string &name) { return name.rfind("rtp_", 0) == 0; };
+    std::string rtp;
+    for (const auto &[name, v] : stats.counters) {
+        if (is_rtp(name))
+            rtp += "    " + name + ": " + std::to_string(v) + "\n";
+    }
+    if (!rtp.empty())
+        s += "  transport:\n" + rtp;
     s += "  drops:\n";
     for (const auto &[name, v] : stats.counters) {
-        if (std::find(std::begin(kTraffic), std::end(kTraffic), name) == std::end(kTraffic))
+        if (!is_rtp(name) &&
+            std::find(std::begin(kTraffic), std::end(kTraffic), name) == std::end(kTraffic))
             s += "    " + name + ": " + std::to_string(v) + "\n";
     }
     return s;

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * KUnit tests of the reliable transport of UBoE TPs (udma/uboe_rtp.c) and
+ * of the segmentation of a message (udma/uboe_carrier.c), on their pure
+ * parts: PSN arithmetic in 24 bits across the wrap (uboe_wire.h
+ * UBOE_PSN_MASK), the retransmit queue and cumulative ACKs, the
+ * receiver's verdict, ACK coalescing and the packets it holds after a
+ * hole, and the packets of a message at
+ * the sizes around one packet's room (OFSTETAH offsets in 1 KiB units,
+ * uboe_wire.h).
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "../target.h"
+#include "../uboe_carrier.h"
+#include "../uboe_rtp.h"
+
+/* 24-bit PSNs: the last one, and wrap to 0. */
+#define R_LAST		0xffffffU
+
+static void rtp_psn_wrap(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, udma_psn_add(R_LAST, 1), 0);
+	KUNIT_EXPECT_EQ(test, udma_psn_add(R_LAST - 1, 3), 1);
+	KUNIT_EXPECT_EQ(test, udma_psn_add(5, R_LAST), 4);	/* 5 - 1 */
+	KUNIT_EXPECT_EQ(test, udma_psn_diff(0, R_LAST - 1), 2);
+	KUNIT_EXPECT_EQ(test, udma_psn_diff(R_LAST, 0), R_LAST);
+	KUNIT_EXPECT_EQ(test, udma_psn_diff(7, 7), 0);
+	KUNIT_EXPECT_TRUE(test, udma_psn_before(R_LAST - 1, 1));
+	KUNIT_EXPECT_FALSE(test, udma_psn_before(1, R_LAST - 1));
+	KUNIT_EXPECT_FALSE(test, udma_psn_before(9, 9));
+	KUNIT_EXPECT_TRUE(test, udma_psn_before(0, 0x7fffff));
+	/* half the space ahead is no longer "before" */
+	KUNIT_EXPECT_FALSE(test, udma_psn_before(0, 0x800000));
+}
+
+static struct udma_rtp_pkt *rtp_pkt(struct kunit *test)
+{
+	struct udma_rtp_pkt *p = udma_rtp_pkt_alloc(16, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return p;
+}
+
+/* The PSNs on the unacknowledged list, in order, into @psn. */
+static u32 rtp_list(struct udma_rtp_tx *tx, u32 *psn, u32 max)
+{
+	struct udma_rtp_pkt *p;
+	u32 n = 0;
+
+	list_for_each_entry(p, &tx->unacked, node)
+		if (n < max)
+			psn[n++] = p->pkt.psn;
+	return n;
+}
+
+/*
+ * The retransmit queue across the PSN wrap: new packets take consecutive
+ * PSNs; a cumulative ACK frees exactly the packets up to its PSN; an old
+ * or duplicate ACK frees nothing, nor one of a PSN never sent; the
+ * credit bounds the packets in flight and 0 counts as 1.
+ */
+static void rtp_tx_queue(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+	u32 psn[8], i;
+
+	udma_rtp_tx_init(&tx);
+	KUNIT_EXPECT_EQ(test, tx.next, 0);
+	KUNIT_EXPECT_EQ(test, tx.wnd, UDMA_RTP_WND);
+	tx.next = R_LAST - 1;
+	tx.una = R_LAST - 1;
+	for (i = 0; i < 5; i++)
+		udma_rtp_tx_queue(&tx, rtp_pkt(test));
+	KUNIT_EXPECT_EQ(test, tx.nr, 5);
+	KUNIT_EXPECT_EQ(test, tx.next, 3);
+	KUNIT_ASSERT_EQ(test, rtp_list(&tx, psn, 8), 5);
+	KUNIT_EXPECT_EQ(test, psn[0], R_LAST - 1);
+	KUNIT_EXPECT_EQ(test, psn[1], R_LAST);
+	KUNIT_EXPECT_EQ(test, psn[2], 0);
+	KUNIT_EXPECT_EQ(test, psn[3], 1);
+	KUNIT_EXPECT_EQ(test, psn[4], 2);
+
+	/* ACK of R_LAST: the first two */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, R_LAST, 10), 2);
+	KUNIT_EXPECT_EQ(test, tx.una, 0);
+	KUNIT_EXPECT_EQ(test, tx.nr, 3);
+	KUNIT_EXPECT_EQ(test, tx.wnd, 10);
+	KUNIT_ASSERT_EQ(test, rtp_list(&tx, psn, 8), 3);
+	KUNIT_EXPECT_EQ(test, psn[0], 0);
+	/* the same ACK again, an older one: nothing */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, R_LAST, 10), 0);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, R_LAST - 1, 10), 0);
+	KUNIT_EXPECT_EQ(test, tx.nr, 3);
+	/* an ACK of a PSN not sent yet: ignored */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 3, 10), 0);
+	KUNIT_EXPECT_EQ(test, tx.nr, 3);
+	KUNIT_EXPECT_EQ(test, tx.una, 0);
+
+	/* the rest, with a credit of 0: one packet may still go */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 0), 3);
+	KUNIT_EXPECT_EQ(test, tx.nr, 0);
+	KUNIT_EXPECT_EQ(test, tx.una, 3);
+	KUNIT_EXPECT_EQ(test, tx.wnd, 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	udma_rtp_tx_queue(&tx, rtp_pkt(test));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+
+	/* a credit larger than the window is the window */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 0xffff), 0);
+	KUNIT_EXPECT_EQ(test, tx.wnd, UDMA_RTP_WND);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	for (i = 1; i < UDMA_RTP_WND; i++)
+		udma_rtp_tx_queue(&tx, rtp_pkt(test));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+
+	/* a failed TP: nothing left, the PSNs go on */
+	udma_rtp_tx_purge(&tx);
+	KUNIT_EXPECT_EQ(test, tx.nr, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tx.unacked));
+	KUNIT_EXPECT_EQ(test, tx.una, tx.next);
+	KUNIT_EXPECT_EQ(test, tx.next, 3 + UDMA_RTP_WND);
+}
+
+/*
+ * The receiver's verdict around an expected PSN at the wrap, and ACK
+ * coalescing: an ACK every UDMA_RTP_ACK_EVERY (16) packets, or at once
+ * for a packet with ACKREQ.
+ */
+static void rtp_rx_coalesce(struct kunit *test)
+{
+	struct udma_rtp_rx rx = { .epsn = R_LAST };
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST), UDMA_RTP_NEW);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST - 1),
+			UDMA_RTP_DUP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0x800000),
+			UDMA_RTP_DUP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0), UDMA_RTP_GAP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, UDMA_RTP_WND - 2),
+			UDMA_RTP_GAP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, UDMA_RTP_WND - 1),
+			UDMA_RTP_OUT);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0x7ffffe),
+			UDMA_RTP_OUT);
+
+	rx.nak_sent = true;
+	for (i = 1; i < UDMA_RTP_ACK_EVERY; i++)
+		KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(&rx, false));
+	KUNIT_EXPECT_FALSE(test, rx.nak_sent);
+	KUNIT_EXPECT_EQ(test, rx.unacked, UDMA_RTP_ACK_EVERY - 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(&rx, false));
+	KUNIT_EXPECT_EQ(test, rx.epsn, UDMA_RTP_ACK_EVERY - 1);
+	rx.unacked = 0;		/* the ACK went out */
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(&rx, false));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(&rx, true));
+	KUNIT_EXPECT_EQ(test, rx.epsn, UDMA_RTP_ACK_EVERY + 1);
+	/* what was expected is a duplicate now */
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST), UDMA_RTP_DUP);
+}
+
+static int rtp_dropped;
+
+static void rtp_drop(void *item)
+{
+	rtp_dropped++;
+}
+
+/*
+ * Packets after a hole are held, one per PSN (a second copy is refused),
+ * and come out in PSN order once the hole is filled; a purge drops what
+ * is held.
+ */
+static void rtp_rx_reorder(struct kunit *test)
+{
+	static int items[8];
+	struct udma_rtp_rx rx = { .epsn = R_LAST - 1 };
+
+	/* R_LAST - 1 is missing; R_LAST, 0 and 2 arrive */
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0), UDMA_RTP_GAP);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, 0, &items[2]));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, R_LAST, &items[1]));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, 2, &items[4]));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_hold(&rx, 0, &items[5]));
+	KUNIT_EXPECT_EQ(test, rx.nr_held, 3);
+	KUNIT_EXPECT_EQ(test, rx.after, 3);
+	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(&rx));
+
+	/* the hole filled: R_LAST, then 0; 1 is the next hole */
+	udma_rtp_rx_take(&rx, false);
+	KUNIT_EXPECT_EQ(test, rx.after, 0);
+	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(&rx), (void *)&items[1]);
+	udma_rtp_rx_take(&rx, false);
+	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(&rx), (void *)&items[2]);
+	udma_rtp_rx_take(&rx, false);
+	KUNIT_EXPECT_EQ(test, rx.epsn, 1);
+	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(&rx));
+	KUNIT_EXPECT_EQ(test, rx.nr_held, 1);
+
+	rtp_dropped = 0;
+	udma_rtp_rx_purge(&rx, rtp_drop);
+	KUNIT_EXPECT_EQ(test, rtp_dropped, 1);
+	KUNIT_EXPECT_EQ(test, rx.nr_held, 0);
+	KUNIT_EXPECT_NULL(test, rx.ooo[2 % UDMA_RTP_WND]);
+}
+
+/*
+ * A WRITE's packets at a room of 1384 bytes (MTU 1500, IPv4: 1500 - 20 -
+ * 8 - 80 of headers - 4 of OFSTETAH - 4 of ICRC): 0, 1, 1383 and 1384
+ * bytes in one packet (ONLY, no OFSTETAH); 1385 in two, 1024 + 361, the
+ * second at offset 1024 with an OFSTETAH. A WRITE_IMM's IMMETAH, MTETAH
+ * and UDETAH on the last packet only. Each packet passes the codec's
+ * rules (uboe_check()).
+ */
+static void rtp_segments(struct kunit *test)
+{
+	static const u64 lens[] = { 0, 1, 1383, 1384 };
+	const u32 room = 1500 - 20 - 8 - 80 - 4 - 4;
+	struct uboe_pkt t = {
+		.tp_opcode = UBOE_TP_RTP_DATA, .seg = UBOE_SEG_ONLY,
+		.dtpn = 1, .stpn = 2, .has_eid = true,
+		.ta_opcode = UBOE_TA_WRITE,
+		.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH,
+	}, p;
+	u32 i, size, n;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		size = udma_uboe_seg_size(lens[i], room);
+		n = udma_uboe_seg_count(lens[i], size);
+		KUNIT_EXPECT_EQ(test, size, lens[i]);
+		KUNIT_EXPECT_EQ(test, n, 1);
+		t.mae.len = lens[i];
+		t.hdrs = UBOE_EXT_MAETAH | (lens[i] ? UBOE_X_TVETAH : 0);
+		udma_uboe_seg_pkt(&t, 0, n, size, lens[i], &p);
+		KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_ONLY);
+		KUNIT_EXPECT_EQ(test, p.payload_len, lens[i]);
+		KUNIT_EXPECT_FALSE(test, p.hdrs & UBOE_EXT_OFSTETAH);
+		KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+	}
+
+	t.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH;
+	t.mae.len = room + 1;
+	size = udma_uboe_seg_size(room + 1, room);
+	n = udma_uboe_seg_count(room + 1, size);
+	KUNIT_EXPECT_EQ(test, size, 1024);
+	KUNIT_EXPECT_EQ(test, n, 2);
+	udma_uboe_seg_pkt(&t, 0, n, size, room + 1, &p);
+	KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_FIRST);
+	KUNIT_EXPECT_EQ(test, p.payload_len, 1024);
+	KUNIT_EXPECT_FALSE(test, p.hdrs & UBOE_EXT_OFSTETAH);
+	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+	udma_uboe_seg_pkt(&t, 1, n, size, room + 1, &p);
+	KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_LAST);
+	KUNIT_EXPECT_EQ(test, p.payload_len, 361);
+	KUNIT_EXPECT_TRUE(test, p.hdrs & UBOE_EXT_OFSTETAH);
+	KUNIT_EXPECT_EQ(test, p.offset, 1024);
+	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+
+	/* 1 MiB at 8192 a packet (MTU 9000): 128, the middle ones 8 KiB */
+	size = udma_uboe_seg_size(SZ_1M, 9000 - 20 - 8 - 80 - 4 - 4);
+	KUNIT_EXPECT_EQ(test, size, 8192);
+	n = udma_uboe_seg_count(SZ_1M, size);
+	KUNIT_EXPECT_EQ(test, n, 128);
+	t.mae.len = SZ_1M;
+	udma_uboe_seg_pkt(&t, 64, n, size, SZ_1M, &p);
+	KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_MIDDLE);
+	KUNIT_EXPECT_EQ(test, p.offset, 64 * 8192);
+	KUNIT_EXPECT_EQ(test, p.payload_len, 8192);
+	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+
+	/* WRITE_IMM: the message target and the immediate on the last */
+	t.ta_opcode = UBOE_TA_WRITE_IMM;
+	t.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH | UBOE_EXT_IMMETAH |
+		 UBOE_EXT_MTETAH | UBOE_X_UDETAH;
+	t.mae.len = 3000;
+	t.imm.msg_len = 3000;
+	size = udma_uboe_seg_size(3000, room);
+	n = udma_uboe_seg_count(3000, size);
+	KUNIT_EXPECT_EQ(test, n, 3);
+	udma_uboe_seg_pkt(&t, 1, n, size, 3000, &p);
+	KUNIT_EXPECT_EQ(test, p.hdrs, UBOE_EXT_MAETAH | UBOE_X_TVETAH |
+				     UBOE_EXT_OFSTETAH);
+	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+	udma_uboe_seg_pkt(&t, 2, n, size, 3000, &p);
+	KUNIT_EXPECT_EQ(test, p.hdrs, t.hdrs | UBOE_EXT_OFSTETAH);
+	KUNIT_EXPECT_EQ(test, p.offset, 2048);
+	KUNIT_EXPECT_EQ(test, p.payload_len, 3000 - 2048);
+	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
+
+	/* an MTU that leaves less than 1 KiB cannot carry more than that */
+	KUNIT_EXPECT_EQ(test, udma_uboe_seg_size(1000, 1000), 1000);
+	KUNIT_EXPECT_EQ(test, udma_uboe_seg_size(1001, 1000), 0);
+}
+
+/* Slices of ranges: offsets across range boundaries. */
+static void rtp_slices(struct kunit *test)
+{
+	struct udma_mem_range r[3] = {
+		{ .va = 0x1000, .len = 100 },
+		{ .va = 0x5000, .len = 50 },
+		{ .va = 0x9000, .len = 200 },
+	}, out[3];
+
+	KUNIT_ASSERT_EQ(test, udma_ranges_slice(r, 3, 90, 70, out), 3);
+	KUNIT_EXPECT_EQ(test, out[0].va, 0x1000 + 90);
+	KUNIT_EXPECT_EQ(test, out[0].len, 10);
+	KUNIT_EXPECT_EQ(test, out[1].va, 0x5000);
+	KUNIT_EXPECT_EQ(test, out[1].len, 50);
+	KUNIT_EXPECT_EQ(test, out[2].va, 0x9000);
+	KUNIT_EXPECT_EQ(test, out[2].len, 10);
+	KUNIT_ASSERT_EQ(test, udma_ranges_slice(r, 3, 150, 200, out), 1);
+	KUNIT_EXPECT_EQ(test, out[0].va, 0x9000);
+	KUNIT_EXPECT_EQ(test, out[0].len, 200);
+	KUNIT_EXPECT_EQ(test, udma_ranges_slice(r, 3, 0, 0, out), 0);
+}
+
+static struct kunit_case rtp_cases[] = {
+	KUNIT_CASE(rtp_psn_wrap),
+	KUNIT_CASE(rtp_tx_queue),
+	KUNIT_CASE(rtp_rx_coalesce),
+	KUNIT_CASE(rtp_rx_reorder),
+	KUNIT_CASE(rtp_segments),
+	KUNIT_CASE(rtp_slices),
+	{}
+};
+
+static struct kunit_suite rtp_suite = {
+	.name = "udma_uboe_rtp",
+	.test_cases = rtp_cases,
+};
+
+kunit_test_suite(rtp_suite);

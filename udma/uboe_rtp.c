@@ -1,0 +1,863 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The reliable transport of UBoE TPs (RTP_DATA), in the manner of
+ * rdma_rxe's requester and completer (rxe_req.c: PSNs and the window;
+ * rxe_comp.c: ACKs, retransmission, RTO and retry counters), but layered:
+ * each end of a TP sends one stream of data packets, its requests and its
+ * responses alike, PSN-sequenced from 0 (24 bits, with wrap), and the
+ * other end acknowledges that stream with ACK and NAK packets (TPH opcode
+ * UBOE_TP_ACK, UBOE_TP_NAK and a TPACKH, include/uapi/ub/uboe_wire.h).
+ * The transaction layer above (the requester, responder and completer of
+ * msg.h) sees every packet of the stream exactly once and in order.
+ *
+ * Sender (udma_rtp_send(), process context): a new packet takes the next
+ * PSN and a place on the unacknowledged list, which keeps the encoded
+ * fields and a copy of the payload until the packet is acknowledged; a
+ * retransmission sends that copy again. The copy, not a rebuild from the
+ * WQE: a packet may be a response (READ data the target may have changed
+ * since, an atomic's old value that must not be computed twice), and the
+ * WQE's local memory may be released before the transport's ACK (the
+ * transaction's response can overtake it). At most the peer's credit
+ * (TPACKH window, at most UDMA_RTP_WND) is in flight from the oldest
+ * unacknowledged PSN; a sender beyond it sleeps until an ACK opens the
+ * window (a slow receiver throttles the sender; a window of 0 is taken
+ * as 1, the probe the retransmission timer repeats).
+ *
+ * Receiver (udma_rtp_rx_data(), softirq): the packet of the expected PSN
+ * is taken if the device's receive queue has room for it (else it is
+ * dropped as if lost, rx_queue_full, and comes again), the expected PSN
+ * advances, and a cumulative ACK (TPH PSN: the last PSN taken; TPACKH
+ * window: the receive queue's room, at most UDMA_RTP_WND) goes out when
+ * the packet asks for one (TPH A), every UDMA_RTP_ACK_EVERY packets, or
+ * UDMA_RTP_ACK_DELAY_US after the first packet not acknowledged. A packet
+ * before the expected PSN is a duplicate (rtp_dup_drops), dropped and
+ * ACKed again (its ACK was lost) by the delayed ACK, one for a burst.
+ * One after it within the window came after a hole (rtp_out_of_seq): it
+ * is held (struct udma_rtp_rx.ooo, one slot per PSN of the window, a
+ * second copy is a duplicate) and taken,
+ * in order, as soon as the hole is filled; once UDMA_RTP_NAK_AFTER
+ * packets arrived after the hole, one NAK SEQ_ERR (rtp_nak_tx) names it.
+ * One beyond the window is dropped (rtp_out_of_window). The transaction
+ * layer still sees every packet once and in PSN order.
+ *
+ * Retransmission: a NAK (rtp_nak_rx) makes the sender send the packet it
+ * names, the oldest unacknowledged, again; a first RTO the oldest too, a
+ * second one in a row every unacknowledged packet from the oldest
+ * (go-back-N) (rtp_retransmits: packets sent again). Why not go-back-N on a NAK too: a network that
+ * reorders (netem's jitter reorders nearly every burst) would have every
+ * reordered packet trigger a resend of the whole window; holding what
+ * came after a hole costs at most UDMA_RTP_WND packets per TP, and the
+ * receiver still places each packet straight into the target memory
+ * (WRITE at its offset, SEND at the running offset of its RQE) and
+ * executes transactions in order, so an atomic executes exactly once (a
+ * duplicate never reaches the responder; its response is a packet of the
+ * responder's own stream, retransmitted from its copy, not executed
+ * again: no replay cache is needed). The RTO's go-back-N covers a lost
+ * NAK, a lost retransmission and the loss of the last packets (no later
+ * packet to reveal the hole).
+ *
+ * RTO: uboe_rto_ms after the oldest unacknowledged packet was sent,
+ * doubled at every timeout up to UDMA_RTP_RTO_MAX_MS, back to
+ * uboe_rto_ms on progress. After uboe_retry_cnt timeouts in a row
+ * (rtp_ack_timeouts) the TP has failed: its unacknowledged packets are
+ * dropped, every sender waiting on it fails (-ETIMEDOUT) and the queues
+ * whose requests were unacknowledged complete them with
+ * URMA_CR_ACK_TIMEOUT_ERR and go to ERROR (flush CQEs, JETTY_ERR /
+ * JFS_ERR event: udma_uboe_fail_sq()). The RTO and the retry limit are
+ * module parameters: a TP of RM mode is shared by every jetty of an EID
+ * pair, so no one jetty's err_timeout or retry count can be its.
+ *
+ * The state of a TP (struct udma_rtp) is created on the first packet sent
+ * or received on it, in the device's xarray by local TPN, and checked on
+ * every use: when the TPN comes back for another peer (ubcore made a new
+ * TP) it starts over; a timeout on a TP that ubcore closed drops what
+ * was unacknowledged (fails nothing). It is freed with the device (udma_rtp_free()); the
+ * device's removal stops every TP first (udma_rtp_stop()).
+ */
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include <ub/ubcore_tp.h>
+
+#include <kunit/visibility.h>
+
+#include "target.h"
+#include "udma.h"
+
+static unsigned int udma_rtp_rto_ms = 100;
+module_param_named(uboe_rto_ms, udma_rtp_rto_ms, uint, 0644);
+MODULE_PARM_DESC(uboe_rto_ms,
+		 "UBoE TP retransmission timeout in ms, doubled per timeout (default 100)");
+
+static unsigned int udma_rtp_retry_cnt = 7;
+module_param_named(uboe_retry_cnt, udma_rtp_retry_cnt, uint, 0644);
+MODULE_PARM_DESC(uboe_retry_cnt,
+		 "UBoE TP timeouts in a row before its requests fail with ACK_TIMEOUT_ERR (default 7)");
+
+static unsigned long udma_rtp_rto0(void)
+{
+	return max(msecs_to_jiffies(clamp_val(READ_ONCE(udma_rtp_rto_ms), 1,
+					      UDMA_RTP_RTO_MAX_MS)), 1UL);
+}
+
+/* The pure parts ------------------------------------------------------ */
+
+/**
+ * udma_rtp_tx_init() - an empty sending half, PSN 0 next
+ * @tx: the state
+ */
+void udma_rtp_tx_init(struct udma_rtp_tx *tx)
+{
+	tx->next = 0;
+	tx->una = 0;
+	tx->wnd = UDMA_RTP_WND;
+	INIT_LIST_HEAD(&tx->unacked);
+	tx->nr = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_init);
+
+/**
+ * udma_rtp_tx_queue() - a new packet takes the next PSN
+ * @tx: the state
+ * @p: the packet; its @p->pkt.psn is set
+ */
+void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p)
+{
+	p->pkt.psn = tx->next;
+	list_add_tail(&p->node, &tx->unacked);
+	tx->nr++;
+	tx->next = udma_psn_add(tx->next, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_queue);
+
+/**
+ * udma_rtp_tx_ack() - a cumulative ACK
+ * @tx: the state
+ * @psn: every PSN up to this one arrived
+ * @wnd: the peer's credit (TPACKH window)
+ *
+ * Frees the packets it acknowledges. An ACK of nothing new (a duplicate,
+ * an old one) only updates the credit; one of a PSN not sent yet is
+ * ignored.
+ *
+ * Return: packets acknowledged.
+ */
+u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
+{
+	u32 n = udma_psn_diff(udma_psn_add(psn, 1), tx->una);
+	struct udma_rtp_pkt *p;
+	u32 i;
+
+	if (n > tx->nr)
+		return 0;
+	tx->wnd = clamp_t(u32, wnd, 1, UDMA_RTP_WND);
+	for (i = 0; i < n; i++) {
+		p = list_first_entry(&tx->unacked, struct udma_rtp_pkt, node);
+		list_del(&p->node);
+		kfree(p);
+	}
+	tx->nr -= n;
+	tx->una = udma_psn_add(tx->una, n);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_ack);
+
+/**
+ * udma_rtp_tx_purge() - drop every unacknowledged packet
+ * @tx: the state; its PSNs go on from where they were
+ */
+void udma_rtp_tx_purge(struct udma_rtp_tx *tx)
+{
+	struct udma_rtp_pkt *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &tx->unacked, node)
+		kfree(p);
+	INIT_LIST_HEAD(&tx->unacked);
+	tx->nr = 0;
+	tx->una = tx->next;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_purge);
+
+/**
+ * udma_rtp_tx_room() - may a new packet be sent
+ * @tx: the state
+ *
+ * Return: true while fewer than the peer's credit are unacknowledged.
+ */
+bool udma_rtp_tx_room(const struct udma_rtp_tx *tx)
+{
+	return tx->nr < tx->wnd;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_room);
+
+/**
+ * udma_rtp_rx_verdict() - what a data packet of PSN @psn is to the receiver
+ * @rx: the receiving half
+ * @psn: the packet's PSN
+ *
+ * A sender never has more than UDMA_RTP_WND packets in flight from its
+ * oldest unacknowledged one, which is at most the expected PSN: a packet
+ * further ahead is not of this TP's stream.
+ *
+ * Return: enum udma_rtp_verdict.
+ */
+enum udma_rtp_verdict udma_rtp_rx_verdict(const struct udma_rtp_rx *rx,
+					  u32 psn)
+{
+	u32 d = udma_psn_diff(psn, rx->epsn);
+
+	if (!d)
+		return UDMA_RTP_NEW;
+	if (udma_psn_before(psn, rx->epsn))
+		return UDMA_RTP_DUP;
+	return d < UDMA_RTP_WND ? UDMA_RTP_GAP : UDMA_RTP_OUT;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_verdict);
+
+/**
+ * udma_rtp_rx_take() - the expected packet was taken
+ * @rx: the receiving half
+ * @ack_req: the packet asked for an ACK (TPH A)
+ *
+ * Return: true when an ACK is due now (asked for, or UDMA_RTP_ACK_EVERY
+ * packets since the last); the caller sends it and clears @rx->unacked.
+ * Otherwise the delayed ACK covers the packet.
+ */
+bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req)
+{
+	rx->epsn = udma_psn_add(rx->epsn, 1);
+	rx->nak_sent = false;
+	rx->after = 0;
+	rx->unacked++;
+	return ack_req || rx->unacked >= UDMA_RTP_ACK_EVERY;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_take);
+
+/**
+ * udma_rtp_rx_hold() - keep a packet that arrived after a hole
+ * @rx: the receiving half
+ * @psn: its PSN, UDMA_RTP_GAP to @rx->epsn
+ * @item: the caller's packet
+ *
+ * Return: true when held (until udma_rtp_rx_next() returns it or the TP
+ * starts over); false when a packet of @psn is held already (@item is a
+ * duplicate).
+ */
+bool udma_rtp_rx_hold(struct udma_rtp_rx *rx, u32 psn, void *item)
+{
+	u32 i = psn % UDMA_RTP_WND;
+
+	if (rx->ooo[i] && rx->ooo_psn[i] == psn)
+		return false;
+	/* a stale one (before the expected PSN) was not freed: cannot be */
+	if (WARN_ON_ONCE(rx->ooo[i]))
+		return false;
+	rx->ooo[i] = item;
+	rx->ooo_psn[i] = psn;
+	rx->nr_held++;
+	rx->after++;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_hold);
+
+/**
+ * udma_rtp_rx_next() - the held packet of the expected PSN
+ * @rx: the receiving half
+ *
+ * Return: the item held for @rx->epsn, no longer held (the caller takes
+ * it, then udma_rtp_rx_take()), or NULL.
+ */
+void *udma_rtp_rx_next(struct udma_rtp_rx *rx)
+{
+	u32 i = rx->epsn % UDMA_RTP_WND;
+	void *item = rx->ooo[i];
+
+	if (!item || rx->ooo_psn[i] != rx->epsn)
+		return NULL;
+	rx->ooo[i] = NULL;
+	rx->nr_held--;
+	return item;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_next);
+
+/**
+ * udma_rtp_rx_purge() - drop the held packets (a new TP, the device going)
+ * @rx: the receiving half
+ * @drop: frees one
+ */
+void udma_rtp_rx_purge(struct udma_rtp_rx *rx, void (*drop)(void *item))
+{
+	u32 i;
+
+	for (i = 0; i < UDMA_RTP_WND; i++) {
+		if (rx->ooo[i])
+			drop(rx->ooo[i]);
+		rx->ooo[i] = NULL;
+	}
+	rx->nr_held = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_purge);
+
+/**
+ * udma_uboe_seg_size() - payload bytes per packet of a message
+ * @len: the message's bytes
+ * @room: the payload a packet of the message has room for at the path
+ *	MTU (its headers counted with an OFSTETAH)
+ *
+ * Every packet but the last of a message carries a multiple of 1 KiB
+ * (OFSTETAH counts in KiB, uboe_wire.h).
+ *
+ * Return: @len when it fits in one packet (ONLY); else @room rounded down
+ * to a multiple of 1 KiB; 0 when that is none (an MTU too small to
+ * segment at).
+ */
+u32 udma_uboe_seg_size(u64 len, u32 room)
+{
+	if (len <= room)
+		return len;
+	return round_down(room, 1U << UBOE_OFST_SHIFT);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_size);
+
+/**
+ * udma_uboe_seg_count() - packets of a message
+ * @len: the message's bytes
+ * @size: udma_uboe_seg_size() of it, not 0 unless @len is
+ *
+ * Return: 1 for an empty message, else @len / @size rounded up.
+ */
+u32 udma_uboe_seg_count(u64 len, u32 size)
+{
+	return len && size ? DIV_ROUND_UP_ULL(len, size) : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_count);
+
+/* The device's TPs ---------------------------------------------------- */
+
+/**
+ * udma_rtp_pkt_alloc() - a packet for udma_rtp_send()
+ * @len: payload bytes (at udma_rtp_pkt.data)
+ * @gfp: allocation flags
+ *
+ * Return: the packet, its fields zeroed, or NULL.
+ */
+struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp)
+{
+	return kzalloc(sizeof(struct udma_rtp_pkt) + len, gfp);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc);
+
+/* The receive queue's room, the credit an ACK gives. */
+static u16 udma_rtp_credit(struct udma_rtp *rtp)
+{
+	return min_t(u32, udma_uboe_rx_room(rtp->udev), UDMA_RTP_WND);
+}
+
+/* Send an ACK (for every PSN before the expected) or a NAK of @syndrome. */
+static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
+{
+	struct uboe_pkt pkt = {
+		.tp_opcode = opcode,
+		.seg = UBOE_SEG_MIDDLE,
+		.dtpn = rtp->peer_tpn,
+		.stpn = rtp->tpn,
+		.has_eid = true,
+		.src_eid = rtp->src,
+		.dst_eid = rtp->peer,
+		.syndrome = syndrome,
+		.window = udma_rtp_credit(rtp),
+	};
+
+	lockdep_assert_held(&rtp->lock);
+	if (opcode == UBOE_TP_ACK) {
+		pkt.psn = udma_psn_add(rtp->rx.epsn, UBOE_PSN_MASK);
+		rtp->rx.unacked = 0;
+		rtp->rx.dup_ack = false;
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_ACK_TX);
+	} else {
+		pkt.psn = rtp->rx.epsn;
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_NAK_TX);
+	}
+	udma_uboe_xmit(rtp->udev, &rtp->peer, &pkt);
+}
+
+/* Go back to the oldest unacknowledged packet: send them all again. */
+static void udma_rtp_resend(struct udma_rtp *rtp)
+{
+	struct udma_rtp_pkt *p;
+
+	lockdep_assert_held(&rtp->lock);
+	list_for_each_entry(p, &rtp->tx.unacked, node) {
+		/* the last one asks for the ACK that says how far it got */
+		p->pkt.ack_req = list_is_last(&p->node, &rtp->tx.unacked);
+		if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
+	}
+}
+
+/* Send the oldest unacknowledged packet again (the hole a NAK names). */
+static void udma_rtp_resend_one(struct udma_rtp *rtp)
+{
+	struct udma_rtp_pkt *p = list_first_entry(&rtp->tx.unacked,
+						  struct udma_rtp_pkt, node);
+
+	lockdep_assert_held(&rtp->lock);
+	p->pkt.ack_req = true;
+	if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
+}
+
+/* Forget the sending half's past: a new TP, or a failed one. */
+static void udma_rtp_fail_locked(struct udma_rtp *rtp)
+{
+	struct udma_rtp_pkt *p;
+	u32 i;
+
+	lockdep_assert_held(&rtp->lock);
+	rtp->failed = true;
+	list_for_each_entry(p, &rtp->tx.unacked, node) {
+		if (p->pkt.tp_opcode != UBOE_TP_RTP_DATA ||
+		    p->pkt.ta_opcode >= UBOE_TA_TAACK)
+			continue;
+		for (i = 0; i < rtp->nr_fail_ids; i++)
+			if (rtp->fail_ids[i] == p->pkt.rc_id)
+				break;
+		if (i == rtp->nr_fail_ids && i < UDMA_RTP_FAIL_IDS)
+			rtp->fail_ids[rtp->nr_fail_ids++] = p->pkt.rc_id;
+	}
+	udma_rtp_tx_purge(&rtp->tx);
+}
+
+static void udma_rtp_rto_timer(struct timer_list *t)
+{
+	struct udma_rtp *rtp = from_timer(rtp, t, rto_timer);
+	bool failed = false;
+	u32 peer_tpn;
+
+	spin_lock_bh(&rtp->lock);
+	if (rtp->stopped || rtp->failed || !rtp->tx.nr)
+		goto out;
+	/* the TP went (ubcore closed it): nothing is owed on it any more */
+	if (ubcore_tp_rx_lookup(&rtp->udev->ub_dev, rtp->tpn, &rtp->peer,
+				&peer_tpn) || peer_tpn != rtp->peer_tpn) {
+		udma_rtp_tx_purge(&rtp->tx);
+		goto out;
+	}
+	if (++rtp->retries > READ_ONCE(udma_rtp_retry_cnt)) {
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_ACK_TIMEOUTS);
+		net_info_ratelimited("%s: TP %u: no ACK from %pI6c after %u retries\n",
+				     rtp->udev->ub_dev.dev_name, rtp->tpn,
+				     rtp->peer.raw, rtp->retries - 1);
+		udma_rtp_fail_locked(rtp);
+		failed = true;
+		goto out;
+	}
+	rtp->rto = min_t(unsigned long, rtp->rto * 2,
+			 msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
+	/*
+	 * The first timeout resends the oldest packet only (the receiver
+	 * holds what came after a hole; its ACK or NAK says what else is
+	 * missing); a second one in a row everything (go-back-N).
+	 */
+	if (rtp->retries == 1)
+		udma_rtp_resend_one(rtp);
+	else
+		udma_rtp_resend(rtp);
+	mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+out:
+	spin_unlock_bh(&rtp->lock);
+	if (failed) {
+		wake_up_all(&rtp->wait);
+		queue_work(system_unbound_wq, &rtp->fail_work);
+	}
+}
+
+static void udma_rtp_ack_timer(struct timer_list *t)
+{
+	struct udma_rtp *rtp = from_timer(rtp, t, ack_timer);
+
+	spin_lock_bh(&rtp->lock);
+	if (!rtp->stopped && (rtp->rx.unacked || rtp->rx.dup_ack))
+		udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
+	spin_unlock_bh(&rtp->lock);
+}
+
+/* Tell the queues whose requests a failed TP lost. */
+static void udma_rtp_fail_work(struct work_struct *work)
+{
+	struct udma_rtp *rtp = container_of(work, struct udma_rtp, fail_work);
+	u32 ids[UDMA_RTP_FAIL_IDS];
+	u32 n, i;
+
+	spin_lock_bh(&rtp->lock);
+	n = rtp->nr_fail_ids;
+	memcpy(ids, rtp->fail_ids, n * sizeof(ids[0]));
+	rtp->nr_fail_ids = 0;
+	spin_unlock_bh(&rtp->lock);
+	for (i = 0; i < n; i++)
+		udma_uboe_fail_sq(rtp->udev, ids[i]);
+}
+
+/* Start over for a new TP of the same local TPN. */
+static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
+				  const union ubcore_eid *peer)
+{
+	lockdep_assert_held(&rtp->lock);
+	udma_rtp_tx_purge(&rtp->tx);
+	udma_rtp_tx_init(&rtp->tx);
+	udma_rtp_rx_purge(&rtp->rx, udma_uboe_item_drop);
+	memset(&rtp->rx, 0, sizeof(rtp->rx));
+	rtp->peer_tpn = peer_tpn;
+	rtp->peer = *peer;
+	rtp->rto = udma_rtp_rto0();
+	rtp->retries = 0;
+	rtp->failed = false;
+	rtp->nr_fail_ids = 0;
+}
+
+static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
+				       gfp_t gfp)
+{
+	struct udma_rtp *rtp = kzalloc(sizeof(*rtp), gfp);
+
+	if (!rtp)
+		return NULL;
+	rtp->udev = udev;
+	rtp->tpn = tpn;
+	spin_lock_init(&rtp->lock);
+	udma_rtp_tx_init(&rtp->tx);
+	rtp->rto = udma_rtp_rto0();
+	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
+	timer_setup(&rtp->ack_timer, udma_rtp_ack_timer, 0);
+	init_waitqueue_head(&rtp->wait);
+	mutex_init(&rtp->tx_mutex);
+	INIT_WORK(&rtp->fail_work, udma_rtp_fail_work);
+	return rtp;
+}
+
+/**
+ * udma_rtp_init() - a new device has no TP state
+ * @udev: the device, being allocated
+ */
+void udma_rtp_init(struct udma_dev *udev)
+{
+	xa_init_flags(&udev->rtps, XA_FLAGS_LOCK_BH);
+}
+
+/**
+ * udma_rtp_get() - the transport state of a TP of a device
+ * @udev: the device
+ * @tpn: this end's TPN
+ * @peer_tpn: the peer's TPN
+ * @src: this end's EID (NULL: not known here, the one known stays)
+ * @peer: the peer's EID
+ * @gfp: for a new one
+ *
+ * Created on first use; started over when @tpn was another peer's.
+ *
+ * Context: any; softirq with GFP_ATOMIC.
+ * Return: the state (valid until the device is released), or NULL (no
+ * memory, or the device is being removed).
+ */
+struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
+			      const union ubcore_eid *src,
+			      const union ubcore_eid *peer, gfp_t gfp)
+{
+	struct udma_rtp *rtp, *old;
+
+	rtp = xa_load(&udev->rtps, tpn);
+	if (!rtp) {
+		rtp = udma_rtp_alloc(udev, tpn, gfp);
+		if (!rtp)
+			return NULL;
+		rtp->peer_tpn = peer_tpn;
+		rtp->peer = *peer;
+		xa_lock_bh(&udev->rtps);
+		if (udev->rtps_stopped)
+			old = ERR_PTR(-ENODEV);
+		else
+			old = __xa_cmpxchg(&udev->rtps, tpn, NULL, rtp, gfp);
+		xa_unlock_bh(&udev->rtps);
+		if (old) {
+			kfree(rtp);
+			if (xa_is_err(old) || IS_ERR(old))
+				return NULL;
+			rtp = old;
+		}
+	}
+	spin_lock_bh(&rtp->lock);
+	if (rtp->peer_tpn != peer_tpn ||
+	    memcmp(&rtp->peer, peer, sizeof(*peer)))
+		udma_rtp_reset_locked(rtp, peer_tpn, peer);
+	if (src)
+		rtp->src = *src;
+	spin_unlock_bh(&rtp->lock);
+	return rtp;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
+
+/* May a sender go on: room in the window, or a reason to give up. */
+static bool udma_rtp_may_send(struct udma_rtp *rtp)
+{
+	bool ret;
+
+	spin_lock_bh(&rtp->lock);
+	ret = rtp->stopped || rtp->failed || udma_rtp_tx_room(&rtp->tx);
+	spin_unlock_bh(&rtp->lock);
+	return ret;
+}
+
+/**
+ * udma_rtp_send() - send a data packet on a TP, reliably
+ * @rtp: the TP
+ * @p: the packet (udma_rtp_pkt_alloc()); its PSN is assigned here. On
+ *	success the TP owns it (until the peer acknowledges it); on failure
+ *	the caller frees it
+ *
+ * Waits for room in the window. A packet the IP layer refuses at once
+ * (no route, too big) is not kept: its PSN is taken back.
+ *
+ * Context: process context; sleeps. The caller holds @rtp->tx_mutex for
+ * the packets of one message.
+ *
+ * Return: 0; -ETIMEDOUT when the TP failed (no ACK after every retry),
+ * -ENETDOWN when the device is being removed, or udma_uboe_xmit()'s
+ * error.
+ */
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
+{
+	int ret;
+
+	lockdep_assert_held(&rtp->tx_mutex);
+	for (;;) {
+		spin_lock_bh(&rtp->lock);
+		if (rtp->stopped) {
+			ret = -ENETDOWN;
+			goto out;
+		}
+		if (rtp->failed) {
+			ret = -ETIMEDOUT;
+			goto out;
+		}
+		if (udma_rtp_tx_room(&rtp->tx))
+			break;
+		spin_unlock_bh(&rtp->lock);
+		wait_event_timeout(rtp->wait, udma_rtp_may_send(rtp),
+				   msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
+	}
+	udma_rtp_tx_queue(&rtp->tx, p);
+	/* half the credit out: ask for the ACK that gives more */
+	if (rtp->tx.nr >= rtp->tx.wnd / 2)
+		p->pkt.ack_req = true;
+	ret = udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
+	if (ret) {
+		/* the tail: nothing after it was sent */
+		list_del(&p->node);
+		rtp->tx.nr--;
+		rtp->tx.next = udma_psn_add(rtp->tx.next, UBOE_PSN_MASK);
+		goto out;
+	}
+	if (!timer_pending(&rtp->rto_timer))
+		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+out:
+	spin_unlock_bh(&rtp->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
+
+/* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
+static void udma_rtp_ack_later(struct udma_rtp *rtp)
+{
+	if (!timer_pending(&rtp->ack_timer))
+		mod_timer(&rtp->ack_timer,
+			  jiffies + max(usecs_to_jiffies(UDMA_RTP_ACK_DELAY_US),
+					1UL));
+}
+
+/**
+ * udma_rtp_rx_data() - a data packet of a TP arrived
+ * @rtp: the TP (its peer checked by the caller)
+ * @pkt: the packet
+ * @take: queues a packet for the transaction layer; false when it cannot
+ *	(the receive queue is full: the packet counts as lost)
+ * @drop: frees a packet held after a hole that is not needed any more
+ * @item: the caller's packet, for @take and @drop
+ *
+ * See the top of this file. Softirq; does not sleep.
+ *
+ * Return: true when @item was taken or is held; false when the caller
+ * frees it.
+ */
+bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
+		      bool (*take)(void *item), void (*drop)(void *item),
+		      void *item)
+{
+	struct udma_rtp_rx *rx = &rtp->rx;
+	bool kept = false, ack = false;
+	void *next;
+
+	spin_lock_bh(&rtp->lock);
+	if (rtp->stopped)
+		goto out;
+	switch (udma_rtp_rx_verdict(rx, pkt->psn)) {
+	case UDMA_RTP_NEW:
+		if (!take(item))
+			break;
+		kept = true;
+		ack = udma_rtp_rx_take(rx, pkt->ack_req);
+		/* what was held after it, in order, as far as it goes */
+		while ((next = udma_rtp_rx_next(rx))) {
+			if (!take(next)) {
+				drop(next);
+				break;
+			}
+			ack |= udma_rtp_rx_take(rx, false);
+		}
+		/* held ones left: they came after the next hole */
+		rx->after = rx->nr_held;
+		if (rx->after >= UDMA_RTP_NAK_AFTER) {
+			rx->nak_sent = true;
+			udma_rtp_send_ack(rtp, UBOE_TP_NAK, UBOE_NAK_SEQ_ERR);
+		}
+		if (ack)
+			udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
+		else
+			udma_rtp_ack_later(rtp);
+		break;
+	case UDMA_RTP_DUP:
+		/* its ACK was lost: ACK again, one for a burst of them */
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_DUP_DROPS);
+		rx->dup_ack = true;
+		udma_rtp_ack_later(rtp);
+		break;
+	case UDMA_RTP_GAP:
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_OUT_OF_SEQ);
+		kept = udma_rtp_rx_hold(rx, pkt->psn, item);
+		if (!kept)
+			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_DUP_DROPS);
+		/* reordered, or lost: NAK once enough came after it */
+		if (!rx->nak_sent && rx->after >= UDMA_RTP_NAK_AFTER) {
+			rx->nak_sent = true;
+			udma_rtp_send_ack(rtp, UBOE_TP_NAK, UBOE_NAK_SEQ_ERR);
+		}
+		break;
+	default:
+		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_OUT_OF_WINDOW);
+		break;
+	}
+out:
+	spin_unlock_bh(&rtp->lock);
+	return kept;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
+
+/**
+ * udma_rtp_rx_ack() - an ACK or a NAK arrived
+ * @udev: the device that owns its destination EID
+ * @pkt: the packet
+ * @src: its source EID
+ *
+ * The TPN must be an established TP of @udev joining it to @src, with the
+ * packet's source TPN as its other end. An ACK frees what it
+ * acknowledges and opens the window; a NAK SEQ_ERR also sends the packet
+ * it names (the hole) again. Softirq.
+ *
+ * Return: UBOE_DROP_NONE, or UBOE_DROP_UNKNOWN_TPN.
+ */
+enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
+			       const struct uboe_pkt *pkt,
+			       const union ubcore_eid *src)
+{
+	struct udma_rtp *rtp;
+	u32 peer_tpn, acked;
+
+	if (ubcore_tp_rx_lookup(&udev->ub_dev, pkt->dtpn, src, &peer_tpn) ||
+	    peer_tpn != pkt->stpn)
+		return UBOE_DROP_UNKNOWN_TPN;
+	/* (an ACK of nothing this end sent is ignored: udma_rtp_tx_ack()) */
+	rtp = udma_rtp_get(udev, pkt->dtpn, peer_tpn,
+			   pkt->has_eid ? &pkt->dst_eid : NULL, src, GFP_ATOMIC);
+	if (!rtp)
+		return UBOE_DROP_NONE;
+	spin_lock_bh(&rtp->lock);
+	if (pkt->tp_opcode == UBOE_TP_ACK) {
+		udma_wire_inc(udev, UDMA_WIRE_RTP_ACK_RX);
+		acked = udma_rtp_tx_ack(&rtp->tx, pkt->psn, pkt->window);
+	} else {
+		udma_wire_inc(udev, UDMA_WIRE_RTP_NAK_RX);
+		/* every PSN before the one it expects arrived */
+		acked = udma_rtp_tx_ack(&rtp->tx,
+					udma_psn_add(pkt->psn, UBOE_PSN_MASK),
+					pkt->window);
+	}
+	if (acked) {
+		rtp->retries = 0;
+		rtp->rto = udma_rtp_rto0();
+	}
+	/* the hole the receiver names: the oldest unacknowledged packet */
+	if (pkt->tp_opcode == UBOE_TP_NAK && pkt->syndrome == UBOE_NAK_SEQ_ERR &&
+	    pkt->psn == rtp->tx.una && rtp->tx.nr && !rtp->stopped)
+		udma_rtp_resend_one(rtp);
+	if (!rtp->tx.nr)
+		del_timer(&rtp->rto_timer);
+	else if (acked || pkt->tp_opcode == UBOE_TP_NAK)
+		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+	spin_unlock_bh(&rtp->lock);
+	wake_up_all(&rtp->wait);
+	return UBOE_DROP_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_ack);
+
+/**
+ * udma_rtp_stop() - the device's TPs send and take nothing any more
+ * @udev: the device, off the receive path, its receive work stopped
+ *
+ * Wakes and fails the senders, stops the timers, drops the unacknowledged
+ * packets and the responder's unfinished message of each TP. Process
+ * context.
+ */
+void udma_rtp_stop(struct udma_dev *udev)
+{
+	struct udma_rtp *rtp;
+	unsigned long tpn;
+
+	xa_lock_bh(&udev->rtps);
+	udev->rtps_stopped = true;
+	xa_unlock_bh(&udev->rtps);
+	xa_for_each(&udev->rtps, tpn, rtp) {
+		spin_lock_bh(&rtp->lock);
+		rtp->stopped = true;
+		udma_rtp_tx_purge(&rtp->tx);
+		udma_rtp_rx_purge(&rtp->rx, udma_uboe_item_drop);
+		spin_unlock_bh(&rtp->lock);
+		wake_up_all(&rtp->wait);
+		del_timer_sync(&rtp->rto_timer);
+		del_timer_sync(&rtp->ack_timer);
+		cancel_work_sync(&rtp->fail_work);
+		udma_resp_seg_abort(&rtp->seg);
+	}
+}
+
+/**
+ * udma_rtp_free() - free the device's TP states
+ * @udev: the device, being released: no sender is left
+ */
+void udma_rtp_free(struct udma_dev *udev)
+{
+	struct udma_rtp *rtp;
+	unsigned long tpn;
+
+	udma_rtp_stop(udev);
+	xa_for_each(&udev->rtps, tpn, rtp) {
+		mutex_destroy(&rtp->tx_mutex);
+		kfree(rtp);
+	}
+	xa_destroy(&udev->rtps);
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * The reliable transport of UBoE TPs (uboe_rtp.c): per TP of a device,
+ * PSNs, cumulative ACKs, NAK and go-back-N, RTO with back-off, a bounded
+ * window; and the segmentation of a message to the path MTU.
+ */
+#ifndef _UDMA_UBOE_RTP_H
+#define _UDMA_UBOE_RTP_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <ub/ubcore_eid.h>
+
+#include "msg.h"
+
+struct udma_dev;
+
+/* Packets a sender has in flight per TP at most (the receiver's credit). */
+#define UDMA_RTP_WND		128
+/* The receiver ACKs at least every this many packets... */
+#define UDMA_RTP_ACK_EVERY	16
+/* ...and at the latest this long after the first one it did not ACK. */
+#define UDMA_RTP_ACK_DELAY_US	500
+/* The RTO doubles per timeout up to this. */
+#define UDMA_RTP_RTO_MAX_MS	2000
+/* A hole is NAKed once this many later packets arrived (reordering). */
+#define UDMA_RTP_NAK_AFTER	4
+/* Request IDs (INI_RC_ID) a TP remembers to fail when it times out. */
+#define UDMA_RTP_FAIL_IDS	16
+
+/* PSN arithmetic, 24 bits with wrap (uboe_wire.h UBOE_PSN_MASK). */
+static inline u32 udma_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & UBOE_PSN_MASK;
+}
+
+/* @a - @b as a distance forward from @b, 0 .. 2^24 - 1. */
+static inline u32 udma_psn_diff(u32 a, u32 b)
+{
+	return (a - b) & UBOE_PSN_MASK;
+}
+
+/* Is @a before @b (within half the PSN space)? */
+static inline bool udma_psn_before(u32 a, u32 b)
+{
+	return a != b && udma_psn_diff(b, a) < (UBOE_PSN_MASK + 1) / 2;
+}
+
+/**
+ * struct udma_rtp_pkt - a packet the peer has not acknowledged yet
+ * @node: in struct udma_rtp_tx.unacked, PSN order
+ * @pkt: the packet as udma_uboe_xmit() takes it; @pkt.payload is @data
+ * @data: the payload (a copy: the sender rebuilds nothing, see
+ *	uboe_rtp.c)
+ */
+struct udma_rtp_pkt {
+	struct list_head node;
+	struct uboe_pkt pkt;
+	u8 data[];
+};
+
+/**
+ * struct udma_rtp_tx - the sending half of a TP's transport (pure state,
+ *	no device: KUnit drives it)
+ * @next: PSN of the next new packet
+ * @una: PSN of the oldest unacknowledged packet (@next when none)
+ * @wnd: packets the peer takes from @una on (its last credit, at least 1)
+ * @unacked: struct udma_rtp_pkt from @una to @next - 1
+ * @nr: entries of @unacked
+ */
+struct udma_rtp_tx {
+	u32 next;
+	u32 una;
+	u32 wnd;
+	struct list_head unacked;
+	u32 nr;
+};
+
+/**
+ * struct udma_rtp_rx - the receiving half of a TP's transport
+ * @epsn: the PSN expected next
+ * @unacked: packets taken since the last ACK
+ * @nak_sent: a NAK for @epsn went out (one per hole)
+ * @dup_ack: a duplicate arrived since the last ACK: the delayed ACK goes
+ *	out even if nothing new was taken
+ * @after: packets after the hole at @epsn that arrived since it opened
+ * @ooo: packets that arrived after a hole, held until it is filled: the
+ *	one of PSN p at @ooo[p % UDMA_RTP_WND] (an opaque item of the
+ *	carrier's, struct udma_uboe_item), @ooo_psn[] its PSN
+ * @ooo_psn: see @ooo
+ * @nr_held: packets in @ooo
+ */
+struct udma_rtp_rx {
+	u32 epsn;
+	u32 unacked;
+	bool nak_sent;
+	bool dup_ack;
+	u32 after;
+	void *ooo[UDMA_RTP_WND];
+	u32 ooo_psn[UDMA_RTP_WND];
+	u32 nr_held;
+};
+
+/**
+ * struct udma_resp_seg - the responder's state of the message that is
+ *	arriving in several packets on one TP (resp.c; the device's receive
+ *	work only: no lock)
+ * @active: its FIRST packet was taken, its LAST not yet
+ * @answered: its response went out already (it failed at a packet): the
+ *	rest of its packets are skipped
+ * @rqe: SEND: an RQE was taken and its receive CQE is not written yet
+ * @ta_opcode: its TAOpcode
+ * @tassn: its INI_TASSN
+ * @rc_id: its INI_RC_ID
+ * @next_off: the offset the next packet must carry
+ * @cr: SEND: the status of the receive CQE so far
+ * @user_ctx: SEND: the RQE's
+ * @rcv: SEND: the receiver, with a reference
+ * @ranges: SEND: the RQE's ranges, each holding a segment reference
+ * @first: its FIRST packet's fields (no payload), for the receive CQE of
+ *	a message that never ends (udma_resp_seg_abort())
+ */
+struct udma_resp_seg {
+	bool active;
+	bool answered;
+	bool rqe;
+	u8 ta_opcode;
+	u16 tassn;
+	u32 rc_id;
+	u64 next_off;
+	u8 cr;
+	u64 user_ctx;
+	struct udma_receiver rcv;
+	struct udma_rqe_ranges ranges;
+	struct udma_msg first;
+};
+
+/**
+ * struct udma_rtp - a TP of a device, as its transport sees it; created
+ *	on the first packet sent or received on it, kept (in udma_dev.rtps,
+ *	by local TPN) until the device is released; reset when the TPN
+ *	comes back for another peer (a new TP)
+ * @udev: the device
+ * @tpn: this end's TPN
+ * @lock: protects every field below but @tx_mutex, @seg and @fail_work;
+ *	taken in softirq (packets, timers) and with BHs off in process
+ *	context
+ * @peer_tpn: the peer's TPN
+ * @peer: the peer's EID
+ * @src: this end's EID, for the EIDH of ACKs and NAKs
+ * @tx: the sending half
+ * @rx: the receiving half
+ * @rto: the current retransmission timeout, jiffies
+ * @retries: timeouts in a row without progress
+ * @failed: the peer did not ACK after every retry: nothing is sent any
+ *	more (sends fail with -ETIMEDOUT) until the TP is reset
+ * @stopped: the device is going: no timer is armed any more
+ * @fail_ids: INI_RC_IDs of requests that were unacknowledged when it
+ *	failed, for @fail_work; @nr_fail_ids of them
+ * @nr_fail_ids: entries of @fail_ids
+ * @rto_timer: retransmits from @tx.una (go-back-N)
+ * @ack_timer: the delayed ACK
+ * @wait: senders waiting for the window
+ * @tx_mutex: one message's packets at a time (they are consecutive
+ *	PSNs, so the receiver reassembles one message per TP at a time)
+ * @seg: the responder's message in packets (the receive work's)
+ * @fail_work: tells the queues of @fail_ids (process context)
+ */
+struct udma_rtp {
+	struct udma_dev *udev;
+	u32 tpn;
+	spinlock_t lock;		/* see above */
+	u32 peer_tpn;
+	union ubcore_eid peer;
+	union ubcore_eid src;
+	struct udma_rtp_tx tx;
+	struct udma_rtp_rx rx;
+	unsigned long rto;
+	u8 retries;
+	bool failed;
+	bool stopped;
+	u32 fail_ids[UDMA_RTP_FAIL_IDS];
+	u32 nr_fail_ids;
+	struct timer_list rto_timer;
+	struct timer_list ack_timer;
+	wait_queue_head_t wait;
+	struct mutex tx_mutex;		/* see above */
+	struct udma_resp_seg seg;
+	struct work_struct fail_work;
+};
+
+/* What the receiver does with a data packet of a PSN. */
+enum udma_rtp_verdict {
+	UDMA_RTP_NEW,		/* the expected PSN: take it */
+	UDMA_RTP_DUP,		/* before it: a duplicate, ACK again */
+	UDMA_RTP_GAP,		/* after it, in the window: hold it */
+	UDMA_RTP_OUT,		/* beyond the window: drop */
+};
+
+/* Pure parts (KUnit) */
+void udma_rtp_tx_init(struct udma_rtp_tx *tx);
+void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p);
+u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
+void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
+bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
+enum udma_rtp_verdict udma_rtp_rx_verdict(const struct udma_rtp_rx *rx,
+					  u32 psn);
+bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req);
+bool udma_rtp_rx_hold(struct udma_rtp_rx *rx, u32 psn, void *item);
+void *udma_rtp_rx_next(struct udma_rtp_rx *rx);
+void udma_rtp_rx_purge(struct udma_rtp_rx *rx, void (*drop)(void *item));
+u32 udma_uboe_seg_size(u64 len, u32 room);
+u32 udma_uboe_seg_count(u64 len, u32 size);
+
+/* The device's TPs */
+void udma_rtp_init(struct udma_dev *udev);
+void udma_rtp_stop(struct udma_dev *udev);
+void udma_rtp_free(struct udma_dev *udev);
+struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
+			      const union ubcore_eid *src,
+			      const union ubcore_eid *peer, gfp_t gfp);
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p);
+bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
+		      bool (*take)(void *item), void (*drop)(void *item),
+		      void *item);
+enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
+			       const struct uboe_pkt *pkt,
+			       const union ubcore_eid *src);
+struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
+
+#endif /* _UDMA_UBOE_RTP_H */
