@@ -128,6 +128,29 @@ void ubcore_eid_index_set(struct ubcore_device *dev, bool on)
 		synchronize_rcu();
 }
 
+/* The first device of the index with @eid, in @net unless @net is NULL. */
+static struct ubcore_device *eid_index_get(const union ubcore_eid *eid,
+					   const struct net *net)
+{
+	struct ubcore_device *found = NULL;
+	struct ubcore_eid_node *n;
+
+	if (!eid)
+		return NULL;
+	rcu_read_lock();
+	hash_for_each_possible_rcu(ubcore_eid_index, n, node,
+				   ubcore_eid_key(eid)) {
+		if (!memcmp(n->eid.raw, eid->raw, sizeof(eid->raw)) &&
+		    (!net || net_eq(ubcore_dev_net(n->dev), net))) {
+			found = n->dev;
+			get_device(&found->dev);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /**
  * ubcore_get_device_by_eid() - the registered device that has an EID
  * @eid: the EID
@@ -142,21 +165,26 @@ void ubcore_eid_index_set(struct ubcore_device *dev, bool on)
  */
 struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid)
 {
-	struct ubcore_device *found = NULL;
-	struct ubcore_eid_node *n;
-
-	if (!eid)
-		return NULL;
-	rcu_read_lock();
-	hash_for_each_possible_rcu(ubcore_eid_index, n, node,
-				   ubcore_eid_key(eid)) {
-		if (!memcmp(n->eid.raw, eid->raw, sizeof(eid->raw))) {
-			found = n->dev;
-			get_device(&found->dev);
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found;
+	return eid_index_get(eid, NULL);
 }
 EXPORT_SYMBOL_GPL(ubcore_get_device_by_eid);
+
+/**
+ * ubcore_get_device_by_eid_net() - the registered device of a network
+ *	namespace that has an EID
+ * @eid: the EID
+ * @net: the namespace
+ *
+ * As ubcore_get_device_by_eid(), among the devices of @net only: two
+ * namespaces are two hosts, and each may have a device with the same EID.
+ *
+ * Context: any context; does not sleep.
+ * Return: the device with a reference (drop it with ubcore_put_device()),
+ * or NULL.
+ */
+struct ubcore_device *ubcore_get_device_by_eid_net(const union ubcore_eid *eid,
+						   const struct net *net)
+{
+	return net ? eid_index_get(eid, net) : NULL;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_device_by_eid_net);

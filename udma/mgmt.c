@@ -114,18 +114,12 @@ EXPORT_SYMBOL_IF_KUNIT(udma_mgmt_check);
  *
  * Context: any context; does not sleep.
  * Return: the device with a reference (drop it with ubcore_put_device()),
- * or NULL (no device has @dst, or its device is in another namespace).
+ * or NULL (no device of @dev's namespace has @dst).
  */
 struct ubcore_device *udma_local_peer(struct ubcore_device *dev,
 				      const union ubcore_eid *dst)
 {
-	struct ubcore_device *peer = ubcore_get_device_by_eid(dst);
-
-	if (peer && !net_eq(ubcore_dev_net(peer), ubcore_dev_net(dev))) {
-		ubcore_put_device(peer);
-		peer = NULL;
-	}
-	return peer;
+	return ubcore_get_device_by_eid_net(dst, ubcore_dev_net(dev));
 }
 
 /**

@@ -549,8 +549,10 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt);
 void ubcore_unregister_device(struct ubcore_device *dev);
 
 struct ubcore_device *ubcore_get_device_by_name(const char *name);
-/* The registered device whose EID table holds @eid; may sleep. */
+/* The registered device whose EID table holds @eid (eid_index.c). */
 struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid);
+struct ubcore_device *ubcore_get_device_by_eid_net(const union ubcore_eid *eid,
+						   const struct net *net);
 struct ubcore_device *ubcore_get_device_by_netdev(struct net_device *netdev,
 						  const struct ubcore_ops *ops);
 void ubcore_put_device(struct ubcore_device *dev);

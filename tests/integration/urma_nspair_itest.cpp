@@ -707,12 +707,13 @@ private:
 // RM: the import opens the one TP of the EID pair across the namespaces
 // (Initiator established here, Target established there, each naming the
 // other's EID and TPN); SEND, WRITE, READ and FETCH_AND_ADD travel over it
-// with their data; a message larger than one UBoE packet is refused.
+// with their data; a message larger than one UBoE packet is segmented.
 TEST_F(NsPair, RmImportCarriesSendWriteReadAndFaa)
 {
     start([](Side &s, Chan &c) {
         Buf *b = nullptr;
-        PEER_CHECK(offer(s, c, URMA_TM_RM, &b, 8192));
+        urma_jetty_t *pj = offer(s, c, URMA_TM_RM, &b, 8192);
+        PEER_CHECK(pj != nullptr);
         fill(b->p + 2048, 512, 3);
         *reinterpret_cast<uint64_t *>(b->p + 4096) = 0x1000;
         PEER_CHECK(received(s, *b, 0, 1000, 1));
@@ -725,6 +726,10 @@ TEST_F(NsPair, RmImportCarriesSendWriteReadAndFaa)
         PEER_CHECK(c.hear("added"));
         PEER_CHECK(*reinterpret_cast<uint64_t *>(b->p + 4096) == 0x1023);
         PEER_CHECK(c.say("checked-faa"));
+        PEER_CHECK(s.recv(pj, *b, 0, 8192, 2) == URMA_SUCCESS);
+        PEER_CHECK(c.say("posted-8k"));
+        PEER_CHECK(received(s, *b, 0, 8192, 4, 2));
+        PEER_CHECK(c.say("got-8k"));
         PEER_CHECK(c.hear("done"));
         return 0;
     });
@@ -777,11 +782,15 @@ TEST_F(NsPair, RmImportCarriesSendWriteReadAndFaa)
     ASSERT_TRUE(peer.ask("added", "checked-faa"));
 
     // 8192 bytes do not fit in one UBoE packet at vA's MTU of 1500: the
-    // carrier does not send it (LOC_LEN_ERR, counted as tx_msg_too_big).
-    // This changes when the carrier segments messages (issue 11).
-    long too_big = wire_a("tx_msg_too_big");
-    ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 8192, 15), 15, URMA_CR_LOC_LEN_ERR));
-    EXPECT_EQ(wire_a("tx_msg_too_big"), too_big + 1);
+    // carrier segments the SEND (1 KiB of payload a packet at this MTU,
+    // docs/uboe-wire.md: 8 packets) and the peer's one RQE takes it whole.
+    ASSERT_TRUE(peer.hear("posted-8k"));
+    const long too_big = wire_a("tx_msg_too_big"), tx8 = wire_a("tx_packets");
+    fill(l->p, 8192, 4);
+    ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 8192, 15), 15));
+    EXPECT_GE(wire_a("tx_packets") - tx8, 8) << "one packet per KiB";
+    EXPECT_EQ(wire_a("tx_msg_too_big"), too_big);
+    ASSERT_TRUE(peer.hear("got-8k"));
     ASSERT_TRUE(peer.say("done"));
 }
 
