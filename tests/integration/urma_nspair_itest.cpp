@@ -1202,12 +1202,16 @@ TEST_F(NsPair, UrmaAdminShowsTheTpAndCountersInEachNamespace)
 
 // Peer death as the survivor's process sees it (docs/connection-manager.md,
 // "Peer loss"): an RC jetty here bound to a jetty of the peer, the peer's
-// process killed and its device deleted while a SEND is on its way (it
-// finds no device there and is never answered), then the peer's veth set
-// down: this end's link loses its carrier, the TP its peer, and the bound
-// jetty goes to ERROR: URMA_EVENT_JETTY_ERR, the SEND completes with
-// WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record follows; no TP is left. The
-// bed is put back afterwards (vB up, its IPv6 address, udmaB).
+// process killed, everything the peer sends dropped (netem loss 100% on
+// vB: the DCONN_NOTIFY its device's removal sends must not arrive, or the
+// TP would be gone before the SEND), a SEND on its way, the peer's device
+// deleted (the SEND finds no device and is never answered), then the
+// peer's veth set down: this end's link loses its carrier, the TP its
+// peer, and the bound jetty goes to ERROR: URMA_EVENT_JETTY_ERR, the SEND
+// completes with WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record follows; no
+// TP is left. The device's removal with the DCONN_NOTIFY arriving is
+// ubcore_cm_peer's (tests/guest/cases/cm-peer-loss.sh). The bed is put
+// back afterwards (no qdisc on vB, vB up, its IPv6 address, udmaB).
 TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
 {
     start([](Side &s, Chan &c) {
@@ -1228,6 +1232,7 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
     struct Restore {
         ~Restore()
         {
+            EXPECT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc del dev \"$UB_VETH_B\" root"), 0);
             EXPECT_EQ(in_ns(kNsB, [] { return set_link(kVethB, true) ? "up" : ""; }), "up");
             EXPECT_EQ(lib_sh("ip -n \"$UB_NS_B\" addr replace \"$UB_IP6_B/64\" dev \"$UB_VETH_B\" nodad && "
                              "ub_nspair_add_dev \"$UB_NS_B\" \"$UB_DEV_B\" \"$UB_VETH_B\" \"$UB_IP4_B\" "
@@ -1237,9 +1242,10 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
                 [] { return read_file("/sys/class/ubcore/" + kDevA + "/port0/state") == "ACTIVE\n"; }, 10000));
         }
     } restore;
+    ASSERT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc add dev \"$UB_VETH_B\" root netem loss 100%"), 0);
+    ASSERT_EQ(me.send(j, nullptr, *l, 0, 64, 61), URMA_SUCCESS);
     std::string out;
     ASSERT_EQ(ub_itest::admin({"dev", "del", kDevB}, &out, [] { return enter_ns(kNsB); }), 0) << out;
-    ASSERT_EQ(me.send(j, nullptr, *l, 0, 64, 61), URMA_SUCCESS);
     ASSERT_EQ(in_ns(kNsB, [] { return set_link(kVethB, false) ? "down" : ""; }), "down");
 
     // The port's going down is an event too (URMA_EVENT_PORT_DOWN): the
