@@ -14,6 +14,10 @@
 #      failure.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# with the time since the start: make check has a time budget (README)
+ub_log() {
+	printf '%s: [%d:%02d] %s\n' "${0##*/}" $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2
+}
 
 build=$UB_TOP/build
 res=$build/results
@@ -58,6 +62,10 @@ PY
 }
 finish() {
 	local m=()
+	if [ -s "$res/guest/times.txt" ]; then
+		ub_log "the slowest guest cases (s):"
+		sort -k2 -rn "$res/guest/times.txt" | head -8 | sed 's/^/  /' >&2
+	fi
 	[ ! -e "$manifest" ] || m=(--manifest "$manifest")
 	python3 "$UB_TOP/scripts/summarize.py" "${m[@]}" "$@" \
 		"${failures[@]/#/--extra-failure=}"

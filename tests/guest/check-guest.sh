@@ -45,6 +45,7 @@ run_case() {
 		return
 	fi
 	echo "ub-check: $name" > /dev/kmsg
+	local t0=$EPOCHREALTIME
 	if declare -F "$1" > /dev/null; then
 		# A new bash (under timeout): lib.sh for its variables, then the
 		# functions of this script.
@@ -52,6 +53,10 @@ run_case() {
 	fi
 	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	record "$name" $rc
+	# the time budget of make check (scripts/check.sh lists the slowest):
+	# microseconds from EPOCHREALTIME without its decimal point
+	local us=$((${EPOCHREALTIME/[.,]/} - ${t0/[.,]/}))
+	printf '%s %d.%d\n' "$name" $((us / 1000000)) $((us / 100000 % 10)) >> "$OUT/times.txt"
 }
 
 # KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded
