@@ -64,7 +64,7 @@ finish() {
 	local m=()
 	if [ -s "$res/guest/times.txt" ]; then
 		ub_log "the slowest guest cases (s):"
-		sort -k2 -rn "$res/guest/times.txt" | head -8 | sed 's/^/  /' >&2
+		sort -k2 -rn "$res/guest/times.txt" | head -12 | sed 's/^/  /' >&2
 	fi
 	[ ! -e "$manifest" ] || m=(--manifest "$manifest")
 	python3 "$UB_TOP/scripts/summarize.py" "${m[@]}" "$@" \

@@ -29,6 +29,15 @@ record() {
 	echo "ub-check: $name exit $rc" > /dev/kmsg
 }
 
+# cpu_ticks: the guest's CPU time so far, all and idle (CPU_ALL, CPU_IDLE),
+# in USER_HZ ticks of /proc/stat.
+cpu_ticks() {
+	local _cpu us ni sy id wa hi si st
+	read -r _cpu us ni sy id wa hi si st _ < /proc/stat
+	CPU_IDLE=$((id + wa))
+	CPU_ALL=$((us + ni + sy + id + wa + hi + si + st))
+}
+
 # run_case NAME COMMAND...: COMMAND may be a shell function of this script.
 run_case() {
 	local name=$1 rc=0
@@ -45,7 +54,9 @@ run_case() {
 		return
 	fi
 	echo "ub-check: $name" > /dev/kmsg
-	local t0=$EPOCHREALTIME
+	local t0=$EPOCHREALTIME c0 i0 c1 i1
+	cpu_ticks
+	c0=$CPU_ALL i0=$CPU_IDLE
 	if declare -F "$1" > /dev/null; then
 		# A new bash (under timeout): lib.sh for its variables, then the
 		# functions of this script.
@@ -54,9 +65,13 @@ run_case() {
 	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	record "$name" $rc
 	# the time budget of make check (scripts/check.sh lists the slowest):
-	# microseconds from EPOCHREALTIME without its decimal point
+	# seconds (microseconds from EPOCHREALTIME without its decimal point)
+	# and how much of it the vCPUs were idle (waits: timers, sleeps)
 	local us=$((${EPOCHREALTIME/[.,]/} - ${t0/[.,]/}))
-	printf '%s %d.%d\n' "$name" $((us / 1000000)) $((us / 100000 % 10)) >> "$OUT/times.txt"
+	cpu_ticks
+	c1=$((CPU_ALL - c0)) i1=$((CPU_IDLE - i0))
+	printf '%s %d.%d idle %d%%\n' "$name" $((us / 1000000)) $((us / 100000 % 10)) \
+		$((c1 ? 100 * i1 / c1 : 0)) >> "$OUT/times.txt"
 }
 
 # KUnit: each *_kunit.ko runs its suites when loaded, with the stack loaded
