@@ -418,8 +418,6 @@ netdev_tx_t ipourma_xmit(struct sk_buff *skb, struct net_device *ndev)
 			peer = ipourma_peer_lookup(&priv->peers, &ip6->daddr);
 		if (!peer) {
 			rcu_read_unlock();
-			if (ret == 1)
-				queue_work(system_wq, &priv->import_work);
 			drop = IPOURMA_STAT_TX_DROP_PEER;
 			if (ret < 0)
 				goto drop;

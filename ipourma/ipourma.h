@@ -87,7 +87,7 @@ enum ipourma_stat {
  *	under RCU)
  * @eid: the destination EID (the IPv6 destination address)
  * @jetty_id: the well-known jetty to import (UMDK's guess: the index of
- *	our source EID), then the one imported (the import work only)
+ *	our source EID), then the one imported (its import work only)
  * @tjetty: the import; set before @state becomes READY (release/acquire)
  *	and constant from then until the peer is freed after an RCU grace
  *	period
@@ -96,6 +96,8 @@ enum ipourma_stat {
  * @failed_at: jiffies of the last failed import (the cache's @lock)
  * @pending: packets waiting for the import, at most IPOURMA_PEER_PENDING
  *	(its own lock)
+ * @cache: the cache it is in
+ * @work: its import (queued by ipourma_peer_enqueue() on the cache's @wq)
  * @rcu: frees it after the readers
  */
 struct ipourma_peer {
@@ -107,12 +109,13 @@ struct ipourma_peer {
 	unsigned long last_used;
 	unsigned long failed_at;
 	struct sk_buff_head pending;
+	struct ipourma_peer_cache *cache;
+	struct work_struct work;
 	struct rcu_head rcu;
 };
 
 enum {
-	IPOURMA_PEER_NEW,	/* the import work has to import it */
-	IPOURMA_PEER_IMPORTING,	/* the import work is importing it */
+	IPOURMA_PEER_IMPORTING,	/* its import work is queued or running */
 	IPOURMA_PEER_READY,	/* @tjetty is usable */
 	IPOURMA_PEER_FAILED,	/* the import failed; retried after 1 s */
 };
@@ -154,6 +157,7 @@ struct ipourma_peer_ops {
  * @ctx: their context
  * @age: jiffies a READY or FAILED peer stays unused before it is dropped
  * @stats: where the cache counts (the owner's counters), or NULL
+ * @wq: where the peers' import works run
  */
 struct ipourma_peer_cache {
 	spinlock_t lock;	/* see above */
@@ -163,17 +167,18 @@ struct ipourma_peer_cache {
 	void *ctx;
 	unsigned long age;
 	atomic64_t *stats;
+	struct workqueue_struct *wq;
 };
 
 void ipourma_peer_cache_init(struct ipourma_peer_cache *c,
 			     const struct ipourma_peer_ops *ops, void *ctx,
-			     unsigned long age, atomic64_t *stats);
+			     unsigned long age, atomic64_t *stats,
+			     struct workqueue_struct *wq);
 struct ipourma_peer *ipourma_peer_lookup(struct ipourma_peer_cache *c,
 					 const struct in6_addr *eid);
 int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
 			 const struct in6_addr *eid, u32 jetty_id,
 			 struct sk_buff *skb);
-void ipourma_peer_import_all(struct ipourma_peer_cache *c);
 u32 ipourma_peer_age(struct ipourma_peer_cache *c, unsigned long now);
 void ipourma_peer_cache_flush(struct ipourma_peer_cache *c);
 
@@ -239,7 +244,6 @@ struct ipourma_ep {
  *	went up or IPv6 restarted on it); atomic bit 0
  * @eid_handler: ubcore's EID_CHANGE events queue @sync_work
  * @sync_work: brings the endpoints and addresses to the EID table
- * @import_work: imports the new peers (imports may sleep)
  * @age_work: drops the unused peers
  * @peers: the peer cache
  * @token: the token ID of the registered buffers
@@ -274,7 +278,6 @@ struct ipourma_priv {
 	unsigned long resync;
 	struct ubcore_event_handler eid_handler;
 	struct work_struct sync_work;
-	struct work_struct import_work;
 	struct delayed_work age_work;
 	struct ipourma_peer_cache peers;
 	struct ubcore_token_id *token;

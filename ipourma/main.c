@@ -26,6 +26,13 @@ static unsigned int peer_age_secs = 300;
 module_param(peer_age_secs, uint, 0444);
 MODULE_PARM_DESC(peer_age_secs, "seconds an unused peer jetty stays imported (default 300)");
 
+/*
+ * The netdevs' frees (ipourma_free_work()) and the peers' imports: an
+ * import may wait seconds for a peer that does not answer, so imports run
+ * side by side (max_active), each peer its own work item.
+ */
+static struct workqueue_struct *ipourma_wq;
+
 /* The sysfs names of enum ipourma_stat. */
 const char * const ipourma_stat_names[IPOURMA_STAT_MAX] = {
 	[IPOURMA_STAT_TX_PACKETS] = "tx_packets",
@@ -197,14 +204,6 @@ static const struct attribute_group ipourma_group = {
 	.attrs = ipourma_attrs,
 };
 
-static void ipourma_import_work(struct work_struct *work)
-{
-	struct ipourma_priv *priv = container_of(work, struct ipourma_priv,
-						 import_work);
-
-	ipourma_peer_import_all(&priv->peers);
-}
-
 static void ipourma_age_work(struct work_struct *work)
 {
 	struct ipourma_priv *priv = container_of(to_delayed_work(work),
@@ -239,12 +238,11 @@ static void ipourma_setup(struct net_device *ndev)
 	mutex_init(&priv->lock);
 	spin_lock_init(&priv->addr_lock);
 	INIT_WORK(&priv->sync_work, ipourma_sync_work);
-	INIT_WORK(&priv->import_work, ipourma_import_work);
 	INIT_DELAYED_WORK(&priv->age_work, ipourma_age_work);
 	priv->eid_handler.event_handler = ipourma_eid_event;
 	ipourma_peer_cache_init(&priv->peers, &ipourma_peer_ops, priv,
 				(unsigned long)peer_age_secs * HZ,
-				priv->stats);
+				priv->stats, ipourma_wq);
 }
 
 /**
@@ -344,8 +342,6 @@ static void ipourma_free_work(struct work_struct *work)
 	free_netdev(ndev);
 }
 
-static struct workqueue_struct *ipourma_wq;
-
 /*
  * The device goes: its objects go now, the netdev (closed and detached,
  * so that it cannot be opened again) a little later, from ipourma_wq.
@@ -367,8 +363,7 @@ static void ipourma_remove(struct ubcore_device *dev, void *ctx)
 	dev_close(ndev);
 	netif_device_detach(ndev);
 	rtnl_unlock();
-	/* no xmit queues an import, no open or MTU change a sync */
-	cancel_work_sync(&priv->import_work);
+	/* no xmit starts an import, no open or MTU change a sync */
 	cancel_work_sync(&priv->sync_work);
 	ipourma_peer_cache_flush(&priv->peers);
 	mutex_lock(&priv->lock);

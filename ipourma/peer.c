@@ -4,11 +4,13 @@
  *
  * The peer cache: per destination EID, the imported well-known jetty that
  * packets to it are sent to. The TX path looks peers up under RCU; a miss
- * adds a NEW peer and queues the packet on it (at most
- * IPOURMA_PEER_PENDING, then dropped and counted); the import work imports
- * NEW peers (ubcore_import_jetty() may sleep and may fail) and resends
- * what waited; the age work drops the peers unused for the cache's age,
- * unimporting them after an RCU grace period.
+ * adds a peer and queues the packet on it (at most IPOURMA_PEER_PENDING,
+ * then dropped and counted); the peer's own import work imports it
+ * (ubcore_import_jetty() may sleep and may fail) and resends what waited.
+ * Each peer has its work item so that a peer that does not answer (the
+ * connection manager's timeout, seconds) holds up no other. The age work
+ * drops the peers unused for the cache's age, unimporting them after an
+ * RCU grace period.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +34,8 @@ static void ipourma_peer_stat(struct ipourma_peer_cache *c,
 		atomic64_add(n, &c->stats[s]);
 }
 
+static void ipourma_peer_import_work(struct work_struct *work);
+
 /**
  * ipourma_peer_cache_init() - set up an empty cache
  * @c: the cache
@@ -39,10 +43,12 @@ static void ipourma_peer_stat(struct ipourma_peer_cache *c,
  * @ctx: their context
  * @age: jiffies an unused peer stays
  * @stats: the counters to count in (enum ipourma_stat), or NULL
+ * @wq: where the peers' imports run; it must outlive the cache
  */
 void ipourma_peer_cache_init(struct ipourma_peer_cache *c,
 			     const struct ipourma_peer_ops *ops, void *ctx,
-			     unsigned long age, atomic64_t *stats)
+			     unsigned long age, atomic64_t *stats,
+			     struct workqueue_struct *wq)
 {
 	spin_lock_init(&c->lock);
 	hash_init(c->table);
@@ -51,6 +57,7 @@ void ipourma_peer_cache_init(struct ipourma_peer_cache *c,
 	c->ctx = ctx;
 	c->age = age;
 	c->stats = stats;
+	c->wq = wq;
 }
 EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_cache_init);
 
@@ -98,13 +105,12 @@ EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_lookup);
  * @jetty_id: the well-known jetty to import for a new peer
  * @skb: the packet; taken on success
  *
- * Adds a NEW peer when there is none, and makes a FAILED one NEW again a
- * second after its failure. The caller schedules the import work when
- * this returns 1.
+ * Adds a peer when there is none, and retries a FAILED one a second after
+ * its failure: either way the peer's import work is queued.
  *
  * Context: any but hard interrupts (GFP_ATOMIC).
- * Return: 1 if the packet is queued on a NEW peer, 0 if queued on a peer
- * being imported (the import work resends it),
+ * Return: 1 if the packet is queued on a peer whose import it started, 0
+ * if queued on a peer being imported (the import work resends it),
  * -EAGAIN if the peer is ready (imported since the caller's lookup: look
  * it up again), -ENOBUFS if the peer's queue or the cache is full,
  * -EHOSTUNREACH if the last import failed less than a second ago, -ENOMEM.
@@ -131,8 +137,10 @@ int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
 		}
 		p->eid = *eid;
 		p->jetty_id = jetty_id;
-		p->state = IPOURMA_PEER_NEW;
+		p->state = IPOURMA_PEER_IMPORTING;
 		p->last_used = jiffies;
+		p->cache = c;
+		INIT_WORK(&p->work, ipourma_peer_import_work);
 		skb_queue_head_init(&p->pending);
 		hash_add_rcu(c->table, &p->node, ipourma_peer_hash(eid));
 		c->count++;
@@ -142,7 +150,7 @@ int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
 			ret = -EHOSTUNREACH;
 			goto out;
 		}
-		p->state = IPOURMA_PEER_NEW;
+		p->state = IPOURMA_PEER_IMPORTING;
 		ret = 1;
 	} else if (p->state == IPOURMA_PEER_READY) {
 		/* imported since the caller's lookup: it may send now */
@@ -155,29 +163,13 @@ int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
 	}
 	skb_queue_tail(&p->pending, skb);
 	ipourma_peer_stat(c, IPOURMA_STAT_PEER_QUEUED, 1);
+	if (ret == 1)
+		queue_work(c->wq, &p->work);
 out:
 	spin_unlock_bh(&c->lock);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_enqueue);
-
-/* A NEW peer, now IMPORTING, or NULL. */
-static struct ipourma_peer *ipourma_peer_take_new(struct ipourma_peer_cache *c)
-{
-	struct ipourma_peer *p;
-	int bkt;
-
-	spin_lock_bh(&c->lock);
-	hash_for_each(c->table, bkt, p, node) {
-		if (p->state == IPOURMA_PEER_NEW) {
-			p->state = IPOURMA_PEER_IMPORTING;
-			spin_unlock_bh(&c->lock);
-			return p;
-		}
-	}
-	spin_unlock_bh(&c->lock);
-	return NULL;
-}
 
 /*
  * The well-known jetty to import for @p. UMDK's rule first: the jetty of
@@ -211,58 +203,51 @@ static u32 ipourma_peer_resolve(struct ipourma_peer_cache *c,
 	return guess;
 }
 
-/**
- * ipourma_peer_import_all() - import every NEW peer, resend what waited
- * @c: the cache
- *
- * The jetty imported is the peer's well-known jetty for the index of our
- * source EID if it has one, else its first well-known jetty (a peer whose
- * EID indexes differ from ours; see ipourma_peer_resolve()). A failed
- * import drops the peer's waiting packets (counted) and leaves the peer
- * FAILED until it ages or a packet retries it a second later.
- *
- * Context: process context (the owner's import work), may sleep; one
- * caller at a time. A peer being imported is not aged or freed but by
- * ipourma_peer_cache_flush(), which the owner calls after this is done.
+/*
+ * A peer's import: the peer is IMPORTING (the work alone writes its
+ * @jetty_id and @tjetty) and stays in the cache until the work is done
+ * (neither aged nor freed but by ipourma_peer_cache_flush(), which waits
+ * for the work). A failed import drops the peer's waiting packets
+ * (counted) and leaves the peer FAILED until it ages or a packet retries
+ * it a second later. Once READY or FAILED, the peer may be aged and
+ * freed at once: nothing here touches it after the cache's lock is
+ * dropped.
  */
-void ipourma_peer_import_all(struct ipourma_peer_cache *c)
+static void ipourma_peer_import_work(struct work_struct *work)
 {
+	struct ipourma_peer *p = container_of(work, struct ipourma_peer, work);
+	struct ipourma_peer_cache *c = p->cache;
 	struct ubcore_tjetty *tjetty;
 	struct sk_buff_head q;
-	struct ipourma_peer *p;
 	struct sk_buff *skb;
 
 	__skb_queue_head_init(&q);
-	while ((p = ipourma_peer_take_new(c))) {
-		/* IMPORTING: the import work alone writes @jetty_id */
-		p->jetty_id = ipourma_peer_resolve(c, p);
-		tjetty = c->ops->import(c->ctx, &p->eid, p->jetty_id);
-		spin_lock_bh(&c->lock);
-		if (IS_ERR(tjetty)) {
-			p->state = IPOURMA_PEER_FAILED;
-			p->failed_at = jiffies;
-			ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT_ERR, 1);
-			ipourma_peer_stat(c, IPOURMA_STAT_TX_DROP_PEER,
-					  skb_queue_len(&p->pending));
-			skb_queue_splice_init(&p->pending, &q);
-			spin_unlock_bh(&c->lock);
-			pr_debug("import of jetty %u of %pI6c: %ld\n",
-				 p->jetty_id, &p->eid, PTR_ERR(tjetty));
-			__skb_queue_purge(&q);
-			continue;
-		}
-		p->tjetty = tjetty;
-		WRITE_ONCE(p->last_used, jiffies);
-		/* release: lookups that see READY see @tjetty */
-		smp_store_release(&p->state, IPOURMA_PEER_READY);
-		ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT, 1);
+	p->jetty_id = ipourma_peer_resolve(c, p);
+	tjetty = c->ops->import(c->ctx, &p->eid, p->jetty_id);
+	spin_lock_bh(&c->lock);
+	if (IS_ERR(tjetty)) {
+		pr_debug("import of jetty %u of %pI6c: %ld\n",
+			 p->jetty_id, &p->eid, PTR_ERR(tjetty));
+		p->state = IPOURMA_PEER_FAILED;
+		p->failed_at = jiffies;
+		ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT_ERR, 1);
+		ipourma_peer_stat(c, IPOURMA_STAT_TX_DROP_PEER,
+				  skb_queue_len(&p->pending));
 		skb_queue_splice_init(&p->pending, &q);
 		spin_unlock_bh(&c->lock);
-		while ((skb = __skb_dequeue(&q)))
-			c->ops->resend(c->ctx, skb);
+		__skb_queue_purge(&q);
+		return;
 	}
+	p->tjetty = tjetty;
+	WRITE_ONCE(p->last_used, jiffies);
+	ipourma_peer_stat(c, IPOURMA_STAT_PEER_IMPORT, 1);
+	skb_queue_splice_init(&p->pending, &q);
+	/* release: lookups that see READY see @tjetty */
+	smp_store_release(&p->state, IPOURMA_PEER_READY);
+	spin_unlock_bh(&c->lock);
+	while ((skb = __skb_dequeue(&q)))
+		c->ops->resend(c->ctx, skb);
 }
-EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_import_all);
 
 /* Unimport and free the peers of @dead once no RCU reader sees them. */
 static void ipourma_peer_free_list(struct ipourma_peer_cache *c,
@@ -289,7 +274,7 @@ static void ipourma_peer_free_list(struct ipourma_peer_cache *c,
  * @now: the time (jiffies) to age against
  *
  * READY and FAILED peers whose last use is more than the age before @now
- * go; NEW and IMPORTING ones stay (the import work owns them).
+ * go; IMPORTING ones stay (their import work owns them).
  *
  * Context: process context, may sleep (an RCU grace period, unimports).
  * Return: the number of peers dropped.
@@ -325,8 +310,11 @@ EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_age);
  * ipourma_peer_cache_flush() - drop every peer
  * @c: the cache
  *
- * Context: process context, may sleep; the import work is not running
- * and nothing adds peers any more (the netdev is unregistered).
+ * Waits for the imports under way (a peer that does not answer: the
+ * connection manager's timeout).
+ *
+ * Context: process context, may sleep; nothing adds peers any more (the
+ * netdev is unregistered).
  */
 void ipourma_peer_cache_flush(struct ipourma_peer_cache *c)
 {
@@ -342,6 +330,8 @@ void ipourma_peer_cache_flush(struct ipourma_peer_cache *c)
 	}
 	c->count = 0;
 	spin_unlock_bh(&c->lock);
+	hlist_for_each_entry(p, &dead, node)
+		flush_work(&p->work);
 	ipourma_peer_free_list(c, &dead);
 }
 EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_cache_flush);

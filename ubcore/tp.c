@@ -819,9 +819,10 @@ int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		tp_settle(tp);
 		mutex_unlock(&cm->lock);
 		kref_put(&tp->ref, tp_release);
-		dev_info(&dev->dev, "%s connection to %pI6c (jetty %u) failed: %d\n",
-			 key->mode == UBOE_MGMT_TM_RC ? "RC" : "RM", key->remote.raw,
-			 target->id, ret);
+		dev_info_ratelimited(&dev->dev,
+				     "%s connection to %pI6c (jetty %u) failed: %d\n",
+				     key->mode == UBOE_MGMT_TM_RC ? "RC" : "RM",
+				     key->remote.raw, target->id, ret);
 		return ret;
 	}
 	mutex_unlock(&cm->lock);

@@ -10,6 +10,7 @@
  * contract, not values the code computes.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
@@ -18,6 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "../ipourma.h"
 
@@ -49,29 +51,39 @@ static void hdr_roundtrip(struct kunit *test)
 /*
  * A fake of the import calls: counts, and fails when told to. The peer's
  * well-known jetties are @jetties (bit i: jetty 32 + i); with none, a
- * probe cannot tell (-EOPNOTSUPP).
+ * probe cannot tell (-EOPNOTSUPP). An import waits for @go (the test
+ * decides when imports happen: imports_run()), an import of @slow for
+ * @slow_go. The counters are under @lock: imports run side by side.
  */
 struct fake_peer {
+	struct mutex lock;	/* the counters below */
 	int imports, unimports, resent, probes;
 	u32 last_id;
 	bool fail;
 	u64 jetties;
 	u32 probed[8];
+	struct completion go, slow_go;
+	const struct in6_addr *slow;
 	atomic64_t stats[IPOURMA_STAT_MAX];
 };
 
 static int fake_probe(void *ctx, const struct in6_addr *eid, u32 id)
 {
 	struct fake_peer *f = ctx;
+	int ret;
 
+	mutex_lock(&f->lock);
 	if (f->probes < ARRAY_SIZE(f->probed))
 		f->probed[f->probes] = id;
 	f->probes++;
 	if (!f->jetties)
-		return -EOPNOTSUPP;
-	if (id < 32 || id >= 32 + 64)
-		return -ENOENT;
-	return f->jetties & BIT_ULL(id - 32) ? 0 : -ENOENT;
+		ret = -EOPNOTSUPP;
+	else if (id < 32 || id >= 32 + 64)
+		ret = -ENOENT;
+	else
+		ret = f->jetties & BIT_ULL(id - 32) ? 0 : -ENOENT;
+	mutex_unlock(&f->lock);
+	return ret;
 }
 
 static struct ubcore_tjetty *fake_import(void *ctx,
@@ -80,6 +92,10 @@ static struct ubcore_tjetty *fake_import(void *ctx,
 	struct fake_peer *f = ctx;
 	struct ubcore_tjetty *t;
 
+	if (f->slow && ipv6_addr_equal(eid, f->slow))
+		wait_for_completion(&f->slow_go);
+	else
+		wait_for_completion(&f->go);
 	if (f->fail)
 		return ERR_PTR(-EHOSTUNREACH);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -87,8 +103,10 @@ static struct ubcore_tjetty *fake_import(void *ctx,
 		return ERR_PTR(-ENOMEM);
 	memcpy(t->cfg.id.eid.raw, eid, sizeof(*eid));
 	t->cfg.id.id = id;
+	mutex_lock(&f->lock);
 	f->imports++;
 	f->last_id = id;
+	mutex_unlock(&f->lock);
 	return t;
 }
 
@@ -96,7 +114,9 @@ static void fake_unimport(void *ctx, struct ubcore_tjetty *t)
 {
 	struct fake_peer *f = ctx;
 
+	mutex_lock(&f->lock);
 	f->unimports++;
+	mutex_unlock(&f->lock);
 	kfree(t);
 }
 
@@ -104,7 +124,9 @@ static void fake_resend(void *ctx, struct sk_buff *skb)
 {
 	struct fake_peer *f = ctx;
 
+	mutex_lock(&f->lock);
 	f->resent++;
+	mutex_unlock(&f->lock);
 	kfree_skb(skb);
 }
 
@@ -125,10 +147,33 @@ static struct sk_buff *test_skb(struct kunit *test)
 	return skb;
 }
 
+/* test->priv: the workqueue of the test's imports, two at a time. */
+static int peer_test_init(struct kunit *test)
+{
+	test->priv = alloc_workqueue("ipourma_kunit", WQ_UNBOUND, 2);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+static void peer_test_exit(struct kunit *test)
+{
+	destroy_workqueue(test->priv);
+}
+
 static void peer_setup(struct kunit *test, struct ipourma_peer_cache *c,
 		       struct fake_peer *f)
 {
-	ipourma_peer_cache_init(c, &fake_ops, f, AGE, f->stats);
+	mutex_init(&f->lock);
+	init_completion(&f->go);
+	init_completion(&f->slow_go);
+	ipourma_peer_cache_init(c, &fake_ops, f, AGE, f->stats, test->priv);
+}
+
+/* Lets the imports started so far (and any started later) finish. */
+static void imports_run(struct kunit *test, struct fake_peer *f)
+{
+	complete_all(&f->go);
+	flush_workqueue(test->priv);
+	reinit_completion(&f->go);
 }
 
 static const struct in6_addr eid_b = { { { 0xfd, 0x99, [15] = 0x0b } } };
@@ -154,7 +199,7 @@ static void peer_import(struct kunit *test)
 	rcu_read_lock();
 	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
 	rcu_read_unlock();
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->imports, 1);
 	KUNIT_EXPECT_EQ(test, f->last_id, 33);
 	KUNIT_EXPECT_EQ(test, f->resent, 2);
@@ -193,7 +238,7 @@ static void peer_other_jetty(struct kunit *test)
 	/* the peer has jetties 32 and 34; we send from EID index 1 */
 	f->jetties = BIT_ULL(0) | BIT_ULL(2);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, test_skb(test)), 1);
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->probes, 2);
 	KUNIT_EXPECT_EQ(test, f->probed[0], 33);
 	KUNIT_EXPECT_EQ(test, f->probed[1], 32);
@@ -210,7 +255,7 @@ static void peer_other_jetty(struct kunit *test)
 
 	/* the jetty of our index exists: one probe, that jetty */
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 34, test_skb(test)), 1);
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->probes, 3);
 	KUNIT_EXPECT_EQ(test, f->last_id, 34);
 
@@ -218,7 +263,7 @@ static void peer_other_jetty(struct kunit *test)
 	f->jetties = BIT_ULL(63);
 	f->probes = 0;
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_d, 33, test_skb(test)), 1);
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->probes, 64);
 	KUNIT_EXPECT_EQ(test, f->last_id, 32 + 63);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_OTHER_JETTY]), 2);
@@ -229,7 +274,7 @@ static void peer_other_jetty(struct kunit *test)
 	f->jetties = 0;
 	f->probes = 0;
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 35, test_skb(test)), 1);
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->probes, 1);
 	KUNIT_EXPECT_EQ(test, f->last_id, 35);
 	ipourma_peer_cache_flush(c);
@@ -255,7 +300,7 @@ static void peer_pending_bound(struct kunit *test)
 	kfree_skb(skb);
 	/* a failed import drops what waited, counted */
 	f->fail = true;
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->resent, 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_PEER_IMPORT_ERR]), 1);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->stats[IPOURMA_STAT_TX_DROP_PEER]), 16);
@@ -265,6 +310,68 @@ static void peer_pending_bound(struct kunit *test)
 	kfree_skb(skb);
 	ipourma_peer_cache_flush(c);
 	KUNIT_EXPECT_EQ(test, f->unimports, 0);
+}
+
+/*
+ * Each peer is imported by its own work: a peer that does not answer
+ * (its import waits) does not hold up the import of another.
+ */
+static void peer_import_side_by_side(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	bool b_ready, c_ready = false;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	f->slow = &eid_b;
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 32, test_skb(test)), 1);
+	complete_all(&f->go);
+	for (i = 0; i < 500 && !c_ready; i++) {
+		usleep_range(10000, 20000);
+		rcu_read_lock();
+		c_ready = ipourma_peer_lookup(c, &eid_c);
+		rcu_read_unlock();
+	}
+	rcu_read_lock();
+	b_ready = ipourma_peer_lookup(c, &eid_b);
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE_MSG(test, c_ready, "c waited for b's import");
+	KUNIT_EXPECT_FALSE(test, b_ready);
+	complete_all(&f->slow_go);
+	flush_workqueue(test->priv);
+	rcu_read_lock();
+	KUNIT_EXPECT_NOT_NULL(test, ipourma_peer_lookup(c, &eid_b));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, f->imports, 2);
+	KUNIT_EXPECT_EQ(test, f->resent, 2);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 2);
+}
+
+/*
+ * Removing the netdev while an import waits: the flush waits for it and
+ * then unimports what it imported.
+ */
+static void peer_flush_waits_for_import(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
+	/* the import may go on once the flush has taken the peer out */
+	complete_all(&f->go);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->imports, 1);
+	KUNIT_EXPECT_EQ(test, f->unimports, 1);
+	KUNIT_EXPECT_EQ(test, f->resent, 1);
+	KUNIT_EXPECT_EQ(test, c->count, 0);
 }
 
 /* A peer unused for the age goes (unimported); a used one stays. */
@@ -282,7 +389,7 @@ static void peer_aging(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 32, test_skb(test)), 1);
 	/* not imported yet: never aged, whatever the time */
 	KUNIT_EXPECT_EQ(test, ipourma_peer_age(c, jiffies + 100 * AGE), 0);
-	ipourma_peer_import_all(c);
+	imports_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->imports, 2);
 
 	rcu_read_lock();
@@ -395,6 +502,8 @@ static struct kunit_case ipourma_cases[] = {
 	KUNIT_CASE(peer_other_jetty),
 	KUNIT_CASE(peer_pending_bound),
 	KUNIT_CASE(peer_aging),
+	KUNIT_CASE(peer_import_side_by_side),
+	KUNIT_CASE(peer_flush_waits_for_import),
 	KUNIT_CASE(netdev_mtu),
 	KUNIT_CASE(addr_diff),
 	{}
@@ -402,6 +511,8 @@ static struct kunit_case ipourma_cases[] = {
 
 static struct kunit_suite ipourma_suite = {
 	.name = "ipourma",
+	.init = peer_test_init,
+	.exit = peer_test_exit,
 	.test_cases = ipourma_cases,
 };
 
