@@ -15,8 +15,10 @@
 # "make check-long": the fuzzers and fault injection run long),
 # UB_FUZZ_SEED (the fuzzers' seed, to replay a run), UB_GUEST_NET (QEMU's
 # network options, default "-nic none"; scripts/pair-run.sh gives each guest
-# of a pair its link), UB_GUEST_SMP (vCPUs, default 2). OUTDIR/qemu.pid holds
-# the PID that, signalled, stops the guest (scripts/pair-run.sh).
+# of a pair its link), UB_GUEST_SMP (vCPUs, default 2), UB_GUEST_CLAIMS (a
+# host directory shared by guests that run side by side and share the cases
+# out: the guest sees it as UB_CLAIMS; tests/guest/check-guest.sh). OUTDIR/
+# qemu.pid holds the PID that, signalled, stops the guest (scripts/pair-run.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -71,13 +73,35 @@ kmod=$UB_TOP/build/kmod/$kernel
 # every read QEMU emulates, and clock_gettime() falls back from the vDSO to a
 # syscall that reads it: 10% of a latency benchmark's samples sat in
 # read_hpet, and boot took 3 times as long. TCG's TSC follows the host clock.
+#
+# tsc_early_khz: the guest's TSC is the host's (TCG reads it with rdtsc), so
+# its rate is the host's, and the guest need not measure it against the
+# emulated PIT and HPET. On a loaded host that measurement fails: stuck at
+# "Unable to calibrate against PIT" (a silent hang), or a TSC of 41 MHz
+# taken for the 2096 MHz one, whose guest clock then ran 50 times too fast
+# (RCU stalls, every timeout short). lpj likewise (the delay loop counts
+# TSC cycles: the rate over the kernel's HZ) spares the delay calibration,
+# which went on for over a minute at load 13. UB_GUEST_TSC_KHZ overrides
+# the rate; neither is passed when the host's rate is not known
+# (ub_host_tsc_khz).
 append="console=ttyS0 $root panic=-1 loglevel=6"
 append+=" ${UB_GUEST_BOOT_OPTS-pci=noacpi no_timer_check clocksource=tsc tsc=reliable}"
+tsc_khz=${UB_GUEST_TSC_KHZ:-$(ub_host_tsc_khz)}
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$kdir/.config" 2>/dev/null || :)
+if [ -n "$tsc_khz" ]; then
+	append+=" tsc_early_khz=$tsc_khz"
+	[ -z "$hz" ] || append+=" lpj=$((tsc_khz * 1000 / hz))"
+fi
 append+=" ${UB_KERNEL_EXTRA:-}"
 append+=" ub_top=$UB_TOP ub_script=$script ub_modroot=$modroot UB_KMOD=$kmod"
 [ -z "${UB_ONLY:-}" ] || append+=" UB_ONLY=$UB_ONLY"
 [ -z "${UB_CHECK_LONG:-}" ] || append+=" UB_CHECK_LONG=1"
 [ -z "${UB_FUZZ_SEED:-}" ] || append+=" UB_FUZZ_SEED=$UB_FUZZ_SEED"
+claims=()
+if [ -n "${UB_GUEST_CLAIMS:-}" ]; then
+	append+=" ub_claims=1"
+	claims=(-virtfs "local,path=$(realpath "$UB_GUEST_CLAIMS"),mount_tag=claims,security_model=none")
+fi
 
 # 1024 MiB: kmemleak scans all of RAM's struct pages and KASAN shadow, so a
 # scan takes about half as long as with 2048 MiB (15 s instead of 25 s); the
@@ -87,37 +111,44 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu "${UB_QEMU_CPU:-qemu64}" -m "${UB_GUEST
 	-smp "${UB_GUEST_SMP:-2}"
 	-kernel "$image" "${initrd[@]}" -append "$append"
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
-	-virtfs "local,path=$out,mount_tag=out,security_model=none"
+	-virtfs "local,path=$out,mount_tag=out,security_model=none" "${claims[@]}"
 	${UB_GUEST_NET:--nic none} -nographic -no-reboot -monitor none -serial stdio)
 
 # Now and then (2 boots in 12 with the test kernel, loaded host or not; 3 in
 # 8 on one busy afternoon) the TCG guest stops in the kernel's early timer
-# set-up, idle, and would sit out the whole timeout. A guest that has not
-# started its init script (init.sh's "ub-guest: running" on the console)
-# within UB_GUEST_BOOT_TIMEOUT seconds (default 90; it takes 7 to 15 on the
-# TSC clocksource, up to 50 on a loaded host before) is killed and booted
-# again, up to 3 times in all.
-boot_timeout=${UB_GUEST_BOOT_TIMEOUT:-90}
+# set-up, idle, and would sit out the whole timeout. A guest whose console
+# stays silent for UB_GUEST_BOOT_STALL seconds (default 60) before its init
+# script starts (init.sh's "ub-guest: running") is killed and booted again,
+# up to 3 times in all. A silence, not a total: on a loaded host (other
+# guests, builds) a healthy boot takes minutes (7 to 15 s on a quiet host
+# with the TSC clocksource), with silences of over a minute at load 13; a
+# deadline of 90 s on the total killed such boots.
+boot_stall=${UB_GUEST_BOOT_STALL:-150}
 attempts=3
 rc=0
 for ((attempt = 1; attempt <= attempts; attempt++)); do
+	: > "$out/console.log"
 	timeout --foreground -k 10 "$timeout" "${qemu[@]}" \
 		< /dev/null > "$out/console.log" 2>&1 &
 	pid=$!
 	echo $pid > "$out/qemu.pid"
-	waited=0
+	silent=0 size=0 hung=
 	while kill -0 $pid 2>/dev/null &&
 		! grep -q 'ub-guest: running' "$out/console.log"; do
-		if [ $waited -ge "$boot_timeout" ]; then
+		now=$(stat -c %s "$out/console.log")
+		if [ "$now" -ne "$size" ]; then
+			size=$now silent=0
+		elif [ $silent -ge "$boot_stall" ]; then
+			hung=1
 			kill $pid 2>/dev/null || :
 			break
 		fi
 		sleep 1
-		waited=$((waited + 1))
+		silent=$((silent + 1))
 	done
 	rc=0
 	wait $pid || rc=$?
-	if [ $waited -lt "$boot_timeout" ] || [ $attempt -eq $attempts ]; then
+	if [ -z "$hung" ] || [ $attempt -eq $attempts ]; then
 		break
 	fi
 	mv "$out/console.log" "$out/console.hung-boot$attempt.log"

@@ -9,6 +9,22 @@ UB_KSRC_PKG=linux-source-6.1
 ub_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 ub_die() { ub_log "error: $*"; exit 1; }
 
+# ub_host_tsc_khz: the host's TSC rate in kHz, if it is constant and known:
+# the host kernel's own calibration from its log, else /proc/cpuinfo's
+# "cpu MHz" where the CPU says its TSC rate is its known frequency
+# (tsc_known_freq, as a VM's vCPUs do). Prints nothing if unknown.
+ub_host_tsc_khz() {
+	local mhz
+	grep -qw constant_tsc /proc/cpuinfo || return 0
+	mhz=$(dmesg 2>/dev/null | sed -n \
+		-e 's/.*Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' \
+		-e 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -1)
+	if [ -z "$mhz" ] && grep -qw tsc_known_freq /proc/cpuinfo; then
+		mhz=$(sed -n 's/^cpu MHz[[:space:]]*: \([0-9.]*\)/\1/p' /proc/cpuinfo | head -1)
+	fi
+	[ -z "$mhz" ] || awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 }'
+}
+
 ub_pkg_version() {
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
 }
