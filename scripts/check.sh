@@ -62,9 +62,9 @@ PY
 }
 finish() {
 	local m=()
-	if [ -s "$res/guest/times.txt" ]; then
+	if compgen -G "$res/guest*/times.txt" > /dev/null; then
 		ub_log "the slowest guest cases (s):"
-		sort -k2 -rn "$res/guest/times.txt" | head -12 | sed 's/^/  /' >&2
+		sort -k2 -rn "$res"/guest*/times.txt | head -12 | sed 's/^/  /' >&2
 	fi
 	[ ! -e "$manifest" ] || m=(--manifest "$manifest")
 	python3 "$UB_TOP/scripts/summarize.py" "${m[@]}" "$@" \
@@ -109,14 +109,28 @@ host_script install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmo
 # "make check-long" (UB_CHECK_LONG=1): the fuzzers and fault injection
 # run their long counts; the guest gets more time.
 [ -z "${UB_CHECK_LONG:-}" ] || export UB_GUEST_TIMEOUT=${UB_GUEST_TIMEOUT:-7200}
-ub_log "running the guest (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
-"$UB_TOP/scripts/guest-run.sh" --kernel test "$res/guest" \
-	"$UB_TOP/tests/guest/check-guest.sh" ||
-	ub_log "guest run incomplete; console: $res/guest/console.log"
+# UB_GUESTS guests (default 2) side by side share the cases out: one
+# guest keeps about one of the host's two cores busy (most cases run one
+# thing at a time), two keep both (tests/guest/check-guest.sh's claims).
+guests=${UB_GUESTS:-2}
+guest_dirs=()
+ub_log "running $guests guests (timeout ${UB_GUEST_TIMEOUT:-1800}s)"
+mkdir -p "$res/claims"
+for ((g = 1; g <= guests; g++)); do
+	dir=$res/guest
+	((g == 1)) || dir=$res/guest$g
+	guest_dirs+=(--guest "$dir")
+	( ((guests == 1)) || export UB_GUEST_CLAIMS=$res/claims
+	"$UB_TOP/scripts/guest-run.sh" --kernel test "$dir" \
+		"$UB_TOP/tests/guest/check-guest.sh" ||
+	ub_log "guest run incomplete; console: $dir/console.log" ) &
+done
+wait
+ub_log "guests done"
 ub_log "running the guest pair"
 "$UB_TOP/scripts/pair-run.sh" "$res/pair" "$UB_TOP"/tests/pair/cases/*.sh \
 	> "$res/pair.log" 2>&1 || ub_log "guest pair failed: $res/pair.log"
 host_script guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
 	"$res/tmp-checkout" test
 host_script dkms "$UB_TOP/tests/host/dkms.sh" "$res/dkms"
-finish --host "$res/host" --guest "$res/guest" --pair "$res/pair"
+finish --host "$res/host" "${guest_dirs[@]}" --pair "$res/pair"

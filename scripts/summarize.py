@@ -465,41 +465,67 @@ def read_results(path):
     return status, twice
 
 
-def guest_cases(out, manifest, suites):
-    """results.txt: one "PASS name" or "FAIL name (why)" a case; returns
-    {name: passed}."""
+def guest_cases(outs, manifest, suites):
+    """results.txt of each guest in OUTS: one "PASS name" or "FAIL name
+    (why)" a case; returns {name: passed}. The guests of one run share
+    the cases out (check-guest.sh's claims): a case recorded by several
+    (one that every guest runs, like no-leftover-modules) passes only if
+    it passed in each."""
     cases = Suite("guest", "cases")
     suites.append(cases)
-    status, twice = read_results(os.path.join(out, "results.txt"))
-    for name, (ok, why) in status.items():
+    merged = {}
+    for out in outs:
+        status, twice = read_results(os.path.join(out, "results.txt"))
+        for name in twice:
+            cases.add(False, name, "recorded twice")
+        if not status:
+            cases.add(False, "results.txt", "the guest recorded no case"
+                      + (f" ({os.path.basename(out)})" if len(outs) > 1 else ""))
+        for name, (ok, why) in status.items():
+            was_ok, was_why = merged.get(name, (True, ""))
+            merged[name] = (was_ok and ok, was_why if not was_ok else why)
+    for name, (ok, why) in merged.items():
         cases.add(ok, name, why)
         if manifest is not None and name not in manifest.get("guest_cases", []):
             cases.add(False, name, "not in the manifest (check-guest.sh --list)")
-    for name in twice:
-        cases.add(False, name, "recorded twice")
     if manifest is not None:
-        cases.fail_many([c for c in manifest.get("guest_cases", []) if c not in status],
+        cases.fail_many([c for c in manifest.get("guest_cases", []) if c not in merged],
                         "never recorded in results.txt")
-    if cases.passed + cases.failed == 0:
-        cases.add(False, "results.txt", "the guest recorded no case")
-    return {name: ok for name, (ok, _) in status.items()}
+    return {name: ok for name, (ok, _) in merged.items()}
 
 
-def guest_checks(out, manifest, suites, skips):
-    dmesg = os.path.join(out, "dmesg.txt")
-    src = dmesg if os.path.exists(dmesg) else os.path.join(out, "console.log")
-    text = read_text(src)
-    lines = text.splitlines() if text is not None else []
-    # The kernel log right after the KUnit case (check-guest.sh), in case
-    # the ring buffer dropped its start by the end of the run.
-    text = read_text(os.path.join(out, "kunit-dmesg.txt"))
-    kunit_lines = text.splitlines() if text is not None else lines
-    seen = set(lines)
-    guest_health(out, [l for l in kunit_lines if l not in seen] + lines, suites)
+def guest_checks(outs, manifest, suites, skips):
+    """The guests of the run (OUTS: their results directories; make check
+    runs two side by side): each one's health, the KUnit suites from
+    whichever ran them, the cases and the GoogleTest reports of all."""
+    kunit_lines = []
+    for n, out in enumerate(outs):
+        dmesg = os.path.join(out, "dmesg.txt")
+        src = dmesg if os.path.exists(dmesg) else os.path.join(out, "console.log")
+        text = read_text(src)
+        lines = text.splitlines() if text is not None else []
+        # The kernel log right after the KUnit case (check-guest.sh), in
+        # case the ring buffer dropped its start by the end of the run.
+        text = read_text(os.path.join(out, "kunit-dmesg.txt"))
+        klines = text.splitlines() if text is not None else lines
+        seen = set(lines)
+        guest_health(out, [l for l in klines if l not in seen] + lines, suites,
+                     name="health" if n == 0 else f"health {os.path.basename(out)}")
+        kunit_lines += klines
     kunit_checks(kunit_lines, manifest, True, suites, skips)
-    guest_cases(out, manifest, suites)
-    gtest_binaries("guest", os.path.join(out, "gtest"), manifest and manifest.get("itest", []),
-                   suites, skips, log_dir=os.path.join(out, "cases"))
+    guest_cases(outs, manifest, suites)
+    entries = manifest and manifest.get("itest", [])
+    if not entries:
+        for out in outs:
+            gtest_binaries("guest", os.path.join(out, "gtest"), entries, suites, skips,
+                           log_dir=os.path.join(out, "cases"))
+        return
+    for b in entries:
+        # the guest that ran it (else the first: its report is missing)
+        out = next((o for o in outs if os.path.exists(
+            os.path.join(o, "gtest", b["name"] + ".json"))), outs[0])
+        gtest_binaries("guest", os.path.join(out, "gtest"), [b], suites, skips,
+                       log_dir=os.path.join(out, "cases"))
 
 
 PAIR_ROLES = ("a", "b")
@@ -621,7 +647,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--manifest", help="what must report (scripts/suites.py)")
     ap.add_argument("--host", help="directory of the host suites' reports")
-    ap.add_argument("--guest", help="results directory of the guest run")
+    ap.add_argument("--guest", action="append",
+                    help="results directory of a guest of the run (repeat "
+                    "for the guests that shared the cases out)")
     ap.add_argument("--pair", help="results directory of the guest pair "
                     "(scripts/pair-run.sh)")
     ap.add_argument("--expected-skips", default=DEFAULT_SKIPS,

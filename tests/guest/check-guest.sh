@@ -38,10 +38,25 @@ cpu_ticks() {
 	CPU_ALL=$((us + ni + sy + id + wa + hi + si + st))
 }
 
+# claim NAME: whether this guest runs case NAME. make check runs two
+# guests side by side (scripts/check.sh) that share the cases out through a
+# host directory (UB_CLAIMS, tests/guest/init.sh): the first to create
+# NAME there (O_EXCL, bash's noclobber) runs it. Without it, every case.
+claim() {
+	[[ -n ${UB_CLAIMS:-} ]] || return 0
+	local rc=0
+	set -C
+	{ : > "$UB_CLAIMS/$1"; } 2> /dev/null || rc=1
+	set +C
+	return $rc
+}
+
 # run_case NAME COMMAND...: COMMAND may be a shell function of this script.
+# RAN: whether this guest ran it.
 run_case() {
 	local name=$1 rc=0
 	shift
+	RAN=
 	if [[ $OUT == --list ]]; then
 		echo "$name"
 		return
@@ -53,6 +68,8 @@ run_case() {
 		echo "FAIL $name (not run: UB_ONLY=$UB_ONLY)" >> "$results"
 		return
 	fi
+	[[ -n ${EVERY_GUEST:-} ]] || claim "$name" || return 0
+	RAN=1
 	echo "ub-check: $name" > /dev/kmsg
 	local t0=$EPOCHREALTIME c0 i0 c1 i1
 	cpu_ticks
@@ -130,20 +147,47 @@ kunit_run() {
 	ub_unload_stack || rc=1
 	return $rc
 }
+if [[ $OUT != --list && -n ${ub_claims:-} && -z ${UB_CLAIMS:-} ]]; then
+	echo "FAIL claims (the share of scripts/guest-run.sh's UB_GUEST_CLAIMS is not mounted)" >> "$results"
+fi
 run_case kunit-modules kunit_run
 # KUnit's KTAP, before the later cases' messages can push it out of the
 # kernel's ring buffer (summarize.py reads it from here).
-[[ $OUT == --list ]] || "$UB_BUSYBOX" dmesg > "$OUT/kunit-dmesg.txt"
+[[ -z $RAN ]] || "$UB_BUSYBOX" dmesg > "$OUT/kunit-dmesg.txt"
 
+# The shell cases and the GoogleTest integration binaries, by name.
+declare -A kind path
+names=()
 for c in "$UB_TOP"/tests/guest/cases/*.sh; do
 	[ -e "$c" ] || continue
-	run_case "$(basename "$c" .sh)" bash "$c"
+	n=${c##*/}
+	n=${n%.sh}
+	kind[$n]=case path[$n]=$c
+	names+=("$n")
 done
-
 for t in "$UB_TOP"/build/tests/integration/*_itest; do
 	[ -x "$t" ] || continue
-	n=$(basename "$t")
-	run_case "$n" "$t" --gtest_output="json:$OUT/gtest/$n.json"
+	n=${t##*/}
+	kind[$n]=itest path[$n]=$t
+	names+=("$n")
+done
+run_named() {
+	if [[ ${kind[$1]} == case ]]; then
+		run_case "$1" bash "${path[$1]}"
+	else
+		run_case "$1" "${path[$1]}" --gtest_output="json:$OUT/gtest/$1.json"
+	fi
+}
+# The slowest first (times.txt of a run): guests that share the cases out
+# then end at about the same time.
+slow=(fault-injection ipourma-ns-pair urma_perftest_itest udma-rtp-netem
+	urma_nspair_itest liburma_process_itest udma-force-wire-dp
+	urma_dp_queue_itest)
+declare -A started
+for n in "${slow[@]}" "${names[@]}"; do
+	[[ -n ${kind[$n]:-} && -z ${started[$n]:-} ]] || continue
+	started[$n]=1
+	run_named "$n"
 done
 
 # Nothing may be left loaded after the cases: each cleans up after itself.
@@ -158,4 +202,5 @@ leftover() {
 	done
 	return $rc
 }
-run_case no-leftover-modules leftover
+# every guest: its own modules
+EVERY_GUEST=1 run_case no-leftover-modules leftover

@@ -45,6 +45,13 @@ $bb mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 $bb mkdir -p /run/out
 $bb mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/out
 OUT=/run/out
+# Guests that share the cases out (scripts/guest-run.sh's UB_GUEST_CLAIMS):
+# uncached 9p, so that creating a claim is one create on the host.
+if [[ -n ${ub_claims:-} ]]; then
+	$bb mkdir -p /run/claims
+	$bb mount -t 9p -o trans=virtio,version=9p2000.L claims /run/claims &&
+		export UB_CLAIMS=/run/claims
+fi
 
 # Hide the host's /lib/modules behind the guest kernel's own modules.
 read -r rel < /proc/sys/kernel/osrelease

@@ -48,6 +48,7 @@ class Run:
         self.tmp = tmp
         self.host = os.path.join(tmp, "host")
         self.guest = None
+        self.more_guests = []
         self.manifest = {"host": [], "itest": [], "guest_cases": [], "kunit": [],
                          "errors": []}
         self.skips = ""
@@ -64,28 +65,39 @@ class Run:
         if log is not None:
             self.write(os.path.join(self.host, name + ".log"), log)
 
+    def guest_dir(self, name, dmesg, results):
+        """A finished, clean guest's results directory."""
+        d = os.path.join(self.tmp, name)
+        for sub in ("cases", "gtest"):
+            os.makedirs(os.path.join(d, sub), exist_ok=True)
+        self.write(os.path.join(d, "script.rc"), "0\n")
+        self.write(os.path.join(d, "dmesg.txt"), dmesg)
+        self.write(os.path.join(d, "kmemleak.txt"), "")
+        self.write(os.path.join(d, "lockdep.txt"), " debug_locks:   1\n")
+        self.write(os.path.join(d, "results.txt"),
+                   "".join(line + "\n" for line in results))
+        return d
+
     def guest_run(self, dmesg="", results=(), kunit=None, cases=None):
         """A finished, clean guest run: RESULTS are results.txt's lines,
         KUNIT {module: [suites]} the manifest's KUnit part, CASES the
         manifest's guest cases (default: those of RESULTS)."""
-        self.guest = os.path.join(self.tmp, "guest")
-        for d in ("cases", "gtest"):
-            os.makedirs(os.path.join(self.guest, d), exist_ok=True)
-        self.write(os.path.join(self.guest, "script.rc"), "0\n")
-        self.write(os.path.join(self.guest, "dmesg.txt"), dmesg)
-        self.write(os.path.join(self.guest, "kmemleak.txt"), "")
-        self.write(os.path.join(self.guest, "lockdep.txt"), " debug_locks:   1\n")
-        self.write(os.path.join(self.guest, "results.txt"),
-                   "".join(line + "\n" for line in results))
+        self.guest = self.guest_dir("guest", dmesg, results)
         self.manifest["guest_cases"] = cases if cases is not None else \
             [line.split()[1] for line in results]
         self.manifest["kunit"] = [{"module": m, "suites": s}
                                   for m, s in (kunit or {}).items()]
 
-    def itest(self, name, tests, report=None):
+    def second_guest(self, dmesg="", results=()):
+        """A second guest of the run (make check's guest2), which shared
+        the manifest's cases out with the first."""
+        self.more_guests.append(self.guest_dir("guest2", dmesg, results))
+        return self.more_guests[-1]
+
+    def itest(self, name, tests, report=None, guest=None):
         self.manifest["itest"].append({"name": name, "cmd": [name], "tests": tests})
         if report is not None:
-            self.write(os.path.join(self.guest, "gtest", name + ".json"), report)
+            self.write(os.path.join(guest or self.guest, "gtest", name + ".json"), report)
 
     @staticmethod
     def write(path, text):
@@ -102,6 +114,8 @@ class Run:
                "--expected-skips", skips]
         if self.guest:
             cmd += ["--guest", self.guest]
+        for g in self.more_guests:
+            cmd += ["--guest", g]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         return p.returncode, p.stdout + p.stderr
 
@@ -392,6 +406,31 @@ class Guest(Case):
         self.run_.guest = None
         self.assertFails("guest cases not run: 1 (a)", "it_itest not run: 1",
                          "suites not run: no guest run: 1 (s1)")
+
+    def test_cases_shared_by_two_guests_pass(self):
+        self.run_.skips = DISABLED_DECLARED.replace("t/", "it_itest/")
+        self.run_.guest_run("", ["PASS a", "PASS left"], cases=["a", "b", "it_itest", "left"])
+        g2 = self.run_.second_guest("", ["PASS b", "PASS it_itest", "PASS left"])
+        self.run_.itest("it_itest", RECORDED_TESTS, data("gtest", "passing.json"), guest=g2)
+        self.assertPasses("guest  health guest2       4 passed", "guest  cases               4 passed")
+
+    def test_case_of_every_guest_fails_if_one_failed(self):
+        self.run_.guest_run("", ["PASS a", "PASS left"], cases=["a", "left"])
+        self.run_.second_guest("", ["FAIL left (exit 1, log: cases/left.log)"])
+        self.assertFails("left: (exit 1, log: cases/left.log)")
+
+    def test_second_guest_that_died_fails(self):
+        self.run_.guest_run("", ["PASS a"], cases=["a", "b"])
+        g2 = self.run_.second_guest("", [])
+        os.unlink(os.path.join(g2, "script.rc"))
+        self.assertFails("health guest2", "script ran to the end",
+                         "the guest recorded no case (guest2)",
+                         "never recorded in results.txt: 1 (b)")
+
+    def test_case_recorded_twice_by_one_guest_fails(self):
+        self.run_.guest_run("", ["PASS a", "PASS a"], cases=["a"])
+        self.run_.second_guest("", ["PASS b"])
+        self.assertFails("a: recorded twice", "b: not in the manifest")
 
     def test_missing_results_fails(self):
         self.run_.guest_run("", ["PASS a"])
