@@ -382,6 +382,7 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 					URMA_CR_LOC_OPERATION_ERR);
 			return;
 		}
+		spin_unlock_bh(&rtp->lock);
 	}
 	len = udma_msg_len(req);
 	udma_uboe_msg_to_pkt(req, tpn, peer_tpn, NULL, 0, &pkt);
@@ -548,6 +549,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 {
 	struct udma_uboe_item *it;
 	union ubcore_eid src, dst;
+	struct udma_rtp *rtp;
 	bool queued;
 	u32 peer_tpn;
 
@@ -575,11 +577,16 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	it->skb = skb_get(skb);
 
 	if (pkt->tp_opcode == UBOE_TP_RTP_DATA) {
-		it->rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
-				       GFP_ATOMIC);
-		queued = it->rtp && udma_rtp_rx_data(it->rtp, pkt,
-						     udma_uboe_take,
-						     udma_uboe_item_drop, it);
+		rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
+				   GFP_ATOMIC);
+		it->rtp = rtp;
+		queued = false;
+		/* (once taken, @it is the receive work's: not read again) */
+		if (rtp) {
+			queued = udma_rtp_rx_data(rtp, pkt, udma_uboe_take,
+						  udma_uboe_item_drop, it);
+			spin_unlock_bh(&rtp->lock);
+		}
 	} else {
 		queued = udma_uboe_take(it);
 	}

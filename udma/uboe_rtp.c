@@ -560,11 +560,14 @@ void udma_rtp_init(struct udma_dev *udev)
  * @peer: the peer's EID
  * @gfp: for a new one
  *
- * Created on first use; started over when @tpn was another peer's.
+ * Created on first use; started over when @tpn was another peer's. The
+ * state comes back locked, so that a packet's caller takes @rtp->lock
+ * once for the lookup and its own work.
  *
  * Context: any; softirq with GFP_ATOMIC.
- * Return: the state (valid until the device is released), or NULL (no
- * memory, or the device is being removed).
+ * Return: the state (valid until the device is released) with its lock
+ * held (spin_lock_bh(): the caller releases it with spin_unlock_bh()),
+ * or NULL (no memory, or the device is being removed).
  */
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 			      const union ubcore_eid *src,
@@ -598,7 +601,6 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 		udma_rtp_reset_locked(rtp, peer_tpn, peer);
 	if (src)
 		rtp->src = *src;
-	spin_unlock_bh(&rtp->lock);
 	return rtp;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
@@ -683,12 +685,14 @@ static void udma_rtp_ack_later(struct udma_rtp *rtp)
 
 /**
  * udma_rtp_rx_data() - a data packet of a TP arrived
- * @rtp: the TP (its peer checked by the caller)
- * @pkt: the packet
+ * @rtp: the TP (its peer checked by the caller), locked: as
+ *	udma_rtp_get() returns it; still locked on return
  * @take: queues a packet for the transaction layer; false when it cannot
  *	(the receive queue is full: the packet counts as lost)
  * @drop: frees a packet held after a hole that is not needed any more
  * @item: the caller's packet, for @take and @drop
+ *
+ * @pkt: the packet
  *
  * See the top of this file. Softirq; does not sleep.
  *
@@ -703,9 +707,9 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 	bool kept = false, ack = false;
 	void *next;
 
-	spin_lock_bh(&rtp->lock);
+	lockdep_assert_held(&rtp->lock);
 	if (rtp->stopped)
-		goto out;
+		return false;
 	switch (udma_rtp_rx_verdict(rx, pkt->psn)) {
 	case UDMA_RTP_NEW:
 		if (!take(item))
@@ -752,8 +756,6 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_OUT_OF_WINDOW);
 		break;
 	}
-out:
-	spin_unlock_bh(&rtp->lock);
 	return kept;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
@@ -786,7 +788,6 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			   pkt->has_eid ? &pkt->dst_eid : NULL, src, GFP_ATOMIC);
 	if (!rtp)
 		return UBOE_DROP_NONE;
-	spin_lock_bh(&rtp->lock);
 	if (pkt->tp_opcode == UBOE_TP_ACK) {
 		udma_wire_inc(udev, UDMA_WIRE_RTP_ACK_RX);
 		acked = udma_rtp_tx_ack(&rtp->tx, pkt->psn, pkt->window);
