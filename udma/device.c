@@ -211,6 +211,8 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 	udev->netdev = ndev;
 	netdev_hold(ndev, &udev->netdev_tracker, GFP_KERNEL);
 	INIT_LIST_HEAD(&udev->list);
+	mutex_init(&udev->sqs_lock);
+	INIT_LIST_HEAD(&udev->sqs);
 	atomic_inc(&udma_nr_devs);
 	udma_uboe_rx_init(udev);
 	if (udma_wire_alloc(udev)) {

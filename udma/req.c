@@ -471,6 +471,7 @@ static enum udma_sq_take udma_sq_take(struct udma_sq *sq, u32 pi)
 		smp_store_release(&ring->ctrl->ci, ci + 1);
 		wqe->state = UDMA_WQE_TAKEN;
 		wqe->held = false;
+		wqe->rtp = NULL;
 		sq->tail++;
 	}
 	spin_unlock_bh(&ring->lock);
@@ -549,10 +550,6 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	}
 	/* Responses that came in since the last run. */
 	udma_uboe_sq_drain(sq);
-	if (READ_ONCE(sq->tp_failed)) {
-		udma_comp_tp_failed(sq);
-		return false;
-	}
 	if (!udma_comp_run(sq))
 		return false;
 	udma_sq_batch_init(sq, &b);
@@ -584,10 +581,6 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 			return true;
 		bytes += next;
 		udma_req_send(sq, &b);
-		if (READ_ONCE(sq->tp_failed)) {
-			udma_comp_tp_failed(sq);
-			return false;
-		}
 		if (!udma_comp_run(sq))
 			return false;
 		if (!inline_budget)

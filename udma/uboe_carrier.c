@@ -360,7 +360,9 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 	struct udma_dev *udev = sq->udev;
 	u32 tpn = 0, peer_tpn = 0;
 	struct udma_rtp *rtp = NULL;
+	struct udma_wqe *wqe;
 	struct uboe_pkt pkt;
+	u32 gen = 0;
 	u64 len;
 	int ret;
 
@@ -382,7 +384,12 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 					URMA_CR_LOC_OPERATION_ERR);
 			return;
 		}
+		gen = rtp->gen;
 		spin_unlock_bh(&rtp->lock);
+		/* its failure fails the WQE (udma_comp_tp_failed()) */
+		wqe = udma_sq_wqe(sq, req->pkt.psn);
+		wqe->rtp = rtp;
+		wqe->rtp_gen = gen;
 	}
 	len = udma_msg_len(req);
 	udma_uboe_msg_to_pkt(req, tpn, peer_tpn, NULL, 0, &pkt);
@@ -398,10 +405,12 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 		dev_dbg_ratelimited(&udev->ub_dev.dev,
 				    "queue %u: request of %llu bytes not sent: %d\n",
 				    udma_sq_id(sq), len, ret);
-		udma_comp_local(sq, req->pkt.psn, udma_uboe_tx_status(ret));
-		/* a TP that failed fails the queue (udma_sq_process()) */
+		/* a TP that failed fails the queue, this WQE first */
 		if (ret == -ETIMEDOUT)
-			WRITE_ONCE(sq->tp_failed, true);
+			udma_comp_tp_failed(sq, rtp, gen);
+		else
+			udma_comp_local(sq, req->pkt.psn,
+					udma_uboe_tx_status(ret));
 		return;
 	}
 	/* UM: a datagram gets no response */
@@ -627,29 +636,28 @@ static struct udma_sq *udma_uboe_sq_get(struct udma_dev *udev, u32 id,
 }
 
 /**
- * udma_uboe_fail_sq() - the TP of a queue's requests failed
+ * udma_uboe_tp_failed() - a TP failed: fail what was sent on it
  * @udev: the device
- * @id: the JFS or jetty ID (INI_RC_ID of its requests)
+ * @rtp: the TP's transport
+ * @gen: the TP of it that failed (udma_rtp.gen)
  *
- * The queue completes the WQEs waiting for responses with
- * URMA_CR_ACK_TIMEOUT_ERR and goes to ERROR, in its work
- * (udma_sq_process()). Process context.
+ * Every queue of the device with WQEs sent on that TP and not answered
+ * completes them with URMA_CR_ACK_TIMEOUT_ERR and goes to ERROR
+ * (udma_comp_tp_failed()), at once, however many queues there are.
+ * Process context; sleeps (each queue's proc_lock).
  */
-void udma_uboe_fail_sq(struct udma_dev *udev, u32 id)
+void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
+			 u32 gen)
 {
-	struct ubcore_jetty *jetty;
-	struct ubcore_jfs *jfs;
 	struct udma_sq *sq;
 
-	sq = udma_uboe_sq_get(udev, id, &jfs, &jetty);
-	if (!sq)
-		return;
-	WRITE_ONCE(sq->tp_failed, true);
-	udma_sq_kick(sq, 0);
-	if (jfs)
-		ubcore_obj_ref_put(&jfs->obj_ref);
-	else
-		ubcore_obj_ref_put(&jetty->obj_ref);
+	mutex_lock(&udev->sqs_lock);
+	list_for_each_entry(sq, &udev->sqs, dev_node) {
+		mutex_lock(&sq->proc_lock);
+		udma_comp_tp_failed(sq, rtp, gen);
+		mutex_unlock(&sq->proc_lock);
+	}
+	mutex_unlock(&udev->sqs_lock);
 }
 
 /* A response: to its SQ's list, for the SQ's work (the completer). */

@@ -78,7 +78,8 @@ void udma_uboe_sq_drain(struct udma_sq *sq);
 void udma_uboe_sq_purge(struct udma_sq *sq);
 u32 udma_uboe_rx_room(struct udma_dev *udev);
 void udma_uboe_item_drop(void *item);
-void udma_uboe_fail_sq(struct udma_dev *udev, u32 id);
+void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
+			 u32 gen);
 
 /* The carrier's pure parts, for KUnit. */
 void udma_uboe_msg_to_pkt(const struct udma_msg *msg, u32 stpn, u32 dtpn,

@@ -62,10 +62,11 @@
  * doubled at every timeout up to UDMA_RTP_RTO_MAX_MS, back to
  * uboe_rto_ms on progress. After uboe_retry_cnt timeouts in a row
  * (rtp_ack_timeouts) the TP has failed: its unacknowledged packets are
- * dropped, every sender waiting on it fails (-ETIMEDOUT) and the queues
- * whose requests were unacknowledged complete them with
- * URMA_CR_ACK_TIMEOUT_ERR and go to ERROR (flush CQEs, JETTY_ERR /
- * JFS_ERR event: udma_uboe_fail_sq()). The RTO and the retry limit are
+ * dropped, every sender waiting on it fails (-ETIMEDOUT) and every queue
+ * with requests sent on it and not answered (acknowledged by the
+ * transport or not) completes them with URMA_CR_ACK_TIMEOUT_ERR and goes
+ * to ERROR (flush CQEs, JETTY_ERR / JFS_ERR event: udma_uboe_tp_failed(),
+ * which finds them however many queues there are). The RTO and the retry limit are
  * module parameters: a TP of RM mode is shared by every jetty of an EID
  * pair, so no one jetty's err_timeout or retry count can be its.
  *
@@ -414,24 +415,16 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
 
-/* Forget the sending half's past: a new TP, or a failed one. */
+/*
+ * The TP failed: nothing is sent on it any more, and the WQEs sent on it
+ * (@fail_work finds them on the device's queues, as many as there are)
+ * will get no response.
+ */
 static void udma_rtp_fail_locked(struct udma_rtp *rtp)
 {
-	struct udma_rtp_pkt *p;
-	u32 i;
-
 	lockdep_assert_held(&rtp->lock);
 	rtp->failed = true;
-	list_for_each_entry(p, &rtp->tx.unacked, node) {
-		if (p->pkt.tp_opcode != UBOE_TP_RTP_DATA ||
-		    p->pkt.ta_opcode >= UBOE_TA_TAACK)
-			continue;
-		for (i = 0; i < rtp->nr_fail_ids; i++)
-			if (rtp->fail_ids[i] == p->pkt.rc_id)
-				break;
-		if (i == rtp->nr_fail_ids && i < UDMA_RTP_FAIL_IDS)
-			rtp->fail_ids[rtp->nr_fail_ids++] = p->pkt.rc_id;
-	}
+	rtp->fail_gen = rtp->gen;
 	udma_rtp_tx_purge(&rtp->tx);
 }
 
@@ -489,20 +482,16 @@ static void udma_rtp_ack_timer(struct timer_list *t)
 	spin_unlock_bh(&rtp->lock);
 }
 
-/* Tell the queues whose requests a failed TP lost. */
+/* Fail the WQEs sent on the TP that failed, on every queue. */
 static void udma_rtp_fail_work(struct work_struct *work)
 {
 	struct udma_rtp *rtp = container_of(work, struct udma_rtp, fail_work);
-	u32 ids[UDMA_RTP_FAIL_IDS];
-	u32 n, i;
+	u32 gen;
 
 	spin_lock_bh(&rtp->lock);
-	n = rtp->nr_fail_ids;
-	memcpy(ids, rtp->fail_ids, n * sizeof(ids[0]));
-	rtp->nr_fail_ids = 0;
+	gen = rtp->fail_gen;
 	spin_unlock_bh(&rtp->lock);
-	for (i = 0; i < n; i++)
-		udma_uboe_fail_sq(rtp->udev, ids[i]);
+	udma_uboe_tp_failed(rtp->udev, rtp, gen);
 }
 
 /* Start over for a new TP of the same local TPN. */
@@ -519,7 +508,7 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	rtp->rto = udma_rtp_rto0();
 	rtp->retries = 0;
 	rtp->failed = false;
-	rtp->nr_fail_ids = 0;
+	rtp->gen++;
 }
 
 static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,

@@ -33,8 +33,6 @@ struct udma_dev;
 #define UDMA_RTP_RTO_MAX_MS	2000
 /* A hole is NAKed once this many later packets arrived (reordering). */
 #define UDMA_RTP_NAK_AFTER	4
-/* Request IDs (INI_RC_ID) a TP remembers to fail when it times out. */
-#define UDMA_RTP_FAIL_IDS	16
 
 /* PSN arithmetic, 24 bits with wrap (uboe_wire.h UBOE_PSN_MASK). */
 static inline u32 udma_psn_add(u32 psn, u32 n)
@@ -163,16 +161,19 @@ struct udma_resp_seg {
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset
  * @stopped: the device is going: no timer is armed any more
- * @fail_ids: INI_RC_IDs of requests that were unacknowledged when it
- *	failed, for @fail_work; @nr_fail_ids of them
- * @nr_fail_ids: entries of @fail_ids
+ * @gen: the TP of this TPN it is now, counted from 0 by every reset: a
+ *	WQE sent on it records it (udma_wqe.rtp_gen), so that the failure
+ *	of one TP fails the WQEs sent on that one only
+ * @fail_gen: @gen of the TP that failed, for @fail_work
  * @rto_timer: retransmits from @tx.una (go-back-N)
  * @ack_timer: the delayed ACK
  * @wait: senders waiting for the window
  * @tx_mutex: one message's packets at a time (they are consecutive
  *	PSNs, so the receiver reassembles one message per TP at a time)
  * @seg: the responder's message in packets (the receive work's)
- * @fail_work: tells the queues of @fail_ids (process context)
+ * @fail_work: fails the WQEs sent on the TP @fail_gen, on whichever of
+ *	the device's queues they are (udma_uboe_tp_failed(); process
+ *	context)
  */
 struct udma_rtp {
 	struct udma_dev *udev;
@@ -187,8 +188,8 @@ struct udma_rtp {
 	u8 retries;
 	bool failed;
 	bool stopped;
-	u32 fail_ids[UDMA_RTP_FAIL_IDS];
-	u32 nr_fail_ids;
+	u32 gen;
+	u32 fail_gen;
 	struct timer_list rto_timer;
 	struct timer_list ack_timer;
 	wait_queue_head_t wait;
