@@ -70,6 +70,13 @@
  * module parameters: a TP of RM mode is shared by every jetty of an EID
  * pair, so no one jetty's err_timeout or retry count can be its.
  *
+ * Peer loss: when ubcore's connection manager finds the TP's peer gone
+ * (keepalives unanswered, the peer's DCONN_NOTIFY, this port down) it
+ * calls udma_tp_lost() (ubcore_ops.tp_lost), and the TP fails as after
+ * the last retry, at once; so do the WQEs whose requests the transport
+ * had acknowledged but whose responses never came (every WQE records the
+ * TP it was sent on, udma_wqe.rtp), which no retry would catch.
+ *
  * The state of a TP (struct udma_rtp) is created on the first packet sent
  * or received on it, in the device's xarray by local TPN, and checked on
  * every use: when the TPN comes back for another peer (ubcore made a new
@@ -508,6 +515,7 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	rtp->rto = udma_rtp_rto0();
 	rtp->retries = 0;
 	rtp->failed = false;
+	rtp->lost = false;
 	rtp->gen++;
 }
 
@@ -585,7 +593,7 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 		}
 	}
 	spin_lock_bh(&rtp->lock);
-	if (rtp->peer_tpn != peer_tpn ||
+	if (rtp->lost || rtp->peer_tpn != peer_tpn ||
 	    memcmp(&rtp->peer, peer, sizeof(*peer)))
 		udma_rtp_reset_locked(rtp, peer_tpn, peer);
 	if (src)
@@ -804,6 +812,37 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 	return UBOE_DROP_NONE;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_ack);
+
+/**
+ * udma_tp_lost() - ubcore_ops.tp_lost: a TP lost its peer
+ * @ub_dev: the device
+ * @tpn: the TP's local TPN
+ *
+ * The TP fails as after the last retry, at once: its unacknowledged
+ * packets are dropped, its senders fail, and every queue with WQEs sent on
+ * it and not answered (acknowledged by the transport or not: the response
+ * will never come) completes them with URMA_CR_ACK_TIMEOUT_ERR and goes
+ * to ERROR, with its async event (udma_uboe_tp_failed()), before this
+ * returns. The next use of @tpn is a new TP. Process context (the
+ * connection manager's, its lock held); sleeps.
+ */
+void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn)
+{
+	struct udma_dev *udev = to_udma_dev(ub_dev);
+	struct udma_rtp *rtp = xa_load(&udev->rtps, tpn);
+	u32 gen;
+
+	/* (nothing was ever sent or received on it) */
+	if (!rtp)
+		return;
+	spin_lock_bh(&rtp->lock);
+	udma_rtp_fail_locked(rtp);
+	rtp->lost = true;
+	gen = rtp->gen;
+	spin_unlock_bh(&rtp->lock);
+	wake_up_all(&rtp->wait);
+	udma_uboe_tp_failed(udev, rtp, gen);
+}
 
 /**
  * udma_rtp_stop() - the device's TPs send and take nothing any more

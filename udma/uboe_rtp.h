@@ -21,6 +21,7 @@
 
 #include "msg.h"
 
+struct ubcore_device;
 struct udma_dev;
 
 /* Packets a sender has in flight per TP at most (the receiver's credit). */
@@ -161,6 +162,8 @@ struct udma_resp_seg {
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset
  * @stopped: the device is going: no timer is armed any more
+ * @lost: ubcore said the TP lost its peer (udma_tp_lost()): it is out of
+ *	ubcore's table, so the next use of this TPN is a new TP (reset)
  * @gen: the TP of this TPN it is now, counted from 0 by every reset: a
  *	WQE sent on it records it (udma_wqe.rtp_gen), so that the failure
  *	of one TP fails the WQEs sent on that one only
@@ -188,6 +191,7 @@ struct udma_rtp {
 	u8 retries;
 	bool failed;
 	bool stopped;
+	bool lost;
 	u32 gen;
 	u32 fail_gen;
 	struct timer_list rto_timer;
@@ -236,5 +240,6 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const struct uboe_pkt *pkt,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
+void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn);
 
 #endif /* _UDMA_UBOE_RTP_H */

@@ -1208,7 +1208,8 @@ TEST_F(NsPair, UrmaAdminShowsTheTpAndCountersInEachNamespace)
 // deleted (the SEND finds no device and is never answered), then the
 // peer's veth set down: this end's link loses its carrier, the TP its
 // peer, and the bound jetty goes to ERROR: URMA_EVENT_JETTY_ERR, the SEND
-// completes with WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record follows; no
+// (sent on the TP, never answered) completes with ACK_TIMEOUT_ERR (udma's
+// tp_lost) and a WR_FLUSH_ERR_DONE record follows; no
 // TP is left. The device's removal with the DCONN_NOTIFY arriving is
 // ubcore_cm_peer's (tests/guest/cases/cm-peer-loss.sh). The bed is put
 // back afterwards (no qdisc on vB, vB up, its IPv6 address, udmaB).
@@ -1260,7 +1261,7 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
     EXPECT_EQ(ub_itest::jetty_state(j), URMA_JETTY_STATE_ERROR);
     urma_cr_t cr;
     ASSERT_TRUE(me.poll(me.scq, &cr, 5000));
-    EXPECT_EQ(cr.status, URMA_CR_WR_FLUSH_ERR);
+    EXPECT_EQ(cr.status, URMA_CR_ACK_TIMEOUT_ERR);
     EXPECT_EQ(cr.user_ctx, 61u);
     ASSERT_TRUE(me.poll(me.scq, &cr, 5000));
     EXPECT_EQ(cr.status, URMA_CR_WR_FLUSH_ERR_DONE);
