@@ -303,6 +303,8 @@ static void udma_comp_rewind(struct udma_sq *sq)
 {
 	u32 psn;
 
+	/* (a request stopped for its TP is sent again from its start) */
+	udma_uboe_sq_cancel(sq);
 	for (psn = sq->head; psn != sq->next; psn++) {
 		struct udma_wqe *wqe = udma_sq_wqe(sq, psn);
 

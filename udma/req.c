@@ -529,7 +529,8 @@ static bool udma_req_may_send(const struct udma_sq *sq)
  *
  * Return: true when WQEs may be left (the caller queues the work), false
  * when the SQ is empty, stopped, waits for an RNR retry (its work is
- * queued for that already) or for responses (they kick the work).
+ * queued for that already), for responses (they kick the work) or for
+ * its TP's window (the TP's wake kicks it).
  */
 bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 {
@@ -551,6 +552,12 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	/* Responses that came in since the last run. */
 	udma_uboe_sq_drain(sq);
 	if (!udma_comp_run(sq))
+		return false;
+	/*
+	 * A request that stopped for its TP goes on first; while it waits,
+	 * nothing else is sent (the TP's wake kicks the work).
+	 */
+	if (udma_uboe_sq_resume(sq) || !udma_comp_run(sq))
 		return false;
 	udma_sq_batch_init(sq, &b);
 	spin_lock_bh(&sq->ring->lock);
@@ -582,6 +589,9 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 		bytes += next;
 		udma_req_send(sq, &b);
 		if (!udma_comp_run(sq))
+			return false;
+		/* its request stopped for its TP: the TP's wake kicks the work */
+		if (sq->uboe_tx.tx.rtp)
 			return false;
 		if (!inline_budget)
 			cond_resched();

@@ -72,6 +72,7 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	INIT_LIST_HEAD(&sq->rnr_node);
 	INIT_LIST_HEAD(&sq->rsp_list);
 	INIT_LIST_HEAD(&sq->dev_node);
+	udma_uboe_sq_init(sq);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_init);
 
@@ -102,6 +103,7 @@ static void udma_sq_drop_window(struct udma_sq *sq, bool flush)
 	if (sq->rnr_wait)
 		udma_sq_rnr_del(sq);
 	sq->rnr_wait = false;
+	udma_uboe_sq_cancel(sq);
 	for (; sq->head != sq->tail; sq->head++) {
 		wqe = udma_sq_wqe(sq, sq->head);
 		udma_wqe_release(wqe);

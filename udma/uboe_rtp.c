@@ -21,9 +21,17 @@
  * WQE's local memory may be released before the transport's ACK (the
  * transaction's response can overtake it). At most the peer's credit
  * (TPACKH window, at most UDMA_RTP_WND) is in flight from the oldest
- * unacknowledged PSN; a sender beyond it sleeps until an ACK opens the
- * window (a slow receiver throttles the sender; a window of 0 is taken
- * as 1, the probe the retransmission timer repeats).
+ * unacknowledged PSN (a slow receiver throttles the sender; a window of 0
+ * is taken as 1, the probe the retransmission timer repeats). A sender
+ * beyond it waits holding nothing, as rdma_rxe's requester does: a
+ * queue's requester stops where it is (the packet of its message it
+ * reached, struct udma_uboe_sq_tx) and the ACK that opens the window
+ * kicks its work (struct udma_rtp_waiter), so that its proc_lock is free
+ * and other queues and the receive side go on; the responder (the
+ * device's receive work) sleeps on udma_rtp.wait. A message's packets
+ * are consecutive PSNs (the receiver reassembles one message per TP at
+ * a time): between its first and its last packet its sender owns the TP
+ * (udma_rtp.tx_owner) and any other waits the same way.
  *
  * Receiver (udma_rtp_rx_data(), softirq): the packet of the expected PSN
  * is taken if the device's receive queue has room for it (else it is
@@ -435,6 +443,20 @@ static void udma_rtp_fail_locked(struct udma_rtp *rtp)
 	udma_rtp_tx_purge(&rtp->tx);
 }
 
+/* Senders that stopped for the TP may try again (the window opened, the
+ * TP is free, failed or stopped).
+ */
+static void udma_rtp_wake_locked(struct udma_rtp *rtp)
+{
+	struct udma_rtp_waiter *w, *tmp;
+
+	lockdep_assert_held(&rtp->lock);
+	list_for_each_entry_safe(w, tmp, &rtp->waiters, node) {
+		list_del_init(&w->node);
+		w->wake(w);
+	}
+}
+
 static void udma_rtp_rto_timer(struct timer_list *t)
 {
 	struct udma_rtp *rtp = from_timer(rtp, t, rto_timer);
@@ -456,6 +478,7 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 				     rtp->udev->ub_dev.dev_name, rtp->tpn,
 				     rtp->peer.raw, rtp->retries - 1);
 		udma_rtp_fail_locked(rtp);
+		udma_rtp_wake_locked(rtp);
 		failed = true;
 		goto out;
 	}
@@ -517,6 +540,9 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	rtp->failed = false;
 	rtp->lost = false;
 	rtp->gen++;
+	/* a message of the old TP that was going out is void */
+	rtp->tx_owner = NULL;
+	udma_rtp_wake_locked(rtp);
 }
 
 static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
@@ -534,7 +560,7 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
 	timer_setup(&rtp->ack_timer, udma_rtp_ack_timer, 0);
 	init_waitqueue_head(&rtp->wait);
-	mutex_init(&rtp->tx_mutex);
+	INIT_LIST_HEAD(&rtp->waiters);
 	INIT_WORK(&rtp->fail_work, udma_rtp_fail_work);
 	return rtp;
 }
@@ -602,13 +628,21 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
 
-/* May a sender go on: room in the window, or a reason to give up. */
-static bool udma_rtp_may_send(struct udma_rtp *rtp)
+/* May @owner send a packet now: room, and no other's message going out. */
+static bool udma_rtp_room_for(const struct udma_rtp *rtp, const void *owner)
+{
+	lockdep_assert_held(&rtp->lock);
+	return udma_rtp_tx_room(&rtp->tx) &&
+	       (!rtp->tx_owner || rtp->tx_owner == owner);
+}
+
+/* May a sleeping sender go on: it may send, or has a reason to give up. */
+static bool udma_rtp_may_send(struct udma_rtp *rtp, const void *owner)
 {
 	bool ret;
 
 	spin_lock_bh(&rtp->lock);
-	ret = rtp->stopped || rtp->failed || udma_rtp_tx_room(&rtp->tx);
+	ret = rtp->stopped || rtp->failed || udma_rtp_room_for(rtp, owner);
 	spin_unlock_bh(&rtp->lock);
 	return ret;
 }
@@ -616,25 +650,31 @@ static bool udma_rtp_may_send(struct udma_rtp *rtp)
 /**
  * udma_rtp_send() - send a data packet on a TP, reliably
  * @rtp: the TP
- * @p: the packet (udma_rtp_pkt_alloc()); its PSN is assigned here. On
- *	success the TP owns it (until the peer acknowledges it); on failure
- *	the caller frees it
+ * @p: the packet (udma_rtp_pkt_alloc()), one of a message (its seg says
+ *	which: the TP is @owner's from the first to the last); its PSN is
+ *	assigned here. On success the TP owns it (until the peer
+ *	acknowledges it); on failure the caller frees it
+ * @owner: the sender (its message's packets go out one after the other)
+ * @w: a sender that does not sleep: without room in the window, or while
+ *	another's message goes out, @w joins the TP's waiters and -EAGAIN
+ *	comes back (the caller sends @p again when woken); NULL: sleeps
+ *	until it may send
  *
- * Waits for room in the window. A packet the IP layer refuses at once
- * (no route, too big) is not kept: its PSN is taken back.
+ * A packet the IP layer refuses at once (no route, too big) is not kept:
+ * its PSN is taken back. Any error ends @owner's message on the TP.
  *
- * Context: process context; sleeps. The caller holds @rtp->tx_mutex for
- * the packets of one message.
+ * Context: process context; sleeps without @w.
  *
- * Return: 0; -ETIMEDOUT when the TP failed (no ACK after every retry),
- * -ENETDOWN when the device is being removed, or udma_uboe_xmit()'s
- * error.
+ * Return: 0; -EAGAIN (@w only); -ETIMEDOUT when the TP failed (no ACK
+ * after every retry, or its peer lost); -ENETDOWN when the device is
+ * being removed; or udma_uboe_xmit()'s error.
  */
-int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
+		  const void *owner, struct udma_rtp_waiter *w)
 {
+	bool released;
 	int ret;
 
-	lockdep_assert_held(&rtp->tx_mutex);
 	for (;;) {
 		spin_lock_bh(&rtp->lock);
 		if (rtp->stopped) {
@@ -645,12 +685,20 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
 			ret = -ETIMEDOUT;
 			goto out;
 		}
-		if (udma_rtp_tx_room(&rtp->tx))
+		if (udma_rtp_room_for(rtp, owner))
 			break;
+		if (w) {
+			if (list_empty(&w->node))
+				list_add_tail(&w->node, &rtp->waiters);
+			spin_unlock_bh(&rtp->lock);
+			return -EAGAIN;
+		}
 		spin_unlock_bh(&rtp->lock);
-		wait_event_timeout(rtp->wait, udma_rtp_may_send(rtp),
+		wait_event_timeout(rtp->wait, udma_rtp_may_send(rtp, owner),
 				   msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
 	}
+	if (w)
+		list_del_init(&w->node);
 	udma_rtp_tx_queue(&rtp->tx, p);
 	/* half the credit out: ask for the ACK that gives more */
 	if (rtp->tx.nr >= rtp->tx.wnd / 2)
@@ -665,11 +713,51 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
 	}
 	if (!timer_pending(&rtp->rto_timer))
 		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+	if (!(p->pkt.seg & UBOE_SEG_LAST)) {
+		rtp->tx_owner = owner;
+		spin_unlock_bh(&rtp->lock);
+		return 0;
+	}
 out:
+	/* the message is over (sent, or failed): the TP is free */
+	released = rtp->tx_owner == owner;
+	if (released) {
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+	}
 	spin_unlock_bh(&rtp->lock);
+	if (released)
+		wake_up_all(&rtp->wait);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
+
+/**
+ * udma_rtp_cancel() - a sender gives up its message on a TP
+ * @rtp: the TP
+ * @owner: the sender, as for udma_rtp_send()
+ * @w: its waiter, as for udma_rtp_send()
+ *
+ * @w waits no more; if @owner's message was going out, the TP is free
+ * (the receiver drops the message's packets so far at the next FIRST).
+ * Process context.
+ */
+void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
+		     struct udma_rtp_waiter *w)
+{
+	bool released;
+
+	spin_lock_bh(&rtp->lock);
+	list_del_init(&w->node);
+	released = rtp->tx_owner == owner;
+	if (released) {
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+	}
+	spin_unlock_bh(&rtp->lock);
+	if (released)
+		wake_up_all(&rtp->wait);
+}
 
 /* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
 static void udma_rtp_ack_later(struct udma_rtp *rtp)
@@ -807,6 +895,9 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 		del_timer(&rtp->rto_timer);
 	else if (acked || pkt->tp_opcode == UBOE_TP_NAK)
 		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+	/* the ACK that opens the window resumes the senders that stopped */
+	if (udma_rtp_tx_room(&rtp->tx))
+		udma_rtp_wake_locked(rtp);
 	spin_unlock_bh(&rtp->lock);
 	wake_up_all(&rtp->wait);
 	return UBOE_DROP_NONE;
@@ -839,6 +930,7 @@ void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn)
 	udma_rtp_fail_locked(rtp);
 	rtp->lost = true;
 	gen = rtp->gen;
+	udma_rtp_wake_locked(rtp);
 	spin_unlock_bh(&rtp->lock);
 	wake_up_all(&rtp->wait);
 	udma_uboe_tp_failed(udev, rtp, gen);
@@ -865,6 +957,7 @@ void udma_rtp_stop(struct udma_dev *udev)
 		rtp->stopped = true;
 		udma_rtp_tx_purge(&rtp->tx);
 		udma_rtp_rx_purge(&rtp->rx, udma_uboe_item_drop);
+		udma_rtp_wake_locked(rtp);
 		spin_unlock_bh(&rtp->lock);
 		wake_up_all(&rtp->wait);
 		del_timer_sync(&rtp->rto_timer);
@@ -884,9 +977,7 @@ void udma_rtp_free(struct udma_dev *udev)
 	unsigned long tpn;
 
 	udma_rtp_stop(udev);
-	xa_for_each(&udev->rtps, tpn, rtp) {
-		mutex_destroy(&rtp->tx_mutex);
+	xa_for_each(&udev->rtps, tpn, rtp)
 		kfree(rtp);
-	}
 	xa_destroy(&udev->rtps);
 }

@@ -10,7 +10,6 @@
 #define _UDMA_UBOE_RTP_H
 
 #include <linux/list.h>
-#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -109,6 +108,19 @@ struct udma_rtp_rx {
 };
 
 /**
+ * struct udma_rtp_waiter - a sender that waits for a TP without sleeping
+ *	(a queue's requester: it stops and is kicked)
+ * @node: in udma_rtp.waiters while it waits, empty otherwise
+ * @wake: it may try again (the window opened, the TP's message in packets
+ *	is over, or the TP failed or stopped); called under udma_rtp.lock,
+ *	in any context: must not sleep
+ */
+struct udma_rtp_waiter {
+	struct list_head node;
+	void (*wake)(struct udma_rtp_waiter *w);
+};
+
+/**
  * struct udma_resp_seg - the responder's state of the message that is
  *	arriving in several packets on one TP (resp.c; the device's receive
  *	work only: no lock)
@@ -149,7 +161,7 @@ struct udma_resp_seg {
  *	comes back for another peer (a new TP)
  * @udev: the device
  * @tpn: this end's TPN
- * @lock: protects every field below but @tx_mutex, @seg and @fail_work;
+ * @lock: protects every field below but @seg and @fail_work;
  *	taken in softirq (packets, timers) and with BHs off in process
  *	context
  * @peer_tpn: the peer's TPN
@@ -170,9 +182,13 @@ struct udma_resp_seg {
  * @fail_gen: @gen of the TP that failed, for @fail_work
  * @rto_timer: retransmits from @tx.una (go-back-N)
  * @ack_timer: the delayed ACK
- * @wait: senders waiting for the window
- * @tx_mutex: one message's packets at a time (they are consecutive
- *	PSNs, so the receiver reassembles one message per TP at a time)
+ * @wait: senders that sleep until they may send (the responder)
+ * @tx_owner: the sender whose message is going out in packets, between
+ *	its first and its last (they are consecutive PSNs: the receiver
+ *	reassembles one message per TP at a time), NULL: none; only it
+ *	sends meanwhile. Not a lock: it holds nothing while it waits
+ * @waiters: struct udma_rtp_waiter: senders that stopped for the window
+ *	or for @tx_owner, woken (not in order) when they may try again
  * @seg: the responder's message in packets (the receive work's)
  * @fail_work: fails the WQEs sent on the TP @fail_gen, on whichever of
  *	the device's queues they are (udma_uboe_tp_failed(); process
@@ -197,7 +213,8 @@ struct udma_rtp {
 	struct timer_list rto_timer;
 	struct timer_list ack_timer;
 	wait_queue_head_t wait;
-	struct mutex tx_mutex;		/* see above */
+	const void *tx_owner;
+	struct list_head waiters;
 	struct udma_resp_seg seg;
 	struct work_struct fail_work;
 };
@@ -232,7 +249,10 @@ void udma_rtp_free(struct udma_dev *udev);
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 			      const union ubcore_eid *src,
 			      const union ubcore_eid *peer, gfp_t gfp);
-int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p);
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
+		  const void *owner, struct udma_rtp_waiter *w);
+void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
+		     struct udma_rtp_waiter *w);
 bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		      bool (*take)(void *item), void (*drop)(void *item),
 		      void *item);

@@ -494,6 +494,10 @@ struct udma_wqe {
  *	elsewhere
  * @dev_node: in udma_dev.sqs from create to destroy (empty for a queue
  *	of no device's list: KUnit's); udma_dev.sqs_lock
+ * @uboe_tx: the request at @next - 1 when it stopped for its TP (the
+ *	window full, or another's message going out) with what it holds of
+ *	the TP: the processor stops until the TP wakes it, without holding
+ *	@proc_lock meanwhile; @proc_lock
  */
 struct udma_sq {
 	struct udma_ring *ring;
@@ -525,6 +529,7 @@ struct udma_sq {
 	struct list_head rsp_list;
 	u32 rsp_len;
 	struct list_head dev_node;
+	struct udma_uboe_sq_tx uboe_tx;
 };
 
 /* The WQE of PSN @psn in @sq's window. */
