@@ -1493,13 +1493,14 @@ TEST_F(NsPairVanish, VethDownMidStream)
 // The peer's namespace deleted. Deleting uboeB would delete vA with vB
 // (a veth pair goes as one) and udmaA with it: the survivor would lose its
 // own device. So this case makes a pair in which the peer's namespace goes
-// alone: vA2 in uboeA and vC in a namespace uboeC, each a veth to a bridge
-// in a namespace uboeX; udmaA2 on vA2 (fd78::1), udmaC on vC (fd78::2),
-// added with a keepalive of 200 ms. The peer process leaves uboeC once its
-// objects are made (else it would keep the namespace alive, and its exit
-// would destroy its objects while vC still answers); "ip netns del uboeC"
-// then takes vC and udmaC away, nothing of the peer answers any more, and
-// the survivor's RTO fails what it sent.
+// alone: vA2 in uboeA (fd78:1::1) and vC in a namespace uboeC (fd78:2::2),
+// each a veth to a router namespace uboeX (IPv6 forwarding; the test
+// kernel has no bridge); udmaA2 on vA2 and udmaC on vC, added with a
+// keepalive of 200 ms. The peer process leaves uboeC once its objects are
+// made (else it would keep the namespace alive, and its exit would
+// destroy its objects while vC still answers); "ip netns del uboeC" then
+// takes vC and udmaC away, nothing of the peer answers any more, and the
+// survivor's RTO fails what it sent.
 TEST_F(NsPairVanish, NamespaceDeletedMidStream)
 {
     struct Bed {
@@ -1510,29 +1511,37 @@ TEST_F(NsPairVanish, NamespaceDeletedMidStream)
                       0);
         }
     } bed;
+    ASSERT_EQ(lib_sh("printf \"%s\\n\" \"netns add uboeX\" \"netns add uboeC\" "
+                     "\"link add vA2 type veth peer name vX1\" \"link add vC type veth peer name vX2\" "
+                     "\"link set vA2 netns uboeA\" \"link set vX1 netns uboeX\" "
+                     "\"link set vX2 netns uboeX\" \"link set vC netns uboeC\" | ip -batch - && "
+                     "printf \"%s\\n\" \"link set lo up\" \"link set vX1 up\" \"link set vX2 up\" "
+                     "\"addr add fd78:1::2/64 dev vX1 nodad\" \"addr add fd78:2::1/64 dev vX2 nodad\" "
+                     "| ip -n uboeX -batch - && "
+                     "printf \"%s\\n\" \"link set vA2 up\" \"addr add 10.78.1.1/24 dev vA2\" "
+                     "\"addr add fd78:1::1/64 dev vA2 nodad\" \"route add fd78:2::/64 via fd78:1::2\" "
+                     "| ip -n uboeA -batch - && "
+                     "printf \"%s\\n\" \"link set lo up\" \"link set vC up\" \"addr add 10.78.2.2/24 dev vC\" "
+                     "\"addr add fd78:2::2/64 dev vC nodad\" \"route add fd78:1::/64 via fd78:2::1\" "
+                     "| ip -n uboeC -batch -"),
+              0);
+    ASSERT_EQ(in_ns("uboeX",
+                    [] {
+                        return ub_itest::write_sysfs("/proc/sys/net/ipv6/conf/all/forwarding", "1\n") ? "on" : "";
+                    }),
+              "on");
     {
         ModParam ka("ubcore", "cm_keepalive_ms", "200");
-        ASSERT_EQ(lib_sh("printf \"%s\\n\" \"netns add uboeX\" \"netns add uboeC\" "
-                         "\"link add vA2 type veth peer name vX1\" \"link add vC type veth peer name vX2\" "
-                         "\"link set vA2 netns uboeA\" \"link set vX1 netns uboeX\" "
-                         "\"link set vX2 netns uboeX\" \"link set vC netns uboeC\" | ip -batch - && "
-                         "printf \"%s\\n\" \"link add br0 type bridge\" \"link set vX1 master br0\" "
-                         "\"link set vX2 master br0\" \"link set br0 up\" \"link set vX1 up\" "
-                         "\"link set vX2 up\" | ip -n uboeX -batch - && "
-                         "printf \"%s\\n\" \"link set vA2 up\" \"addr add 10.78.0.1/24 dev vA2\" "
-                         "\"addr add fd78::1/64 dev vA2 nodad\" | ip -n uboeA -batch - && "
-                         "printf \"%s\\n\" \"link set lo up\" \"link set vC up\" \"addr add 10.78.0.2/24 dev vC\" "
-                         "\"addr add fd78::2/64 dev vC nodad\" | ip -n uboeC -batch - && "
-                         "ub_nspair_add_dev uboeA udmaA2 vA2 10.78.0.1 fd78::1 && "
-                         "ub_nspair_add_dev uboeC udmaC vC 10.78.0.2 fd78::2"),
+        ASSERT_EQ(lib_sh("ub_nspair_add_dev uboeA udmaA2 vA2 10.78.1.1 fd78:1::1 && "
+                         "ub_nspair_add_dev uboeC udmaC vC 10.78.2.2 fd78:2::2"),
                   0);
     }
     Ends e;
     e.peer_ns = "uboeC";
     e.peer_dev = "udmaC";
-    e.peer_ip = "fd78::2";
+    e.peer_ip = "fd78:2::2";
     e.my_dev = "udmaA2";
-    e.my_ip = "fd78::1";
+    e.my_ip = "fd78:1::1";
     e.leave = true;
     vanish_mid_stream([] { ASSERT_EQ(lib_sh("ip netns del uboeC"), 0); }, e);
     kill_peer();
