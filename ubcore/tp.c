@@ -32,7 +32,8 @@
  * peer refuses a keepalive because it does not know the TP (its device or
  * its module is new). The peer's DCONN_NOTIFY of a TP it discards (its
  * device is being removed: ubcore_cm_stop()) takes X11 at the initiator.
- * Either way cm_lost() tells the users: an RC TP's bound jetty goes to
+ * Either way cm_lost() tells the provider (ops->tp_lost: what was sent on
+ * the TP fails at once), then the users: an RC TP's bound jetty goes to
  * ERROR with UBCORE_EVENT_JETTY_ERR, each RM import on the TP gets
  * UBCORE_EVENT_TP_ERR.
  *
@@ -527,10 +528,18 @@ static void tp_import_error(struct ubcore_device *dev, struct ubcore_tjetty *tj)
 static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
 {
 	struct ubcore_tp *tp = fsm_tp(fsm);
+	struct ubcore_device *dev = tp->cm->dev;
 	struct ubcore_tjetty *tj;
 
-	dev_warn(&tp->cm->dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
+	dev_warn(&dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
 		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
+	/*
+	 * The provider first: what was sent on the TP fails with its own
+	 * status (ACK timeout), before the RC jetty's ERROR below would
+	 * flush it.
+	 */
+	if (dev->ops->tp_lost)
+		dev->ops->tp_lost(dev, fsm->local_tpn);
 	/*
 	 * The peer is gone (-EHOSTUNREACH) or discarded its end (X11, its
 	 * device is being removed: -ECONNRESET): an RC TP's bound jetty can

@@ -230,26 +230,35 @@ void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status)
 EXPORT_SYMBOL_IF_KUNIT(udma_comp_local);
 
 /**
- * udma_comp_tp_failed() - the TP of the queue's requests failed
+ * udma_comp_tp_failed() - a TP failed: no response will come on it
  * @sq: the queue; the caller holds @sq->proc_lock
+ * @rtp: the TP's transport
+ * @gen: the TP of it that failed (udma_rtp.gen)
  *
- * Every WQE waiting for a response completes with ACK_TIMEOUT_ERR, the
- * CQEs of the window's head are written and the queue goes to ERROR
- * (flush CQEs for the WQEs left, then JFS_ERR / JETTY_ERR), as for any
- * fatal error of the queue.
+ * If WQEs of the queue wait for a response on that TP (sent, acknowledged
+ * by the transport or not), each completes with ACK_TIMEOUT_ERR, the CQEs
+ * of the window's head are written and the queue goes to ERROR (flush
+ * CQEs for the WQEs left, then JFS_ERR / JETTY_ERR), as for any fatal
+ * error of the queue. A queue with none is left alone.
  */
-void udma_comp_tp_failed(struct udma_sq *sq)
+void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
+			 u32 gen)
 {
+	bool hit = false;
 	u32 psn;
 
 	lockdep_assert_held(&sq->proc_lock);
-	WRITE_ONCE(sq->tp_failed, false);
 	for (psn = sq->head; psn != sq->next; psn++) {
 		struct udma_wqe *wqe = udma_sq_wqe(sq, psn);
 
-		if (wqe->state == UDMA_WQE_SENT)
+		if (wqe->state == UDMA_WQE_SENT && wqe->rtp == rtp &&
+		    wqe->rtp_gen == gen) {
 			udma_wqe_answered(wqe, URMA_CR_ACK_TIMEOUT_ERR);
+			hit = true;
+		}
 	}
+	if (!hit)
+		return;
 	udma_comp_run(sq);
 	udma_sq_fatal(sq);
 }
@@ -294,6 +303,8 @@ static void udma_comp_rewind(struct udma_sq *sq)
 {
 	u32 psn;
 
+	/* (a request stopped for its TP is sent again from its start) */
+	udma_uboe_sq_cancel(sq);
 	for (psn = sq->head; psn != sq->next; psn++) {
 		struct udma_wqe *wqe = udma_sq_wqe(sq, psn);
 

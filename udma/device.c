@@ -165,6 +165,7 @@ static const struct ubcore_ops udma_ops = {
 
 	.device_group = &udma_wire_group,
 	.send_mgmt = udma_send_mgmt,
+	.tp_lost = udma_tp_lost,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)
@@ -211,6 +212,8 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 	udev->netdev = ndev;
 	netdev_hold(ndev, &udev->netdev_tracker, GFP_KERNEL);
 	INIT_LIST_HEAD(&udev->list);
+	mutex_init(&udev->sqs_lock);
+	INIT_LIST_HEAD(&udev->sqs);
 	atomic_inc(&udma_nr_devs);
 	udma_uboe_rx_init(udev);
 	if (udma_wire_alloc(udev)) {

@@ -78,6 +78,7 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
 	}
 	udma_sq_init(&jfs->sq, to_udma_dev(ub_dev), ring);
 	jfs->sq.jfs = &jfs->base;
+	udma_sq_register(&jfs->sq);
 	return &jfs->base;
 }
 
@@ -215,6 +216,7 @@ struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
 	}
 	udma_sq_init(&jetty->sq, to_udma_dev(ub_dev), ring);
 	jetty->sq.jetty = &jetty->base;
+	udma_sq_register(&jetty->sq);
 	return &jetty->base;
 }
 

@@ -471,6 +471,7 @@ static enum udma_sq_take udma_sq_take(struct udma_sq *sq, u32 pi)
 		smp_store_release(&ring->ctrl->ci, ci + 1);
 		wqe->state = UDMA_WQE_TAKEN;
 		wqe->held = false;
+		wqe->rtp = NULL;
 		sq->tail++;
 	}
 	spin_unlock_bh(&ring->lock);
@@ -528,7 +529,8 @@ static bool udma_req_may_send(const struct udma_sq *sq)
  *
  * Return: true when WQEs may be left (the caller queues the work), false
  * when the SQ is empty, stopped, waits for an RNR retry (its work is
- * queued for that already) or for responses (they kick the work).
+ * queued for that already), for responses (they kick the work) or for
+ * its TP's window (the TP's wake kicks it).
  */
 bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 {
@@ -549,11 +551,13 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	}
 	/* Responses that came in since the last run. */
 	udma_uboe_sq_drain(sq);
-	if (READ_ONCE(sq->tp_failed)) {
-		udma_comp_tp_failed(sq);
-		return false;
-	}
 	if (!udma_comp_run(sq))
+		return false;
+	/*
+	 * A request that stopped for its TP goes on first; while it waits,
+	 * nothing else is sent (the TP's wake kicks the work).
+	 */
+	if (udma_uboe_sq_resume(sq) || !udma_comp_run(sq))
 		return false;
 	udma_sq_batch_init(sq, &b);
 	spin_lock_bh(&sq->ring->lock);
@@ -584,11 +588,10 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 			return true;
 		bytes += next;
 		udma_req_send(sq, &b);
-		if (READ_ONCE(sq->tp_failed)) {
-			udma_comp_tp_failed(sq);
-			return false;
-		}
 		if (!udma_comp_run(sq))
+			return false;
+		/* its request stopped for its TP: the TP's wake kicks the work */
+		if (sq->uboe_tx.tx.rtp)
 			return false;
 		if (!inline_budget)
 			cond_resched();

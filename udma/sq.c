@@ -71,8 +71,24 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	sq->state = UBCORE_JETTY_STATE_READY;
 	INIT_LIST_HEAD(&sq->rnr_node);
 	INIT_LIST_HEAD(&sq->rsp_list);
+	INIT_LIST_HEAD(&sq->dev_node);
+	udma_uboe_sq_init(sq);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_init);
+
+/**
+ * udma_sq_register() - a new SQ joins its device's list
+ * @sq: the queue, initialised (udma_sq_init()), its object created
+ *
+ * On the list, a failed TP finds the queue's WQEs it fails
+ * (udma_uboe_tp_failed()), however many queues used it. Process context.
+ */
+void udma_sq_register(struct udma_sq *sq)
+{
+	mutex_lock(&sq->udev->sqs_lock);
+	list_add_tail(&sq->dev_node, &sq->udev->sqs);
+	mutex_unlock(&sq->udev->sqs_lock);
+}
 
 /*
  * The WQEs of the window are done with (or dropped): forget their RNR
@@ -87,6 +103,7 @@ static void udma_sq_drop_window(struct udma_sq *sq, bool flush)
 	if (sq->rnr_wait)
 		udma_sq_rnr_del(sq);
 	sq->rnr_wait = false;
+	udma_uboe_sq_cancel(sq);
 	for (; sq->head != sq->tail; sq->head++) {
 		wqe = udma_sq_wqe(sq, sq->head);
 		udma_wqe_release(wqe);
@@ -107,6 +124,12 @@ static void udma_sq_drop_window(struct udma_sq *sq, bool flush)
  */
 void udma_sq_destroy(struct udma_sq *sq)
 {
+	/* (only create and destroy change the node: no race on the test) */
+	if (!list_empty(&sq->dev_node)) {
+		mutex_lock(&sq->udev->sqs_lock);
+		list_del_init(&sq->dev_node);
+		mutex_unlock(&sq->udev->sqs_lock);
+	}
 	spin_lock_bh(&sq->ring->lock);
 	WRITE_ONCE(sq->dying, true);
 	spin_unlock_bh(&sq->ring->lock);

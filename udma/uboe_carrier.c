@@ -280,48 +280,62 @@ void udma_uboe_seg_pkt(const struct uboe_pkt *tmpl, u32 i, u32 n, u32 size,
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_pkt);
 
 /*
- * Send a message with the headers of @tmpl (those of an ONLY packet) and
- * @len bytes of @src as its payload: one packet, or FIRST, MIDDLE ..,
- * LAST ones of udma_uboe_seg_size() bytes each, the later ones with an
+ * A message with the headers of @tmpl (those of an ONLY packet) and @len
+ * bytes of @src as its payload: one packet, or FIRST, MIDDLE .., LAST
+ * ones of udma_uboe_seg_size() bytes each, the later ones with an
  * OFSTETAH, the headers of the last packet only (uboe_last_hdrs()) on
  * the last one. Over @rtp reliably (its packets consecutive PSNs), or
- * without a TP (@rtp NULL, UM: one datagram at most). Process context.
+ * without a TP (@rtp NULL, UM: one datagram at most).
  */
-static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
-			  const struct uboe_pkt *tmpl,
-			  const struct udma_local_buf *src, u64 len)
+static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
+			     struct udma_rtp *rtp, const struct uboe_pkt *tmpl,
+			     const struct udma_local_buf *src, u64 len)
 {
-	u32 size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
-	u32 n = udma_uboe_seg_count(len, size), i, plen;
+	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
+	tx->n = udma_uboe_seg_count(len, tx->size);
+	if ((len && !tx->size) || (!rtp && tx->n > 1) || len > U32_MAX)
+		return -EMSGSIZE;
+	tx->rtp = rtp;
+	tx->tmpl = *tmpl;
+	tx->src = src;
+	tx->len = len;
+	tx->i = 0;
+	return 0;
+}
+
+/*
+ * Send the packets of @tx from @tx->i on, as @owner (udma_rtp_send():
+ * with @w, -EAGAIN where it has to wait, @tx->i the packet to send
+ * again; without, it sleeps). Process context.
+ */
+static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
+			     const void *owner, struct udma_rtp_waiter *w)
+{
 	struct udma_local_buf slice;
 	struct udma_rtp_pkt *p;
-	u64 off = 0;
-	int ret = 0;
+	u32 plen;
+	u64 off;
+	int ret;
 
-	if ((len && !size) || (!rtp && n > 1) || len > U32_MAX)
-		return -EMSGSIZE;
-	if (rtp)
-		mutex_lock(&rtp->tx_mutex);
-	for (i = 0; i < n; i++, off += plen) {
-		plen = min_t(u64, size, len - off);
+	for (; tx->i < tx->n; tx->i++) {
+		off = (u64)tx->i * tx->size;
+		plen = min_t(u64, tx->size, tx->len - off);
 		p = udma_rtp_pkt_alloc(plen, GFP_KERNEL);
-		if (!p) {
-			ret = -ENOMEM;
-			break;
-		}
-		udma_uboe_seg_pkt(tmpl, i, n, size, len, &p->pkt);
+		if (!p)
+			return -ENOMEM;
+		udma_uboe_seg_pkt(&tx->tmpl, tx->i, tx->n, tx->size, tx->len,
+				  &p->pkt);
 		p->pkt.payload = plen ? p->data : NULL;
 		if (plen) {
-			udma_buf_slice(src, off, plen, &slice);
+			udma_buf_slice(tx->src, off, plen, &slice);
 			ret = udma_buf_copy_to_kernel(p->data, &slice, plen);
 			if (ret) {
 				kfree(p);
-				ret = ret == -EINVAL ? -EFAULT : ret;
-				break;
+				return ret == -EINVAL ? -EFAULT : ret;
 			}
 		}
-		if (rtp) {
-			ret = udma_rtp_send(rtp, p);
+		if (tx->rtp) {
+			ret = udma_rtp_send(tx->rtp, p, owner, w);
 			if (ret)
 				kfree(p);
 		} else {
@@ -329,11 +343,116 @@ static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
 			kfree(p);
 		}
 		if (ret)
-			break;
+			return ret;
 	}
-	if (rtp)
-		mutex_unlock(&rtp->tx_mutex);
-	return ret;
+	return 0;
+}
+
+/* A message sent whole, sleeping for the TP's window (the responder). */
+static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
+			  const struct uboe_pkt *tmpl,
+			  const struct udma_local_buf *src, u64 len,
+			  const void *owner)
+{
+	struct udma_uboe_tx tx;
+	int ret;
+
+	ret = udma_uboe_tx_init(&tx, udev, rtp, tmpl, src, len);
+	return ret ?: udma_uboe_tx_send(udev, &tx, owner, NULL);
+}
+
+/* The TP's wake of a queue that stopped for it: its work goes on. */
+static void udma_uboe_sq_wake(struct udma_rtp_waiter *w)
+{
+	struct udma_sq *sq = container_of(w, struct udma_sq, uboe_tx.wait);
+
+	udma_sq_kick(sq, 0);
+}
+
+/**
+ * udma_uboe_sq_init() - a new queue has no request stopped for its TP
+ * @sq: the queue, being initialised
+ */
+void udma_uboe_sq_init(struct udma_sq *sq)
+{
+	sq->uboe_tx.tx.rtp = NULL;
+	INIT_LIST_HEAD(&sq->uboe_tx.wait.node);
+	sq->uboe_tx.wait.wake = udma_uboe_sq_wake;
+}
+
+/**
+ * udma_uboe_sq_cancel() - a queue gives up its request stopped for its TP
+ * @sq: the queue; the caller holds @sq->proc_lock. Its WQE is completed
+ *	or dropped by the caller (ERROR, RESET, destroy, an RNR rewind)
+ */
+void udma_uboe_sq_cancel(struct udma_sq *sq)
+{
+	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
+
+	lockdep_assert_held(&sq->proc_lock);
+	if (!st->tx.rtp)
+		return;
+	udma_rtp_cancel(st->tx.rtp, sq, &st->wait);
+	st->tx.rtp = NULL;
+}
+
+/*
+ * @sq's request (its WQE at @sq->uboe_tx.psn) could not be sent (@err):
+ * the WQE completes with the error's status; a TP that failed fails the
+ * queue, this WQE first.
+ */
+static void udma_uboe_req_failed(struct udma_sq *sq, struct udma_rtp *rtp,
+				 int err)
+{
+	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
+
+	if (err == -EMSGSIZE)
+		udma_wire_inc(sq->udev, UDMA_WIRE_TX_TOO_BIG);
+	dev_dbg_ratelimited(&sq->udev->ub_dev.dev,
+			    "queue %u: request %u not sent: %d\n",
+			    udma_sq_id(sq), st->psn, err);
+	if (err == -ETIMEDOUT)
+		udma_comp_tp_failed(sq, rtp, st->gen);
+	else
+		udma_comp_local(sq, st->psn, udma_uboe_tx_status(err));
+}
+
+/*
+ * Send @sq's request on from where it is: all out (it waits for its
+ * response), or stopped again for the TP, or failed.
+ */
+static void udma_uboe_sq_send(struct udma_sq *sq)
+{
+	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
+	struct udma_rtp *rtp = st->tx.rtp;
+	int ret;
+
+	ret = udma_uboe_tx_send(sq->udev, &st->tx, sq, &st->wait);
+	if (ret == -EAGAIN)
+		return;
+	if (!ret) {
+		/* (udma_rtp_send() took the waiter off, freed the TP) */
+		st->tx.rtp = NULL;
+		return;
+	}
+	udma_uboe_sq_cancel(sq);
+	udma_uboe_req_failed(sq, rtp, ret);
+}
+
+/**
+ * udma_uboe_sq_resume() - go on with a queue's request stopped for its TP
+ * @sq: the queue; the caller (its processor) holds @sq->proc_lock
+ *
+ * Return: true while it still waits (the TP's wake kicks the queue's
+ * work): nothing else of the queue is sent meanwhile.
+ */
+bool udma_uboe_sq_resume(struct udma_sq *sq)
+{
+	lockdep_assert_held(&sq->proc_lock);
+	if (!sq->uboe_tx.tx.rtp)
+		return false;
+	udma_uboe_sq_send(sq);
+	return !!sq->uboe_tx.tx.rtp;
 }
 
 /* The TP of a request from @sq: its TPNs, or an error. */
@@ -350,19 +469,25 @@ static int udma_uboe_req_tp(struct udma_sq *sq, const struct udma_msg *req,
 }
 
 /*
- * struct udma_carrier.xmit: the request leaves as packets, or its WQE
- * completes here (see the top of this file). The requester's context:
- * process, @req->sq's proc_lock held.
+ * struct udma_carrier.xmit: the request leaves as packets, or stops for
+ * its TP and goes on later (udma_uboe_sq_resume()), or its WQE completes
+ * here (see the top of this file). The requester's context: process,
+ * @req->sq's proc_lock held.
  */
 static void udma_uboe_carrier_xmit(struct udma_msg *req)
 {
 	struct udma_sq *sq = req->sq;
+	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
 	struct udma_dev *udev = sq->udev;
 	u32 tpn = 0, peer_tpn = 0;
 	struct udma_rtp *rtp = NULL;
+	struct udma_wqe *wqe;
 	struct uboe_pkt pkt;
 	u64 len;
 	int ret;
+
+	st->psn = req->pkt.psn;
+	st->gen = 0;
 
 	if (req->pkt.tp_opcode == UBOE_TP_RTP_DATA) {
 		if (udma_uboe_req_tp(sq, req, &tpn, &peer_tpn)) {
@@ -382,6 +507,12 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 					URMA_CR_LOC_OPERATION_ERR);
 			return;
 		}
+		st->gen = rtp->gen;
+		spin_unlock_bh(&rtp->lock);
+		/* its failure fails the WQE (udma_comp_tp_failed()) */
+		wqe = udma_sq_wqe(sq, req->pkt.psn);
+		wqe->rtp = rtp;
+		wqe->rtp_gen = st->gen;
 	}
 	len = udma_msg_len(req);
 	udma_uboe_msg_to_pkt(req, tpn, peer_tpn, NULL, 0, &pkt);
@@ -389,23 +520,29 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 	if (pkt.ta_opcode == UBOE_TA_READ && pkt.mae.len &&
 	    !udma_uboe_seg_size(pkt.mae.len, udma_uboe_room(udev, &pkt)))
 		ret = -EMSGSIZE;
+	else if (!rtp)
+		ret = udma_uboe_send(udev, NULL, &pkt, req->payload, len, sq);
 	else
-		ret = udma_uboe_send(udev, rtp, &pkt, req->payload, len);
+		ret = udma_uboe_tx_init(&st->tx, udev, rtp, &pkt,
+					req->payload, len);
 	if (ret) {
-		if (ret == -EMSGSIZE)
-			udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
-		dev_dbg_ratelimited(&udev->ub_dev.dev,
-				    "queue %u: request of %llu bytes not sent: %d\n",
-				    udma_sq_id(sq), len, ret);
-		udma_comp_local(sq, req->pkt.psn, udma_uboe_tx_status(ret));
-		/* a TP that failed fails the queue (udma_sq_process()) */
-		if (ret == -ETIMEDOUT)
-			WRITE_ONCE(sq->tp_failed, true);
+		udma_uboe_req_failed(sq, rtp, ret);
 		return;
 	}
 	/* UM: a datagram gets no response */
-	if (pkt.tp_opcode == UBOE_TP_UTP_DATA)
+	if (!rtp) {
 		udma_comp_local(sq, req->pkt.psn, URMA_CR_SUCCESS);
+		return;
+	}
+	/* an atomic's operands are the request's, which goes now */
+	if (req->payload && req->payload->inline_data == req->word) {
+		memcpy(st->word, req->word, sizeof(st->word));
+		st->operands.nr = 0;
+		st->operands.inline_data = st->word;
+		st->operands.total = req->payload->total;
+		st->tx.src = &st->operands;
+	}
+	udma_uboe_sq_send(sq);
 }
 
 /*
@@ -431,8 +568,9 @@ static void udma_uboe_reply(const struct udma_msg *req,
 	if (req->pkt.tp_opcode != UBOE_TP_RTP_DATA || !it->rtp)
 		return;
 	udma_uboe_msg_to_pkt(rsp, rsp->pkt.stpn, rsp->pkt.dtpn, NULL, 0, &pkt);
+	/* (the TP's one responder, the device's receive work, owns it) */
 	ret = udma_uboe_send(udev, it->rtp, &pkt, rsp->payload,
-			     udma_msg_len(rsp));
+			     udma_msg_len(rsp), &it->rtp->seg);
 	if (ret == -EMSGSIZE || ret == -EFAULT) {
 		if (ret == -EMSGSIZE)
 			udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
@@ -440,7 +578,7 @@ static void udma_uboe_reply(const struct udma_msg *req,
 		udma_resp_init(&refused, req, UBOE_RSPST_OPERATION);
 		udma_uboe_msg_to_pkt(&refused, refused.pkt.stpn,
 				     refused.pkt.dtpn, NULL, 0, &pkt);
-		udma_uboe_send(udev, it->rtp, &pkt, NULL, 0);
+		udma_uboe_send(udev, it->rtp, &pkt, NULL, 0, &it->rtp->seg);
 	}
 }
 
@@ -548,6 +686,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 {
 	struct udma_uboe_item *it;
 	union ubcore_eid src, dst;
+	struct udma_rtp *rtp;
 	bool queued;
 	u32 peer_tpn;
 
@@ -575,11 +714,16 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	it->skb = skb_get(skb);
 
 	if (pkt->tp_opcode == UBOE_TP_RTP_DATA) {
-		it->rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
-				       GFP_ATOMIC);
-		queued = it->rtp && udma_rtp_rx_data(it->rtp, pkt,
-						     udma_uboe_take,
-						     udma_uboe_item_drop, it);
+		rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
+				   GFP_ATOMIC);
+		it->rtp = rtp;
+		queued = false;
+		/* (once taken, @it is the receive work's: not read again) */
+		if (rtp) {
+			queued = udma_rtp_rx_data(rtp, pkt, udma_uboe_take,
+						  udma_uboe_item_drop, it);
+			spin_unlock_bh(&rtp->lock);
+		}
 	} else {
 		queued = udma_uboe_take(it);
 	}
@@ -620,29 +764,28 @@ static struct udma_sq *udma_uboe_sq_get(struct udma_dev *udev, u32 id,
 }
 
 /**
- * udma_uboe_fail_sq() - the TP of a queue's requests failed
+ * udma_uboe_tp_failed() - a TP failed: fail what was sent on it
  * @udev: the device
- * @id: the JFS or jetty ID (INI_RC_ID of its requests)
+ * @rtp: the TP's transport
+ * @gen: the TP of it that failed (udma_rtp.gen)
  *
- * The queue completes the WQEs waiting for responses with
- * URMA_CR_ACK_TIMEOUT_ERR and goes to ERROR, in its work
- * (udma_sq_process()). Process context.
+ * Every queue of the device with WQEs sent on that TP and not answered
+ * completes them with URMA_CR_ACK_TIMEOUT_ERR and goes to ERROR
+ * (udma_comp_tp_failed()), at once, however many queues there are.
+ * Process context; sleeps (each queue's proc_lock).
  */
-void udma_uboe_fail_sq(struct udma_dev *udev, u32 id)
+void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
+			 u32 gen)
 {
-	struct ubcore_jetty *jetty;
-	struct ubcore_jfs *jfs;
 	struct udma_sq *sq;
 
-	sq = udma_uboe_sq_get(udev, id, &jfs, &jetty);
-	if (!sq)
-		return;
-	WRITE_ONCE(sq->tp_failed, true);
-	udma_sq_kick(sq, 0);
-	if (jfs)
-		ubcore_obj_ref_put(&jfs->obj_ref);
-	else
-		ubcore_obj_ref_put(&jetty->obj_ref);
+	mutex_lock(&udev->sqs_lock);
+	list_for_each_entry(sq, &udev->sqs, dev_node) {
+		mutex_lock(&sq->proc_lock);
+		udma_comp_tp_failed(sq, rtp, gen);
+		mutex_unlock(&sq->proc_lock);
+	}
+	mutex_unlock(&udev->sqs_lock);
 }
 
 /* A response: to its SQ's list, for the SQ's work (the completer). */

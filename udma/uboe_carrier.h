@@ -16,10 +16,52 @@
 #include <linux/workqueue.h>
 
 #include "msg.h"
+#include "uboe_rtp.h"
 
 struct udma_dev;
-struct udma_rtp;
 struct udma_sq;
+
+/**
+ * struct udma_uboe_tx - a message going out in packets over a TP, from
+ *	the packet where it is
+ * @rtp: the TP; NULL: none (UM), or, in struct udma_uboe_sq_tx, no
+ *	message
+ * @tmpl: its packet as if it were one (ONLY), all its headers
+ * @src: its payload
+ * @len: its bytes
+ * @size: payload bytes per packet (udma_uboe_seg_size())
+ * @n: its packets (udma_uboe_seg_count())
+ * @i: the packet to send next
+ */
+struct udma_uboe_tx {
+	struct udma_rtp *rtp;
+	struct uboe_pkt tmpl;
+	const struct udma_local_buf *src;
+	u64 len;
+	u32 size;
+	u32 n;
+	u32 i;
+};
+
+/**
+ * struct udma_uboe_sq_tx - the request of a queue that stopped for its TP
+ *	(the window full, or another's message going out), to go on from
+ *	where it stopped when @wait is woken; the queue's proc_lock
+ * @tx: the message (@tx.rtp NULL: none stopped)
+ * @wait: on the TP's waiters; its wake kicks the queue's work
+ * @psn: its WQE's PSN
+ * @gen: the TP it was sent on (udma_rtp.gen)
+ * @word: an atomic's operands (the request's do not outlive the send)
+ * @operands: @tx.src of an atomic: @word
+ */
+struct udma_uboe_sq_tx {
+	struct udma_uboe_tx tx;
+	struct udma_rtp_waiter wait;
+	u32 psn;
+	u32 gen;
+	__be64 word[2];
+	struct udma_local_buf operands;
+};
 
 /*
  * Received data packets a device holds at most: queued for its receive
@@ -75,10 +117,14 @@ extern const struct udma_carrier udma_uboe_carrier;
 void udma_uboe_rx_init(struct udma_dev *udev);
 void udma_uboe_rx_stop(struct udma_dev *udev);
 void udma_uboe_sq_drain(struct udma_sq *sq);
+void udma_uboe_sq_init(struct udma_sq *sq);
+bool udma_uboe_sq_resume(struct udma_sq *sq);
+void udma_uboe_sq_cancel(struct udma_sq *sq);
 void udma_uboe_sq_purge(struct udma_sq *sq);
 u32 udma_uboe_rx_room(struct udma_dev *udev);
 void udma_uboe_item_drop(void *item);
-void udma_uboe_fail_sq(struct udma_dev *udev, u32 id);
+void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
+			 u32 gen);
 
 /* The carrier's pure parts, for KUnit. */
 void udma_uboe_msg_to_pkt(const struct udma_msg *msg, u32 stpn, u32 dtpn,

@@ -21,9 +21,17 @@
  * WQE's local memory may be released before the transport's ACK (the
  * transaction's response can overtake it). At most the peer's credit
  * (TPACKH window, at most UDMA_RTP_WND) is in flight from the oldest
- * unacknowledged PSN; a sender beyond it sleeps until an ACK opens the
- * window (a slow receiver throttles the sender; a window of 0 is taken
- * as 1, the probe the retransmission timer repeats).
+ * unacknowledged PSN (a slow receiver throttles the sender; a window of 0
+ * is taken as 1, the probe the retransmission timer repeats). A sender
+ * beyond it waits holding nothing, as rdma_rxe's requester does: a
+ * queue's requester stops where it is (the packet of its message it
+ * reached, struct udma_uboe_sq_tx) and the ACK that opens the window
+ * kicks its work (struct udma_rtp_waiter), so that its proc_lock is free
+ * and other queues and the receive side go on; the responder (the
+ * device's receive work) sleeps on udma_rtp.wait. A message's packets
+ * are consecutive PSNs (the receiver reassembles one message per TP at
+ * a time): between its first and its last packet its sender owns the TP
+ * (udma_rtp.tx_owner) and any other waits the same way.
  *
  * Receiver (udma_rtp_rx_data(), softirq): the packet of the expected PSN
  * is taken if the device's receive queue has room for it (else it is
@@ -62,12 +70,20 @@
  * doubled at every timeout up to UDMA_RTP_RTO_MAX_MS, back to
  * uboe_rto_ms on progress. After uboe_retry_cnt timeouts in a row
  * (rtp_ack_timeouts) the TP has failed: its unacknowledged packets are
- * dropped, every sender waiting on it fails (-ETIMEDOUT) and the queues
- * whose requests were unacknowledged complete them with
- * URMA_CR_ACK_TIMEOUT_ERR and go to ERROR (flush CQEs, JETTY_ERR /
- * JFS_ERR event: udma_uboe_fail_sq()). The RTO and the retry limit are
+ * dropped, every sender waiting on it fails (-ETIMEDOUT) and every queue
+ * with requests sent on it and not answered (acknowledged by the
+ * transport or not) completes them with URMA_CR_ACK_TIMEOUT_ERR and goes
+ * to ERROR (flush CQEs, JETTY_ERR / JFS_ERR event: udma_uboe_tp_failed(),
+ * which finds them however many queues there are). The RTO and the retry limit are
  * module parameters: a TP of RM mode is shared by every jetty of an EID
  * pair, so no one jetty's err_timeout or retry count can be its.
+ *
+ * Peer loss: when ubcore's connection manager finds the TP's peer gone
+ * (keepalives unanswered, the peer's DCONN_NOTIFY, this port down) it
+ * calls udma_tp_lost() (ubcore_ops.tp_lost), and the TP fails as after
+ * the last retry, at once; so do the WQEs whose requests the transport
+ * had acknowledged but whose responses never came (every WQE records the
+ * TP it was sent on, udma_wqe.rtp), which no retry would catch.
  *
  * The state of a TP (struct udma_rtp) is created on the first packet sent
  * or received on it, in the device's xarray by local TPN, and checked on
@@ -414,25 +430,31 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
 
-/* Forget the sending half's past: a new TP, or a failed one. */
+/*
+ * The TP failed: nothing is sent on it any more, and the WQEs sent on it
+ * (@fail_work finds them on the device's queues, as many as there are)
+ * will get no response.
+ */
 static void udma_rtp_fail_locked(struct udma_rtp *rtp)
 {
-	struct udma_rtp_pkt *p;
-	u32 i;
-
 	lockdep_assert_held(&rtp->lock);
 	rtp->failed = true;
-	list_for_each_entry(p, &rtp->tx.unacked, node) {
-		if (p->pkt.tp_opcode != UBOE_TP_RTP_DATA ||
-		    p->pkt.ta_opcode >= UBOE_TA_TAACK)
-			continue;
-		for (i = 0; i < rtp->nr_fail_ids; i++)
-			if (rtp->fail_ids[i] == p->pkt.rc_id)
-				break;
-		if (i == rtp->nr_fail_ids && i < UDMA_RTP_FAIL_IDS)
-			rtp->fail_ids[rtp->nr_fail_ids++] = p->pkt.rc_id;
-	}
+	rtp->fail_gen = rtp->gen;
 	udma_rtp_tx_purge(&rtp->tx);
+}
+
+/* Senders that stopped for the TP may try again (the window opened, the
+ * TP is free, failed or stopped).
+ */
+static void udma_rtp_wake_locked(struct udma_rtp *rtp)
+{
+	struct udma_rtp_waiter *w, *tmp;
+
+	lockdep_assert_held(&rtp->lock);
+	list_for_each_entry_safe(w, tmp, &rtp->waiters, node) {
+		list_del_init(&w->node);
+		w->wake(w);
+	}
 }
 
 static void udma_rtp_rto_timer(struct timer_list *t)
@@ -456,6 +478,7 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 				     rtp->udev->ub_dev.dev_name, rtp->tpn,
 				     rtp->peer.raw, rtp->retries - 1);
 		udma_rtp_fail_locked(rtp);
+		udma_rtp_wake_locked(rtp);
 		failed = true;
 		goto out;
 	}
@@ -489,20 +512,16 @@ static void udma_rtp_ack_timer(struct timer_list *t)
 	spin_unlock_bh(&rtp->lock);
 }
 
-/* Tell the queues whose requests a failed TP lost. */
+/* Fail the WQEs sent on the TP that failed, on every queue. */
 static void udma_rtp_fail_work(struct work_struct *work)
 {
 	struct udma_rtp *rtp = container_of(work, struct udma_rtp, fail_work);
-	u32 ids[UDMA_RTP_FAIL_IDS];
-	u32 n, i;
+	u32 gen;
 
 	spin_lock_bh(&rtp->lock);
-	n = rtp->nr_fail_ids;
-	memcpy(ids, rtp->fail_ids, n * sizeof(ids[0]));
-	rtp->nr_fail_ids = 0;
+	gen = rtp->fail_gen;
 	spin_unlock_bh(&rtp->lock);
-	for (i = 0; i < n; i++)
-		udma_uboe_fail_sq(rtp->udev, ids[i]);
+	udma_uboe_tp_failed(rtp->udev, rtp, gen);
 }
 
 /* Start over for a new TP of the same local TPN. */
@@ -519,7 +538,11 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	rtp->rto = udma_rtp_rto0();
 	rtp->retries = 0;
 	rtp->failed = false;
-	rtp->nr_fail_ids = 0;
+	rtp->lost = false;
+	rtp->gen++;
+	/* a message of the old TP that was going out is void */
+	rtp->tx_owner = NULL;
+	udma_rtp_wake_locked(rtp);
 }
 
 static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
@@ -537,7 +560,7 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
 	timer_setup(&rtp->ack_timer, udma_rtp_ack_timer, 0);
 	init_waitqueue_head(&rtp->wait);
-	mutex_init(&rtp->tx_mutex);
+	INIT_LIST_HEAD(&rtp->waiters);
 	INIT_WORK(&rtp->fail_work, udma_rtp_fail_work);
 	return rtp;
 }
@@ -560,11 +583,14 @@ void udma_rtp_init(struct udma_dev *udev)
  * @peer: the peer's EID
  * @gfp: for a new one
  *
- * Created on first use; started over when @tpn was another peer's.
+ * Created on first use; started over when @tpn was another peer's. The
+ * state comes back locked, so that a packet's caller takes @rtp->lock
+ * once for the lookup and its own work.
  *
  * Context: any; softirq with GFP_ATOMIC.
- * Return: the state (valid until the device is released), or NULL (no
- * memory, or the device is being removed).
+ * Return: the state (valid until the device is released) with its lock
+ * held (spin_lock_bh(): the caller releases it with spin_unlock_bh()),
+ * or NULL (no memory, or the device is being removed).
  */
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 			      const union ubcore_eid *src,
@@ -593,23 +619,30 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 		}
 	}
 	spin_lock_bh(&rtp->lock);
-	if (rtp->peer_tpn != peer_tpn ||
+	if (rtp->lost || rtp->peer_tpn != peer_tpn ||
 	    memcmp(&rtp->peer, peer, sizeof(*peer)))
 		udma_rtp_reset_locked(rtp, peer_tpn, peer);
 	if (src)
 		rtp->src = *src;
-	spin_unlock_bh(&rtp->lock);
 	return rtp;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
 
-/* May a sender go on: room in the window, or a reason to give up. */
-static bool udma_rtp_may_send(struct udma_rtp *rtp)
+/* May @owner send a packet now: room, and no other's message going out. */
+static bool udma_rtp_room_for(const struct udma_rtp *rtp, const void *owner)
+{
+	lockdep_assert_held(&rtp->lock);
+	return udma_rtp_tx_room(&rtp->tx) &&
+	       (!rtp->tx_owner || rtp->tx_owner == owner);
+}
+
+/* May a sleeping sender go on: it may send, or has a reason to give up. */
+static bool udma_rtp_may_send(struct udma_rtp *rtp, const void *owner)
 {
 	bool ret;
 
 	spin_lock_bh(&rtp->lock);
-	ret = rtp->stopped || rtp->failed || udma_rtp_tx_room(&rtp->tx);
+	ret = rtp->stopped || rtp->failed || udma_rtp_room_for(rtp, owner);
 	spin_unlock_bh(&rtp->lock);
 	return ret;
 }
@@ -617,25 +650,31 @@ static bool udma_rtp_may_send(struct udma_rtp *rtp)
 /**
  * udma_rtp_send() - send a data packet on a TP, reliably
  * @rtp: the TP
- * @p: the packet (udma_rtp_pkt_alloc()); its PSN is assigned here. On
- *	success the TP owns it (until the peer acknowledges it); on failure
- *	the caller frees it
+ * @p: the packet (udma_rtp_pkt_alloc()), one of a message (its seg says
+ *	which: the TP is @owner's from the first to the last); its PSN is
+ *	assigned here. On success the TP owns it (until the peer
+ *	acknowledges it); on failure the caller frees it
+ * @owner: the sender (its message's packets go out one after the other)
+ * @w: a sender that does not sleep: without room in the window, or while
+ *	another's message goes out, @w joins the TP's waiters and -EAGAIN
+ *	comes back (the caller sends @p again when woken); NULL: sleeps
+ *	until it may send
  *
- * Waits for room in the window. A packet the IP layer refuses at once
- * (no route, too big) is not kept: its PSN is taken back.
+ * A packet the IP layer refuses at once (no route, too big) is not kept:
+ * its PSN is taken back. Any error ends @owner's message on the TP.
  *
- * Context: process context; sleeps. The caller holds @rtp->tx_mutex for
- * the packets of one message.
+ * Context: process context; sleeps without @w.
  *
- * Return: 0; -ETIMEDOUT when the TP failed (no ACK after every retry),
- * -ENETDOWN when the device is being removed, or udma_uboe_xmit()'s
- * error.
+ * Return: 0; -EAGAIN (@w only); -ETIMEDOUT when the TP failed (no ACK
+ * after every retry, or its peer lost); -ENETDOWN when the device is
+ * being removed; or udma_uboe_xmit()'s error.
  */
-int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
+		  const void *owner, struct udma_rtp_waiter *w)
 {
+	bool released;
 	int ret;
 
-	lockdep_assert_held(&rtp->tx_mutex);
 	for (;;) {
 		spin_lock_bh(&rtp->lock);
 		if (rtp->stopped) {
@@ -646,12 +685,20 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
 			ret = -ETIMEDOUT;
 			goto out;
 		}
-		if (udma_rtp_tx_room(&rtp->tx))
+		if (udma_rtp_room_for(rtp, owner))
 			break;
+		if (w) {
+			if (list_empty(&w->node))
+				list_add_tail(&w->node, &rtp->waiters);
+			spin_unlock_bh(&rtp->lock);
+			return -EAGAIN;
+		}
 		spin_unlock_bh(&rtp->lock);
-		wait_event_timeout(rtp->wait, udma_rtp_may_send(rtp),
+		wait_event_timeout(rtp->wait, udma_rtp_may_send(rtp, owner),
 				   msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
 	}
+	if (w)
+		list_del_init(&w->node);
 	udma_rtp_tx_queue(&rtp->tx, p);
 	/* half the credit out: ask for the ACK that gives more */
 	if (rtp->tx.nr >= rtp->tx.wnd / 2)
@@ -666,11 +713,51 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p)
 	}
 	if (!timer_pending(&rtp->rto_timer))
 		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+	if (!(p->pkt.seg & UBOE_SEG_LAST)) {
+		rtp->tx_owner = owner;
+		spin_unlock_bh(&rtp->lock);
+		return 0;
+	}
 out:
+	/* the message is over (sent, or failed): the TP is free */
+	released = rtp->tx_owner == owner;
+	if (released) {
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+	}
 	spin_unlock_bh(&rtp->lock);
+	if (released)
+		wake_up_all(&rtp->wait);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
+
+/**
+ * udma_rtp_cancel() - a sender gives up its message on a TP
+ * @rtp: the TP
+ * @owner: the sender, as for udma_rtp_send()
+ * @w: its waiter, as for udma_rtp_send()
+ *
+ * @w waits no more; if @owner's message was going out, the TP is free
+ * (the receiver drops the message's packets so far at the next FIRST).
+ * Process context.
+ */
+void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
+		     struct udma_rtp_waiter *w)
+{
+	bool released;
+
+	spin_lock_bh(&rtp->lock);
+	list_del_init(&w->node);
+	released = rtp->tx_owner == owner;
+	if (released) {
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+	}
+	spin_unlock_bh(&rtp->lock);
+	if (released)
+		wake_up_all(&rtp->wait);
+}
 
 /* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
 static void udma_rtp_ack_later(struct udma_rtp *rtp)
@@ -683,12 +770,14 @@ static void udma_rtp_ack_later(struct udma_rtp *rtp)
 
 /**
  * udma_rtp_rx_data() - a data packet of a TP arrived
- * @rtp: the TP (its peer checked by the caller)
- * @pkt: the packet
+ * @rtp: the TP (its peer checked by the caller), locked: as
+ *	udma_rtp_get() returns it; still locked on return
  * @take: queues a packet for the transaction layer; false when it cannot
  *	(the receive queue is full: the packet counts as lost)
  * @drop: frees a packet held after a hole that is not needed any more
  * @item: the caller's packet, for @take and @drop
+ *
+ * @pkt: the packet
  *
  * See the top of this file. Softirq; does not sleep.
  *
@@ -703,9 +792,9 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 	bool kept = false, ack = false;
 	void *next;
 
-	spin_lock_bh(&rtp->lock);
+	lockdep_assert_held(&rtp->lock);
 	if (rtp->stopped)
-		goto out;
+		return false;
 	switch (udma_rtp_rx_verdict(rx, pkt->psn)) {
 	case UDMA_RTP_NEW:
 		if (!take(item))
@@ -752,8 +841,6 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_OUT_OF_WINDOW);
 		break;
 	}
-out:
-	spin_unlock_bh(&rtp->lock);
 	return kept;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
@@ -786,7 +873,6 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			   pkt->has_eid ? &pkt->dst_eid : NULL, src, GFP_ATOMIC);
 	if (!rtp)
 		return UBOE_DROP_NONE;
-	spin_lock_bh(&rtp->lock);
 	if (pkt->tp_opcode == UBOE_TP_ACK) {
 		udma_wire_inc(udev, UDMA_WIRE_RTP_ACK_RX);
 		acked = udma_rtp_tx_ack(&rtp->tx, pkt->psn, pkt->window);
@@ -809,11 +895,46 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 		del_timer(&rtp->rto_timer);
 	else if (acked || pkt->tp_opcode == UBOE_TP_NAK)
 		mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
+	/* the ACK that opens the window resumes the senders that stopped */
+	if (udma_rtp_tx_room(&rtp->tx))
+		udma_rtp_wake_locked(rtp);
 	spin_unlock_bh(&rtp->lock);
 	wake_up_all(&rtp->wait);
 	return UBOE_DROP_NONE;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_ack);
+
+/**
+ * udma_tp_lost() - ubcore_ops.tp_lost: a TP lost its peer
+ * @ub_dev: the device
+ * @tpn: the TP's local TPN
+ *
+ * The TP fails as after the last retry, at once: its unacknowledged
+ * packets are dropped, its senders fail, and every queue with WQEs sent on
+ * it and not answered (acknowledged by the transport or not: the response
+ * will never come) completes them with URMA_CR_ACK_TIMEOUT_ERR and goes
+ * to ERROR, with its async event (udma_uboe_tp_failed()), before this
+ * returns. The next use of @tpn is a new TP. Process context (the
+ * connection manager's, its lock held); sleeps.
+ */
+void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn)
+{
+	struct udma_dev *udev = to_udma_dev(ub_dev);
+	struct udma_rtp *rtp = xa_load(&udev->rtps, tpn);
+	u32 gen;
+
+	/* (nothing was ever sent or received on it) */
+	if (!rtp)
+		return;
+	spin_lock_bh(&rtp->lock);
+	udma_rtp_fail_locked(rtp);
+	rtp->lost = true;
+	gen = rtp->gen;
+	udma_rtp_wake_locked(rtp);
+	spin_unlock_bh(&rtp->lock);
+	wake_up_all(&rtp->wait);
+	udma_uboe_tp_failed(udev, rtp, gen);
+}
 
 /**
  * udma_rtp_stop() - the device's TPs send and take nothing any more
@@ -836,6 +957,7 @@ void udma_rtp_stop(struct udma_dev *udev)
 		rtp->stopped = true;
 		udma_rtp_tx_purge(&rtp->tx);
 		udma_rtp_rx_purge(&rtp->rx, udma_uboe_item_drop);
+		udma_rtp_wake_locked(rtp);
 		spin_unlock_bh(&rtp->lock);
 		wake_up_all(&rtp->wait);
 		del_timer_sync(&rtp->rto_timer);
@@ -855,9 +977,7 @@ void udma_rtp_free(struct udma_dev *udev)
 	unsigned long tpn;
 
 	udma_rtp_stop(udev);
-	xa_for_each(&udev->rtps, tpn, rtp) {
-		mutex_destroy(&rtp->tx_mutex);
+	xa_for_each(&udev->rtps, tpn, rtp)
 		kfree(rtp);
-	}
 	xa_destroy(&udev->rtps);
 }

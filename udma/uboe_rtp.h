@@ -10,7 +10,6 @@
 #define _UDMA_UBOE_RTP_H
 
 #include <linux/list.h>
-#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -21,6 +20,7 @@
 
 #include "msg.h"
 
+struct ubcore_device;
 struct udma_dev;
 
 /* Packets a sender has in flight per TP at most (the receiver's credit). */
@@ -33,8 +33,6 @@ struct udma_dev;
 #define UDMA_RTP_RTO_MAX_MS	2000
 /* A hole is NAKed once this many later packets arrived (reordering). */
 #define UDMA_RTP_NAK_AFTER	4
-/* Request IDs (INI_RC_ID) a TP remembers to fail when it times out. */
-#define UDMA_RTP_FAIL_IDS	16
 
 /* PSN arithmetic, 24 bits with wrap (uboe_wire.h UBOE_PSN_MASK). */
 static inline u32 udma_psn_add(u32 psn, u32 n)
@@ -110,6 +108,19 @@ struct udma_rtp_rx {
 };
 
 /**
+ * struct udma_rtp_waiter - a sender that waits for a TP without sleeping
+ *	(a queue's requester: it stops and is kicked)
+ * @node: in udma_rtp.waiters while it waits, empty otherwise
+ * @wake: it may try again (the window opened, the TP's message in packets
+ *	is over, or the TP failed or stopped); called under udma_rtp.lock,
+ *	in any context: must not sleep
+ */
+struct udma_rtp_waiter {
+	struct list_head node;
+	void (*wake)(struct udma_rtp_waiter *w);
+};
+
+/**
  * struct udma_resp_seg - the responder's state of the message that is
  *	arriving in several packets on one TP (resp.c; the device's receive
  *	work only: no lock)
@@ -150,7 +161,7 @@ struct udma_resp_seg {
  *	comes back for another peer (a new TP)
  * @udev: the device
  * @tpn: this end's TPN
- * @lock: protects every field below but @tx_mutex, @seg and @fail_work;
+ * @lock: protects every field below but @seg and @fail_work;
  *	taken in softirq (packets, timers) and with BHs off in process
  *	context
  * @peer_tpn: the peer's TPN
@@ -163,16 +174,25 @@ struct udma_resp_seg {
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset
  * @stopped: the device is going: no timer is armed any more
- * @fail_ids: INI_RC_IDs of requests that were unacknowledged when it
- *	failed, for @fail_work; @nr_fail_ids of them
- * @nr_fail_ids: entries of @fail_ids
+ * @lost: ubcore said the TP lost its peer (udma_tp_lost()): it is out of
+ *	ubcore's table, so the next use of this TPN is a new TP (reset)
+ * @gen: the TP of this TPN it is now, counted from 0 by every reset: a
+ *	WQE sent on it records it (udma_wqe.rtp_gen), so that the failure
+ *	of one TP fails the WQEs sent on that one only
+ * @fail_gen: @gen of the TP that failed, for @fail_work
  * @rto_timer: retransmits from @tx.una (go-back-N)
  * @ack_timer: the delayed ACK
- * @wait: senders waiting for the window
- * @tx_mutex: one message's packets at a time (they are consecutive
- *	PSNs, so the receiver reassembles one message per TP at a time)
+ * @wait: senders that sleep until they may send (the responder)
+ * @tx_owner: the sender whose message is going out in packets, between
+ *	its first and its last (they are consecutive PSNs: the receiver
+ *	reassembles one message per TP at a time), NULL: none; only it
+ *	sends meanwhile. Not a lock: it holds nothing while it waits
+ * @waiters: struct udma_rtp_waiter: senders that stopped for the window
+ *	or for @tx_owner, woken (not in order) when they may try again
  * @seg: the responder's message in packets (the receive work's)
- * @fail_work: tells the queues of @fail_ids (process context)
+ * @fail_work: fails the WQEs sent on the TP @fail_gen, on whichever of
+ *	the device's queues they are (udma_uboe_tp_failed(); process
+ *	context)
  */
 struct udma_rtp {
 	struct udma_dev *udev;
@@ -187,12 +207,14 @@ struct udma_rtp {
 	u8 retries;
 	bool failed;
 	bool stopped;
-	u32 fail_ids[UDMA_RTP_FAIL_IDS];
-	u32 nr_fail_ids;
+	bool lost;
+	u32 gen;
+	u32 fail_gen;
 	struct timer_list rto_timer;
 	struct timer_list ack_timer;
 	wait_queue_head_t wait;
-	struct mutex tx_mutex;		/* see above */
+	const void *tx_owner;
+	struct list_head waiters;
 	struct udma_resp_seg seg;
 	struct work_struct fail_work;
 };
@@ -227,7 +249,10 @@ void udma_rtp_free(struct udma_dev *udev);
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 			      const union ubcore_eid *src,
 			      const union ubcore_eid *peer, gfp_t gfp);
-int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p);
+int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
+		  const void *owner, struct udma_rtp_waiter *w);
+void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
+		     struct udma_rtp_waiter *w);
 bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		      bool (*take)(void *item), void (*drop)(void *item),
 		      void *item);
@@ -235,5 +260,6 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const struct uboe_pkt *pkt,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
+void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn);
 
 #endif /* _UDMA_UBOE_RTP_H */

@@ -133,6 +133,11 @@ struct udma_dev {
 	 */
 	struct xarray rtps;
 	bool rtps_stopped;
+	/* the device's JFS and jetty SQs (udma_sq.dev_node), for the failure
+	 * of a TP (udma_uboe_tp_failed()); taken before any SQ's proc_lock
+	 */
+	struct mutex sqs_lock;
+	struct list_head sqs;
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -426,6 +431,11 @@ enum udma_wqe_state {
  * @len: DONE: the CQE's completion_len
  * @rd_off: SENT READ: bytes of its data placed so far (its READ_RESP
  *	packets arrive in order, each at this offset)
+ * @rtp: SENT over a TP of the UBoE carrier: the TP's transport, whose
+ *	failure fails the WQE (udma_comp_tp_failed()); NULL: no TP (the
+ *	loopback, UM)
+ * @rtp_gen: @rtp's udma_rtp.gen when the WQE was sent (the TP it was
+ *	sent on, not a later one of the same TPN)
  */
 struct udma_wqe {
 	struct udma_sqe sqe;
@@ -436,6 +446,8 @@ struct udma_wqe {
 	u8 rsp;
 	u32 len;
 	u64 rd_off;
+	struct udma_rtp *rtp;
+	u32 rtp_gen;
 };
 
 /**
@@ -480,9 +492,12 @@ struct udma_wqe {
  *	purges them after @dying is set: nothing is added after that)
  * @rsp_len: entries of @rsp_list; written under @ring->lock, READ_ONCE
  *	elsewhere
- * @tp_failed: the TP of its requests failed (no ACK after every retry):
- *	its processor completes the WQEs waiting for responses with
- *	ACK_TIMEOUT_ERR and the queue goes to ERROR; WRITE_ONCE/READ_ONCE
+ * @dev_node: in udma_dev.sqs from create to destroy (empty for a queue
+ *	of no device's list: KUnit's); udma_dev.sqs_lock
+ * @uboe_tx: the request at @next - 1 when it stopped for its TP (the
+ *	window full, or another's message going out) with what it holds of
+ *	the TP: the processor stops until the TP wakes it, without holding
+ *	@proc_lock meanwhile; @proc_lock
  */
 struct udma_sq {
 	struct udma_ring *ring;
@@ -513,7 +528,8 @@ struct udma_sq {
 
 	struct list_head rsp_list;
 	u32 rsp_len;
-	bool tp_failed;
+	struct list_head dev_node;
+	struct udma_uboe_sq_tx uboe_tx;
 };
 
 /* The WQE of PSN @psn in @sq's window. */
@@ -718,6 +734,7 @@ int udma_sq_post(struct udma_sq *sq, u8 status, u64 user_ctx, u32 len);
 void udma_sq_fatal(struct udma_sq *sq);
 void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 		  struct udma_ring *ring);
+void udma_sq_register(struct udma_sq *sq);
 void udma_sq_destroy(struct udma_sq *sq);
 int udma_sq_set_state(struct udma_sq *sq, u32 state);
 int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt);
@@ -734,7 +751,8 @@ void udma_wqe_release(struct udma_wqe *wqe);
 /* comp.c */
 bool udma_comp_run(struct udma_sq *sq);
 void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status);
-void udma_comp_tp_failed(struct udma_sq *sq);
+void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
+			 u32 gen);
 
 /* engine.c */
 int udma_engine_init(void);

@@ -311,6 +311,17 @@ struct ubcore_ops {
 	 */
 	int (*send_mgmt)(struct ubcore_device *dev, const union ubcore_eid *dst,
 			 u8 type, u32 msg_id, const void *body, u16 len);
+	/*
+	 * The TP of local TPN @tpn lost its peer (no answer to keepalives,
+	 * the peer's device removed, this device's port down): nothing sent
+	 * on it will be answered; the provider fails what waits for an
+	 * answer on it at once. Called by the connection manager before it
+	 * tells the TP's users (an RC TP's bound jetty goes to ERROR, an RM
+	 * TP's imports get UBCORE_EVENT_TP_ERR), in process context with its
+	 * lock held: the provider may sleep but must not call the connection
+	 * manager. NULL: nothing to fail.
+	 */
+	void (*tp_lost)(struct ubcore_device *dev, u32 tpn);
 };
 
 /**

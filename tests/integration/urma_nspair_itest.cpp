@@ -32,6 +32,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -599,8 +600,11 @@ private:
 class NsPair : public ::testing::Test {
 protected:
     // Forks the peer (before this process touches liburma: the peer shares
-    // nothing of it), then opens this end: udmaA's fd77::1.
-    void start(PeerFn fn)
+    // nothing of it), then opens this end: udmaA's fd77::1 (or my_dev's
+    // my_ip; the peer: peer_dev's peer_ip in peer_ns).
+    void start(PeerFn fn, const std::string &peer_ns = kNsB, const std::string &peer_dev = kDevB,
+               const std::string &peer_ip = kIp6B, const std::string &my_dev = kDevA,
+               const std::string &my_ip = kIp6A)
     {
         int sv[2];
         ASSERT_EQ(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
@@ -609,10 +613,10 @@ protected:
         if (pid_ == 0) {
             close(sv[0]);
             int rc = 1;
-            if (enter_ns(kNsB)) {
+            if (enter_ns(peer_ns)) {
                 Side s;
                 Chan c(sv[1]);
-                if (s.open(kDevB, kIp6B))
+                if (s.open(peer_dev, peer_ip))
                     rc = fn(s, c);
                 if (rc == 0 && !s.close())
                     rc = 1;
@@ -621,7 +625,7 @@ protected:
         }
         close(sv[1]);
         peer = Chan(sv[0]);
-        ASSERT_TRUE(me.open(kDevA, kIp6A));
+        ASSERT_TRUE(me.open(my_dev, my_ip));
     }
 
     // The peer's exit status (-1 if it did not exit; it is killed after
@@ -1208,7 +1212,8 @@ TEST_F(NsPair, UrmaAdminShowsTheTpAndCountersInEachNamespace)
 // deleted (the SEND finds no device and is never answered), then the
 // peer's veth set down: this end's link loses its carrier, the TP its
 // peer, and the bound jetty goes to ERROR: URMA_EVENT_JETTY_ERR, the SEND
-// completes with WR_FLUSH_ERR and a WR_FLUSH_ERR_DONE record follows; no
+// (sent on the TP, never answered) completes with ACK_TIMEOUT_ERR (udma's
+// tp_lost) and a WR_FLUSH_ERR_DONE record follows; no
 // TP is left. The device's removal with the DCONN_NOTIFY arriving is
 // ubcore_cm_peer's (tests/guest/cases/cm-peer-loss.sh). The bed is put
 // back afterwards (no qdisc on vB, vB up, its IPv6 address, udmaB).
@@ -1260,11 +1265,286 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
     EXPECT_EQ(ub_itest::jetty_state(j), URMA_JETTY_STATE_ERROR);
     urma_cr_t cr;
     ASSERT_TRUE(me.poll(me.scq, &cr, 5000));
-    EXPECT_EQ(cr.status, URMA_CR_WR_FLUSH_ERR);
+    EXPECT_EQ(cr.status, URMA_CR_ACK_TIMEOUT_ERR);
     EXPECT_EQ(cr.user_ctx, 61u);
     ASSERT_TRUE(me.poll(me.scq, &cr, 5000));
     EXPECT_EQ(cr.status, URMA_CR_WR_FLUSH_ERR_DONE);
     EXPECT_TRUE(ub_itest::wait_for([] { return tps_a().empty(); }, 5000)) << both_tables();
+}
+
+// ---- the peer vanishing mid-stream (issue 11) ------------------------------
+
+// A module parameter, set for a test and put back after it.
+class ModParam {
+public:
+    ModParam(const std::string &module, const std::string &name, const std::string &value)
+        : path_("/sys/module/" + module + "/parameters/" + name), old_(read_file(path_))
+    {
+        EXPECT_TRUE(ub_itest::write_sysfs(path_, value)) << path_;
+    }
+    ~ModParam() { EXPECT_TRUE(ub_itest::write_sysfs(path_, old_)) << path_; }
+
+private:
+    std::string path_, old_;
+};
+
+// Whether udmaB has its IPv6 address as an EID again (after vB was down).
+bool b_has_eid()
+{
+    return in_ns(kNsB, [] {
+               std::string all;
+               std::error_code ec;
+               for (std::filesystem::directory_iterator it("/sys/class/ubcore/" + kDevB + "/eids", ec), end;
+                    !ec && it != end; it.increment(ec))
+                   all += read_file(it->path());
+               return all;
+           }).find(kIp6B) != std::string::npos;
+}
+
+// The stream: kStreamWrites WRITEs of kStreamLen bytes each, posted at
+// once from an RM jetty here to one segment of the peer: at 1 KiB of
+// payload a packet (vA's MTU 1500) each is 1024 packets, and the queue's
+// window holds 8 of them, so the peer goes while many are in flight.
+constexpr uint32_t kStreamWrites = 48;
+constexpr uint32_t kStreamLen = 1 << 20;
+
+// The two ends of a stream: the bed's, or a pair of the test's own; leave:
+// the peer process leaves its namespace once its objects are made.
+struct Ends {
+    std::string peer_ns = kNsB, peer_dev = kDevB, peer_ip = kIp6B;
+    std::string my_dev = kDevA, my_ip = kIp6A;
+    bool leave = false;
+};
+
+class NsPairVanish : public NsPair {
+protected:
+    // The peer offers an RM jetty and a segment of kStreamLen bytes and
+    // waits (until killed); this end imports both, starts the stream, waits
+    // for its first completion (it flows), then gone() makes the peer
+    // vanish. Then what the survivor sees (docs/connection-manager.md,
+    // "Peer loss"): the WQEs sent on the TP complete with ACK_TIMEOUT_ERR
+    // (udma's RTO after uboe_retry_cnt retries, or at once when ubcore
+    // finds the peer lost: ops->tp_lost), the jetty goes to ERROR
+    // (URMA_EVENT_JETTY_ERR), the WQEs taken and not sent complete with
+    // WR_FLUSH_ERR, a WR_FLUSH_ERR_DONE record follows, and flush gives the
+    // ones still in the ring as WR_UNHANDLED; in post order throughout.
+    // The RTO is 50 ms and 3 retries for the test (0.75 s), not 100 ms and
+    // 7 (8.7 s). At the end nothing is left on this end's device (objects,
+    // TPs) once it deleted its objects.
+    void vanish_mid_stream(const std::function<void()> &gone, const Ends &e = Ends())
+    {
+        ModParam rto("udma", "uboe_rto_ms", "50"), retries("udma", "uboe_retry_cnt", "3");
+        const bool leave = e.leave;
+        start(
+            [leave](Side &s, Chan &c) {
+                urma_jetty_t *pj = s.jetty(URMA_TM_RM);
+                Buf *b = pj != nullptr ? s.buf(kStreamLen) : nullptr;
+                PEER_CHECK(b != nullptr);
+                Msg m = {};
+                m.jetty[0] = pj->jetty_id;
+                m.seg = b->reg->seg;
+                if (leave) {
+                    // out of the namespace (its sysfs mount holds it too),
+                    // so that deleting it ends it: the objects stay
+                    int fd = open("/proc/1/ns/net", O_RDONLY | O_CLOEXEC);
+                    PEER_CHECK(fd >= 0 && umount2("/sys", MNT_DETACH) == 0 && setns(fd, CLONE_NEWNET) == 0);
+                    close(fd);
+                }
+                PEER_CHECK(c.say("ready", m));
+                c.hear("never", nullptr, 600000);  // until killed
+                return 1;
+            },
+            e.peer_ns, e.peer_dev, e.peer_ip, e.my_dev, e.my_ip);
+        Msg m;
+        ASSERT_TRUE(peer.hear("ready", &m));
+        urma_jetty_t *j = me.jetty(URMA_TM_RM);
+        Buf *l = me.buf(kStreamLen);
+        ASSERT_TRUE(j && l);
+        fill(l->p, kStreamLen, 7);
+        urma_target_jetty_t *tj = me.import(m.jetty[0], URMA_TM_RM);
+        ASSERT_NE(tj, nullptr) << std::strerror(errno);
+        urma_target_seg_t *rs = me.import_seg(m.seg);
+        ASSERT_NE(rs, nullptr);
+        ASSERT_TRUE(ub_itest::wait_for([&e] { return ub_itest::tp_table(e.my_dev).size() == 1; }, 5000))
+            << describe(ub_itest::tp_table(e.my_dev));
+        ASSERT_TRUE(ub_itest::wait_for(
+            [&e] {
+                auto b = ub_itest::parse_tp_table(
+                    in_ns(e.peer_ns, [&e] { return read_file("/sys/class/ubcore/" + e.peer_dev + "/cm/tp"); }));
+                return b.size() == 1 && b[0].state == "Target established";
+            },
+            5000));
+
+        for (uint32_t i = 1; i <= kStreamWrites; i++)
+            ASSERT_EQ(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, kStreamLen, i), URMA_SUCCESS);
+        urma_cr_t cr;
+        ASSERT_TRUE(me.poll(me.scq, &cr, 60000));
+        ASSERT_EQ(cr.status, URMA_CR_SUCCESS) << "the stream does not flow";
+        ASSERT_EQ(cr.user_ctx, 1u);
+        const uint64_t t0 = ub_itest::now_ms();
+        ASSERT_NO_FATAL_FAILURE(gone());
+
+        // The records, in post order: SUCCESS .., ACK_TIMEOUT_ERR ..,
+        // WR_FLUSH_ERR .., WR_FLUSH_ERR_DONE.
+        std::vector<urma_cr_t> crs{cr};
+        while (crs.back().status != URMA_CR_WR_FLUSH_ERR_DONE) {
+            ASSERT_TRUE(me.poll(me.scq, &cr, 30000)) << crs.size() << " records";
+            crs.push_back(cr);
+        }
+        const uint64_t t1 = ub_itest::now_ms();
+        size_t ok = 0, timeouts = 0, flushed = 0;
+        while (ok < crs.size() && crs[ok].status == URMA_CR_SUCCESS)
+            ok++;
+        while (ok + timeouts < crs.size() && crs[ok + timeouts].status == URMA_CR_ACK_TIMEOUT_ERR)
+            timeouts++;
+        while (ok + timeouts + flushed < crs.size() && crs[ok + timeouts + flushed].status == URMA_CR_WR_FLUSH_ERR)
+            flushed++;
+        std::string seq;
+        for (const auto &c : crs)
+            seq += std::to_string(c.status) + "/" + std::to_string(c.user_ctx) + " ";
+        EXPECT_LT(ok, kStreamWrites) << "the stream was over before the peer went: " << seq;
+        EXPECT_GE(timeouts, 1u) << seq;
+        EXPECT_EQ(ok + timeouts + flushed + 1, crs.size()) << "SUCCESS, ACK_TIMEOUT_ERR, WR_FLUSH_ERR, DONE: " << seq;
+        for (size_t i = 0; i + 1 < crs.size(); i++)
+            EXPECT_EQ(crs[i].user_ctx, i + 1) << "post order: " << seq;
+        EXPECT_EQ(crs.back().user_ctx, 0u);
+        std::printf("peer gone: %zu WRITEs done, %zu ACK_TIMEOUT_ERR, %zu WR_FLUSH_ERR, %llu ms to the DONE record\n",
+                    ok, timeouts, flushed, static_cast<unsigned long long>(t1 - t0));
+
+        // The jetty's event (the port's and the import's TP_ERR may come
+        // too) and its state.
+        ub_itest::AsyncEv ev;
+        const uint64_t end = ub_itest::now_ms() + 10000;
+        do
+            ev = ub_itest::next_async_event(me.ctx, static_cast<int>(end - std::min(end, ub_itest::now_ms())));
+        while (ev.type != -1 && ev.type != URMA_EVENT_JETTY_ERR);
+        EXPECT_EQ(ev.type, URMA_EVENT_JETTY_ERR);
+        EXPECT_EQ(ev.element, j);
+        EXPECT_EQ(ub_itest::jetty_state(j), URMA_JETTY_STATE_ERROR);
+
+        // What the queue never took: WR_UNHANDLED, in post order.
+        std::vector<urma_cr_t> left(kStreamWrites);
+        const int n = urma_flush_jetty(j, static_cast<int>(left.size()), left.data());
+        EXPECT_EQ(n, static_cast<int>(kStreamWrites - (crs.size() - 1)));
+        for (int i = 0; i < n; i++) {
+            EXPECT_EQ(left[i].status, URMA_CR_WR_UNHANDLED);
+            EXPECT_EQ(left[i].user_ctx, crs.size() + static_cast<size_t>(i));
+        }
+
+        // Nothing left here once this end deleted its objects (the TP
+        // goes with its last user, or when the keepalive gives up).
+        EXPECT_TRUE(me.close());
+        EXPECT_TRUE(ub_itest::wait_for([&e] { return ub_itest::tp_table(e.my_dev).empty(); }, 15000))
+            << describe(ub_itest::tp_table(e.my_dev));
+        EXPECT_TRUE(ub_itest::wait_for([&e] { return ub_itest::all_counts_zero(e.my_dev); }, 3000))
+            << ub_itest::counts(e.my_dev);
+    }
+};
+
+// The peer's device deleted. Everything the peer sends is dropped first
+// (netem loss 100% on vB), as when its host goes: else its process's
+// objects go before its device's DCONN_NOTIFY (uburma's removal) and the
+// WRITEs arriving meanwhile fail with REM_ACCESS_ABORT_ERR, and the
+// DCONN_NOTIFY would say it. The survivor learns it from its RTO.
+TEST_F(NsPairVanish, DeviceDeletedMidStream)
+{
+    struct Restore {
+        ~Restore()
+        {
+            EXPECT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc del dev \"$UB_VETH_B\" root; "
+                             "ub_nspair_add_dev \"$UB_NS_B\" \"$UB_DEV_B\" \"$UB_VETH_B\" \"$UB_IP4_B\" "
+                             "\"$UB_IP6_B\""),
+                      0);
+        }
+    };
+    std::unique_ptr<Restore> restore;
+    vanish_mid_stream([this, &restore] {
+        ASSERT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc add dev \"$UB_VETH_B\" root netem loss 100%"), 0);
+        restore = std::make_unique<Restore>();
+        kill_peer();
+        std::string out;
+        ASSERT_EQ(ub_itest::admin({"dev", "del", kDevB}, &out, [] { return enter_ns(kNsB); }), 0) << out;
+    });
+}
+
+// The peer's veth set down: this end's link loses its carrier, ubcore
+// loses the TP's peer and udma fails what was sent on it at once
+// (ops->tp_lost), without waiting for its RTO.
+TEST_F(NsPairVanish, VethDownMidStream)
+{
+    struct Restore {
+        ~Restore()
+        {
+            EXPECT_EQ(in_ns(kNsB, [] { return set_link(kVethB, true) ? "up" : ""; }), "up");
+            EXPECT_EQ(lib_sh("ip -n \"$UB_NS_B\" addr replace \"$UB_IP6_B/64\" dev \"$UB_VETH_B\" nodad"), 0);
+            EXPECT_TRUE(ub_itest::wait_for(
+                [] { return read_file("/sys/class/ubcore/" + kDevA + "/port0/state") == "ACTIVE\n"; }, 10000));
+            EXPECT_TRUE(ub_itest::wait_for(b_has_eid, 10000));
+        }
+    };
+    std::unique_ptr<Restore> restore;
+    vanish_mid_stream([&restore] {
+        restore = std::make_unique<Restore>();
+        ASSERT_EQ(in_ns(kNsB, [] { return set_link(kVethB, false) ? "down" : ""; }), "down");
+    });
+    kill_peer();
+}
+
+// The peer's namespace deleted. Deleting uboeB would delete vA with vB
+// (a veth pair goes as one) and udmaA with it: the survivor would lose its
+// own device. So this case makes a pair in which the peer's namespace goes
+// alone: vA2 in uboeA (fd78:1::1) and vC in a namespace uboeC (fd78:2::2),
+// each a veth to a router namespace uboeX (IPv6 forwarding; the test
+// kernel has no bridge); udmaA2 on vA2 and udmaC on vC, added with a
+// keepalive of 200 ms. The peer process leaves uboeC once its objects are
+// made (else it would keep the namespace alive, and its exit would
+// destroy its objects while vC still answers); "ip netns del uboeC" then
+// takes vC and udmaC away, nothing of the peer answers any more, and the
+// survivor's RTO fails what it sent.
+TEST_F(NsPairVanish, NamespaceDeletedMidStream)
+{
+    struct Bed {
+        ~Bed()
+        {
+            EXPECT_EQ(lib_sh("ub_ns uboeA \"$UB_ADMIN\" dev del udmaA2; ip netns del uboeC 2>/dev/null; "
+                             "ip netns del uboeX"),
+                      0);
+        }
+    } bed;
+    ASSERT_EQ(lib_sh("printf \"%s\\n\" \"netns add uboeX\" \"netns add uboeC\" "
+                     "\"link add vA2 type veth peer name vX1\" \"link add vC type veth peer name vX2\" "
+                     "\"link set vA2 netns uboeA\" \"link set vX1 netns uboeX\" "
+                     "\"link set vX2 netns uboeX\" \"link set vC netns uboeC\" | ip -batch - && "
+                     "printf \"%s\\n\" \"link set lo up\" \"link set vX1 up\" \"link set vX2 up\" "
+                     "\"addr add fd78:1::2/64 dev vX1 nodad\" \"addr add fd78:2::1/64 dev vX2 nodad\" "
+                     "| ip -n uboeX -batch - && "
+                     "printf \"%s\\n\" \"link set vA2 up\" \"addr add 10.78.1.1/24 dev vA2\" "
+                     "\"addr add fd78:1::1/64 dev vA2 nodad\" \"route add fd78:2::/64 via fd78:1::2\" "
+                     "| ip -n uboeA -batch - && "
+                     "printf \"%s\\n\" \"link set lo up\" \"link set vC up\" \"addr add 10.78.2.2/24 dev vC\" "
+                     "\"addr add fd78:2::2/64 dev vC nodad\" \"route add fd78:1::/64 via fd78:2::1\" "
+                     "| ip -n uboeC -batch -"),
+              0);
+    ASSERT_EQ(in_ns("uboeX",
+                    [] {
+                        return ub_itest::write_sysfs("/proc/sys/net/ipv6/conf/all/forwarding", "1\n") ? "on" : "";
+                    }),
+              "on");
+    {
+        ModParam ka("ubcore", "cm_keepalive_ms", "200");
+        ASSERT_EQ(lib_sh("ub_nspair_add_dev uboeA udmaA2 vA2 10.78.1.1 fd78:1::1 && "
+                         "ub_nspair_add_dev uboeC udmaC vC 10.78.2.2 fd78:2::2"),
+                  0);
+    }
+    Ends e;
+    e.peer_ns = "uboeC";
+    e.peer_dev = "udmaC";
+    e.peer_ip = "fd78:2::2";
+    e.my_dev = "udmaA2";
+    e.my_ip = "fd78:1::1";
+    e.leave = true;
+    vanish_mid_stream([] { ASSERT_EQ(lib_sh("ip netns del uboeC"), 0); }, e);
+    kill_peer();
 }
 
 }  // namespace
