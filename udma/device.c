@@ -67,11 +67,9 @@ static unsigned int udma_mtu_bytes(enum ubcore_mtu mtu)
 	return 256U << (mtu - UBCORE_MTU_256);
 }
 
-static int udma_query_port(struct ubcore_device *ub_dev,
-			   enum ubcore_port_state *state, enum ubcore_mtu *mtu)
+/* The largest UB MTU whose payload fits in a packet at @ndev_mtu. */
+static enum ubcore_mtu udma_path_mtu(unsigned int ndev_mtu)
 {
-	struct net_device *ndev = to_udma_dev(ub_dev)->netdev;
-	unsigned int ndev_mtu = READ_ONCE(ndev->mtu);
 	unsigned int payload;
 	enum ubcore_mtu m;
 
@@ -79,7 +77,32 @@ static int udma_query_port(struct ubcore_device *ub_dev,
 	for (m = UBCORE_MTU_8192; m > UBCORE_MTU_256; m--)
 		if (udma_mtu_bytes(m) <= payload)
 			break;
-	*mtu = m;
+	return m;
+}
+
+/**
+ * udma_path_mtu_bytes() - the port's active MTU in bytes
+ * @udev: the device
+ *
+ * What ubcore_query_port() reports as active_mtu, from the netdev's MTU
+ * now: the largest message a UM datagram carries.
+ *
+ * Return: 256 to 8192.
+ */
+u32 udma_path_mtu_bytes(const struct udma_dev *udev)
+{
+	return udma_mtu_bytes(udma_path_mtu(READ_ONCE(udev->netdev->mtu)));
+}
+
+static int udma_query_port(struct ubcore_device *ub_dev,
+			   enum ubcore_port_state *state, enum ubcore_mtu *mtu)
+{
+	struct net_device *ndev = to_udma_dev(ub_dev)->netdev;
+	unsigned int ndev_mtu = READ_ONCE(ndev->mtu);
+	unsigned int payload;
+
+	payload = ndev_mtu > UDMA_UBOE_HDR_LEN ? ndev_mtu - UDMA_UBOE_HDR_LEN : 0;
+	*mtu = udma_path_mtu(ndev_mtu);
 
 	/* A netdev too small for the least UB MTU cannot carry UBoE. */
 	if (netif_running(ndev) && netif_carrier_ok(ndev) &&

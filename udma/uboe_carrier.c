@@ -18,8 +18,9 @@
  *    with LOC_OPERATION_ERR (counted: tx_no_tp). Its packets go through
  *    the TP's reliable transport (uboe_rtp.c: PSN per TP, ACKs,
  *    go-back-N, RTO, a window), whose state udma_rtp_get() finds or
- *    creates. UM (UTP_DATA) needs none: a datagram of one packet at most
- *    (larger: LOC_LEN_ERR, tx_msg_too_big), done (SUCCESS) once sent; the
+ *    creates. UM (UTP_DATA) needs none: a datagram of one packet and of
+ *    the path MTU (the port's active MTU) at most (larger: LOC_LEN_ERR,
+ *    tx_msg_too_big), done (SUCCESS) once sent; the
  *    target sends no response to it;
  *  - the packets' fields are the message's (struct udma_msg.pkt is a
  *    struct uboe_pkt already); the TPH PSN is the TP's; the WQE is
@@ -293,7 +294,9 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 {
 	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
 	tx->n = udma_uboe_seg_count(len, tx->size);
-	if ((len && !tx->size) || (!rtp && tx->n > 1) || len > U32_MAX)
+	/* UM: one datagram of the path MTU at most, as the port reports it */
+	if ((len && !tx->size) || len > U32_MAX ||
+	    (!rtp && (tx->n > 1 || len > udma_path_mtu_bytes(udev))))
 		return -EMSGSIZE;
 	tx->rtp = rtp;
 	tx->tmpl = *tmpl;

@@ -680,6 +680,7 @@ bool udma_dev_mark_netdev_gone(struct net_device *ndev);
 void udma_dev_reap(void);
 void udma_dev_remove_all(void);
 void udma_dev_wait_released(void);
+u32 udma_path_mtu_bytes(const struct udma_dev *udev);
 
 /* netdev.c */
 int udma_netdev_init(void);
