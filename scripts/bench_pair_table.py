@@ -68,7 +68,8 @@ def rows(res):
 
 
 def goals(res):
-    """(what, ratio, met): met is None for a ratio that is only reported."""
+    """(what, ratio, met): met is None for a ratio that is only reported
+    and for one that was not measured (ratio None)."""
     def lat(t):
         r = res["lat"][t]
         return ratio(get(r["urma"], "median"), get(r["rxe"], "median"))
@@ -95,7 +96,9 @@ def goals(res):
     return out
 
 
-def verdict(ok):
+def verdict(r, ok):
+    if r is None:
+        return "not measured"
     return {True: "met", False: "NOT met", None: "reported"}[ok]
 
 
@@ -115,7 +118,7 @@ def print_mtu(mtu, res, tcp14):
               f"avg {fmt(tcp14.get('avg'))} us")
     print("  ratios and goals:")
     for what, r, ok in goals(res):
-        print(f"    {what:<40} {fmt(r):>7}  {verdict(ok)}")
+        print(f"    {what:<40} {fmt(r):>7}  {verdict(r, ok)}")
     print()
 
 
@@ -132,9 +135,9 @@ def main():
     missing, out = [], {}
     guest = figure(missing, read, a.dir / f"mtu{mtus[0]}" / "guest.txt")
     print(f"make bench, across hosts: {(guest or '?').strip()}")
-    print("Two TCG guests (1 vCPU each) joined by one QEMU link; the same sizes and")
-    print("iterations for each transport. URMA: urma_perftest over UBoE (udma);")
-    print("rxe: perftest's ib_* over soft-RoCE; TCP: iperf3 (64 KiB writes) and")
+    print("Two TCG guests joined by one QEMU link; the same sizes and iterations")
+    print("for each transport. URMA: urma_perftest over UBoE (udma); rxe:")
+    print("perftest's ib_* over soft-RoCE; TCP: iperf3 (64 KiB writes) and")
     print("tests/guest/pingpong.py (8 B, half the round trip). 1 MB = 2^20 bytes;")
     print("latencies in microseconds (write/send: half the round trip, read/atomic:")
     print("post to completion), as perftest reports them. Numbers under TCG are the")

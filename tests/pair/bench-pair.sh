@@ -93,7 +93,7 @@ run_tcp() {
 		python3 "$UB_TOP/tests/guest/pingpong.py" client $srv_addr 5204 -m 8 -n "$lat_iters"
 }
 
-echo "kernel $(uname -r), $(nproc) cpu, two guests over QEMU's dgram netdev" > "$UB_PAIR_OUT/guest.txt"
+echo "kernel $(uname -r), $(nproc) vCPUs a guest, two guests over QEMU's dgram netdev" > "$UB_PAIR_OUT/guest.txt"
 for mtu in 1500 9000; do
 	out=$UB_PAIR_OUT/bench/mtu$mtu
 	mkdir -p "$out"
