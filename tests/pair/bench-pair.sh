@@ -73,7 +73,9 @@ run_rxe() {
 			"$ib" -d rxe0 -F -s "$size" -n "$iters" $ibo $srv_addr
 	done < <(bench_tests "$lat_iters" "$bw_iters" "$bw_size")
 	rdma link delete rxe0
-	modprobe -r rdma_rxe
+	# rmmod, not modprobe -r: that would also take udp_tunnel and
+	# ip6_udp_tunnel, which udma needs at the next MTU.
+	rmmod rdma_rxe
 }
 
 run_tcp() {
