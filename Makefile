@@ -9,7 +9,9 @@
 #   make check           every test, in a QEMU guest with a debug test kernel
 #   make check-long      make check with long fuzzer and fault-injection runs
 #   make demo            the stack on Debian's stock kernel in a QEMU guest
-#   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest: one table
+#   make bench           URMA vs soft-RoCE (rxe) and TCP in that guest (URMA's local
+#                        path), then across two such guests over UBoE
+#                        (scripts/bench-pair.sh, MTU 1500 and 9000): two tables
 #   make bench-local     udma's local WRITE bandwidth/latency vs memcpy in that guest
 #   make bench-compare   bench-local with the modules of REV (default: merge-base
 #                        with main) and of the tree in one guest: both rows, ratio
@@ -109,6 +111,7 @@ demo:
 
 bench:
 	@scripts/bench.sh
+	@scripts/bench-pair.sh
 
 # BENCH_ARGS: passed to urma_local_bench (see its --help).
 bench-local:

@@ -18,11 +18,7 @@ case "${1:-}" in
 *) ub_die "unknown argument $1 (see --help)" ;;
 esac
 
-"$UB_TOP/scripts/deps.sh"
-ub_log "building the modules for the stock kernel and the tools"
-ub_build_stock_modules
-cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
-cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_perftest urma_local_bench urma_admin > /dev/null
+ub_bench_build urma_perftest urma_local_bench urma_admin
 out=$UB_TOP/build/bench
 ub_log "booting the stock kernel in QEMU (takes some minutes under TCG)"
 rc=0

@@ -47,6 +47,17 @@ ub_build_stock_modules() {
 		{ tail -20 "$UB_TOP/build/kmod-stock.log"; ub_die "module build failed"; }
 }
 
+# ub_bench_build TARGET...: what a benchmark on the stock kernel needs
+# (make bench's scripts): the dependencies, the modules for that kernel
+# and the userspace TARGETs.
+ub_bench_build() {
+	"$UB_TOP/scripts/deps.sh"
+	ub_log "building the modules for the stock kernel and the tools"
+	ub_build_stock_modules
+	cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
+	cmake --build "$UB_TOP/build" -j"$(nproc)" --target "$@" > /dev/null
+}
+
 # Kernel release of a build directory (e.g. 6.1.0-57-amd64).
 ub_kernel_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Boot two guests of the test kernel joined by one link, run the same case
+# Boot two guests of one kernel joined by one link, run the same case
 # scripts in both, and give one result for the pair.
-#   usage: pair-run.sh OUTDIR CASE...
+#   usage: pair-run.sh [--kernel test|stock] OUTDIR CASE...
 # Each CASE is a script under the checkout (tests/pair/cases/*.sh); both
 # guests run each one, with UB_PAIR_ROLE (a or b), UB_PAIR_DEV, UB_PAIR_ADDR
 # and UB_PAIR_PEER in its environment and tests/pair/lib.sh to meet the peer
-# (ub_pair_sync). A case passes only if it passes in both guests; the run
-# passes only if every case does and neither kernel reported anything
+# (ub_pair_sync). --kernel: the guests' kernel, as for guest-run.sh
+# (default test; scripts/bench-pair.sh runs the stock one). A case passes
+# only if it passes in both guests; the run passes only if every case
+# does and neither kernel reported anything
 # (scripts/summarize.py --pair: the single guest's oops, KASAN, lockdep,
 # kmemleak and WARN checks, for each guest). Exits 0 when the run passed.
 # OUTDIR: a/ and b/ (each guest's results as scripts/guest-run.sh leaves
@@ -53,8 +55,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 timeout=${UB_PAIR_TIMEOUT:-900}
+kernel="test"
+if [ "${1:-}" = --kernel ] && [ $# -ge 2 ]; then
+	kernel=$2
+	shift 2
+fi
 if [ $# -lt 2 ] || [[ $1 == -* ]]; then
-	sed -n '2,19s/^# \{0,1\}//p' "$0"
+	sed -n '2,20s/^# \{0,1\}//p' "$0"
 	[[ ${1:-} == -h || ${1:-} == --help ]] && exit 0
 	exit 2
 fi
@@ -125,7 +132,7 @@ for role in a b; do
 		extra+=" UB_PAIR_CASE_TIMEOUT=$UB_PAIR_CASE_TIMEOUT"
 	UB_ONLY='' UB_GUEST_NET=$net UB_KERNEL_EXTRA=$extra \
 		UB_GUEST_MEM=${UB_PAIR_MEM:-768} UB_GUEST_SMP=${UB_PAIR_SMP:-1} \
-		"$UB_TOP/scripts/guest-run.sh" --kernel test --timeout "$timeout" \
+		"$UB_TOP/scripts/guest-run.sh" --kernel "$kernel" --timeout "$timeout" \
 		"$out/$role" "$UB_TOP/tests/pair/pair-guest.sh" > "$out/$role.log" 2>&1 &
 	pids+=($!)
 done

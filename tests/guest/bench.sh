@@ -13,6 +13,7 @@
 set -euo pipefail
 export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
+. "$UB_TOP/tests/guest/bench-tests.sh"
 
 out=$1/bench
 mkdir -p "$out"
@@ -79,8 +80,7 @@ pair() {
 	return $rc
 }
 
-# URMA and rxe, test by test. Each line: NAME SIZE ITERS PERFTEST_BINARY
-# PERFTEST_OPTS URMA_OPTS ("-" for none; commas stand for spaces).
+# URMA and rxe, test by test (tests/guest/bench-tests.sh).
 run_pair_tests() {
 	local t size iters ib ibo uo
 	while read -r t size iters ib ibo uo; do
@@ -97,16 +97,7 @@ run_pair_tests() {
 		pair "rxe.$t.txt" 18515 \
 			"$ib" -d rxe0 -F -s "$size" -n "$iters" $ibo -- \
 			"$ib" -d rxe0 -F -s "$size" -n "$iters" $ibo $self
-	done <<-TESTS
-	write_lat 8 $lat_iters ib_write_lat - -
-	read_lat 8 $lat_iters ib_read_lat - -
-	send_lat 8 $lat_iters ib_send_lat - -
-	atomic_lat 8 $lat_iters ib_atomic_lat -A,FETCH_AND_ADD -A,faa
-	write_bw $bw_size $bw_iters ib_write_bw - -
-	read_bw $bw_size $bw_iters ib_read_bw - -
-	send_bw $bw_size $bw_iters ib_send_bw - -
-	atomic_bw 8 $bw_iters ib_atomic_bw -A,FETCH_AND_ADD -A,faa
-	TESTS
+	done < <(bench_tests "$lat_iters" "$bw_iters" "$bw_size")
 }
 
 run_tcp() {

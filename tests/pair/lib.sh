@@ -75,3 +75,72 @@ ub_pair_wait_peer() {
 	echo "peer $UB_PAIR_PEER does not answer pings" >&2
 	return 1
 }
+
+# ub_pair_wait_listen PORT [TIMEOUT]: until a TCP socket listens on PORT
+# here (a server's side channel), at most TIMEOUT seconds (60). Reads
+# /proc/net/tcp{,6} with builtins: no exec.
+ub_pair_wait_listen() {
+	local hex f addr st end=$((SECONDS + ${2:-60}))
+	printf -v hex '%04X' "$1"
+	while ((SECONDS < end)); do
+		for f in /proc/net/tcp /proc/net/tcp6; do
+			while read -r _ addr _ st _; do
+				[[ $addr == *":$hex" && $st == 0A ]] && return 0
+			done < "$f"
+		done
+		ub_sleep 0.2
+	done
+	echo "nothing listens on port $1" >&2
+	return 1
+}
+
+# ub_pair_serve NAME PORT OUT SERVER... -- CLIENT...: one client/server run
+# between the guests. a runs SERVER in the background, waits until it
+# listens on TCP PORT and meets b, which then runs CLIENT; each side's
+# stdout goes to OUT, its stderr to OUT.err. A server that does not exit
+# by itself when its client is done (sockperf) is stopped if
+# UB_PAIR_STOP_SERVER is 1.
+# Both sides then trade exit statuses (barrier done-NAME, at most
+# UB_PAIR_RUN_LIMIT seconds, 600): returns 1 unless both exited 0, with
+# the side that failed on stderr.
+ub_pair_serve() {
+	local name=$1 port=$2 out=$3 pid rc=0
+	shift 3
+	local srv=()
+	while [[ $1 != -- ]]; do
+		srv+=("$1")
+		shift
+	done
+	shift
+	if [[ $UB_PAIR_ROLE == a ]]; then
+		"${srv[@]}" > "$out" 2> "$out.err" &
+		pid=$!
+		ub_pair_wait_listen "$port" || rc=1
+		ub_pair_sync "listen-$name" "$rc" || rc=1
+		if [[ ${UB_PAIR_STOP_SERVER:-0} == 1 ]]; then
+			ub_pair_sync "client-$name" "" "${UB_PAIR_RUN_LIMIT:-600}" || rc=1
+		fi
+		if ((rc)) || [[ ${UB_PAIR_STOP_SERVER:-0} == 1 ]]; then
+			kill "$pid" 2> /dev/null
+			wait "$pid" 2> /dev/null || :
+		else
+			wait "$pid" || rc=$?
+		fi
+	else
+		ub_pair_sync "listen-$name" || rc=1
+		[[ $UB_PAIR_PEER_VALUE == 0 ]] || rc=1
+		((rc)) || "$@" > "$out" 2> "$out.err" || rc=$?
+		if [[ ${UB_PAIR_STOP_SERVER:-0} == 1 ]]; then
+			ub_pair_sync "client-$name" "" "${UB_PAIR_RUN_LIMIT:-600}" || rc=1
+		fi
+	fi
+	ub_pair_sync "done-$name" "$rc" "${UB_PAIR_RUN_LIMIT:-600}" || return 1
+	if ((rc)); then
+		echo "$name: exit $rc here ($UB_PAIR_ROLE)" >&2
+		return 1
+	fi
+	if [[ $UB_PAIR_PEER_VALUE != 0 ]]; then
+		echo "$name: exit $UB_PAIR_PEER_VALUE on the peer" >&2
+		return 1
+	fi
+}

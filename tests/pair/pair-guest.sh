@@ -13,7 +13,10 @@ OUT=$1
 export UB_TOP=$PWD
 . "$UB_TOP/tests/guest/lib.sh"
 . "$UB_TOP/tests/pair/lib.sh"
-export UB_PAIR_ROLE UB_PAIR_ADDR UB_PAIR_PEER UB_PAIR_DEV UB_KMOD
+# UB_PAIR_OUT: this guest's results directory, for cases that leave
+# files there (tests/pair/bench-pair.sh).
+UB_PAIR_OUT=$OUT
+export UB_PAIR_ROLE UB_PAIR_ADDR UB_PAIR_PEER UB_PAIR_DEV UB_KMOD UB_PAIR_OUT
 results=$OUT/results.txt
 mkdir -p "$OUT/cases"
 : > "$results"
@@ -38,7 +41,10 @@ fail_all() {
 }
 
 # The link: the one netdev on a device (virtio-net, eth0); lo and the
-# kernel's tunnels (sit0) have none.
+# kernel's tunnels (sit0) have none. The stock kernel (scripts/pair-run.sh
+# --kernel stock) has virtio-net as a module and no udev to load it.
+[[ -e /sys/module/virtio_net ]] || "$UB_BUSYBOX" modprobe virtio_net ||
+	echo "ub-pair: cannot load virtio_net" > /dev/kmsg
 UB_PAIR_DEV=
 for d in /sys/class/net/*; do
 	[[ -e $d/device ]] || continue

@@ -6,6 +6,7 @@
 // TCP exchange (round trips, truncated and foreign messages).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -191,7 +192,7 @@ TEST(PerftestArgs, HelpAndVersion)
                           "--port", "--cq_mod", "--jfr_post_list", "--jfr_depth", "--size", "--server",
                           "--jfs_depth", "--warm_up", "--infinite", "--inf_period_ms", "--order_type",
                           "--enable_ipv6", "--enable_imm", "--sge_num", "--wait_jfc_timeout", "--json", "--check",
-                          "--version", "2^20", "CLOCK_MONOTONIC"})
+                          "--version", "--uboe", "--sip", "--dip", "2^20", "CLOCK_MONOTONIC"})
         EXPECT_TRUE(has(h, o)) << o;
     EXPECT_TRUE(has(version_text(), "urma_perftest"));
 }
@@ -223,8 +224,36 @@ TEST(PerftestArgs, BadValues)
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--wait_jfc_timeout", "-2"}), "--wait_jfc_timeout"));
     // UMDK options with no meaning here are refused, with the reason.
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--rate_limit", "1"}), "--rate_limit: there is no rate limiter"));
-    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u"}), "netdev"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--vlan", "5"}), "netdev"));
     EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--enable_user_tp"}), "transport paths"));
+}
+
+// -u/--uboe, --sip, --dip: addresses name the EIDs (IPv4 mapped into IPv6).
+TEST(PerftestArgs, Uboe)
+{
+    Config c;
+    ASSERT_EQ(parse({"write_lat", "-d", "u", "-u", "--sip", "10.77.0.1", "--dip", "10.77.0.2"}, &c).status,
+              ParseStatus::Ok);
+    EXPECT_TRUE(c.uboe);
+    EXPECT_EQ(c.sip, "10.77.0.1");
+    EXPECT_EQ(c.dip, "10.77.0.2");
+    const std::array<uint8_t, 16> a = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 77, 0, 1};
+    std::array<uint8_t, 16> b = a;
+    b[15] = 2;
+    EXPECT_EQ(c.sip_eid, a);
+    EXPECT_EQ(c.dip_eid, b);
+    ASSERT_EQ(parse({"send_bw", "-d", "u", "--uboe", "--sip", "fd00::1:2"}, &c).status, ParseStatus::Ok);
+    const std::array<uint8_t, 16> v6 = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2};
+    EXPECT_EQ(c.sip_eid, v6);
+    EXPECT_TRUE(c.dip.empty());
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u"}), "-u/--uboe needs --sip"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "--sip", "10.0.0.1"}), "need -u/--uboe"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u", "--sip", "10.0.0.1", "--eid_idx", "1"}),
+                    "--sip and --eid_idx conflict"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u", "--sip", "10.0.0.300"}), "--sip 10.0.0.300: not an"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u", "--sip", "10.0.0.1", "--dip", "host"}),
+                    "--dip host: not an"));
+    EXPECT_TRUE(has(refused({"write_bw", "-d", "u", "-u", "--sip"}), "needs a value"));
 }
 
 // The guide's constraints (6.4.1, "urma_perftest参数隐含关系"), one by one.

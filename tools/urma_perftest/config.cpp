@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <getopt.h>
 
 #include <cerrno>
@@ -35,6 +36,8 @@ enum LongOnly {
     kWaitJfcTimeout,
     kJson,
     kCheck,
+    kSip,
+    kDip,
     kUnsupported,  // one value for every refused option; the name tells which
 };
 
@@ -53,9 +56,6 @@ constexpr const char *kNetdev = "udma takes its addresses from the netdev it is 
 constexpr const char *kNotHere = "not implemented in this urma_perftest";
 
 constexpr Refused kRefused[] = {
-    {"uboe", no_argument, kNetdev},
-    {"sip", required_argument, kNetdev},
-    {"dip", required_argument, kNetdev},
     {"dscp", required_argument, kNetdev},
     {"vlan", required_argument, kNetdev},
     {"sl", required_argument, kNetdev},
@@ -134,6 +134,9 @@ constexpr struct option kSupported[] = {
     {"version", no_argument, nullptr, 'V'},
     {"json", no_argument, nullptr, kJson},
     {"check", no_argument, nullptr, kCheck},
+    {"uboe", no_argument, nullptr, 'u'},
+    {"sip", required_argument, nullptr, kSip},
+    {"dip", required_argument, nullptr, kDip},
 };
 
 constexpr const char *kShortOpts = "+:a::A:bBcC:d:D:eE:fFhI:j:J:K:n:Nl:LO:p:P:Q:r:R:s:S:T:uwy::V";
@@ -230,7 +233,7 @@ std::string apply_option(int c, const char *arg, const char *long_name, Config *
         break;
     case 'D': NUM("-D", 1, 86400, duration); break;
     case 'e': cfg->use_jfce = true; break;
-    case kEidIdx: NUM("--eid_idx", 0, 1023, eid_idx); break;
+    case kEidIdx: NUM("--eid_idx", 0, 1023, eid_idx); cfg->eid_idx_set = true; break;
     case 'E': NUM("-E", 0, 31, err_timeout); break;
     case 'f': cfg->flat_api = true; break;
     case 'F': cfg->cpu_freq_f = true; break;
@@ -267,7 +270,17 @@ std::string apply_option(int c, const char *arg, const char *long_name, Config *
         cfg->client = true;
         break;
     case 'T': NUM("-T", 1, kJfsDepthMax, jfs_depth); seen->jfs_depth = true; break;
-    case 'u': return std::string("-u/--uboe: ") + kNetdev;
+    case 'u': cfg->uboe = true; break;
+    case kSip:
+        if (!ip_to_eid(arg, &cfg->sip_eid))
+            return std::string("--sip ") + arg + ": not an IPv4 or IPv6 address";
+        cfg->sip = arg;
+        break;
+    case kDip:
+        if (!ip_to_eid(arg, &cfg->dip_eid))
+            return std::string("--dip ") + arg + ": not an IPv4 or IPv6 address";
+        cfg->dip = arg;
+        break;
     case 'w': cfg->warm_up = true; break;
     case 'y':
         cfg->infinite = true;
@@ -338,6 +351,12 @@ std::string check_combinations(const Config &c, const Seen &seen)
         return "-d <dev_name> is required";
     if (c.all && c.size_set)
         return "-a and -s conflict: -a runs every size";
+    if (!c.uboe && (!c.sip.empty() || !c.dip.empty()))
+        return "--sip and --dip are UBoE addresses: they need -u/--uboe";
+    if (c.uboe && c.sip.empty())
+        return "-u/--uboe needs --sip <this host's address on the UBoE netdev>";
+    if (c.uboe && c.eid_idx_set)
+        return "--sip and --eid_idx conflict: --sip selects the EID index";
     if (c.duration != 0 && c.iters_set)
         return "-D and -n conflict: -D runs for a time instead of a number of iterations";
     if (op == Op::Atomic && c.size != 8)
@@ -468,6 +487,19 @@ std::string finish(Config *c, const Seen &seen, ParseResult *r)
 }
 
 }  // namespace
+
+bool ip_to_eid(const std::string &ip, std::array<uint8_t, 16> *eid)
+{
+    in_addr v4;
+    if (inet_pton(AF_INET, ip.c_str(), &v4) == 1) {
+        eid->fill(0);
+        (*eid)[10] = 0xff;
+        (*eid)[11] = 0xff;
+        std::memcpy(eid->data() + 12, &v4, sizeof(v4));
+        return true;
+    }
+    return inet_pton(AF_INET6, ip.c_str(), eid->data()) == 1;
+}
 
 bool Config::check_unsupported() const
 {
@@ -622,6 +654,13 @@ std::string usage_text()
         "  -D, --duration <second>     Run bandwidth tests for this long instead of -n (no peak).\n"
         "  -e, --use_jfce              Wait for JFC events (rearm/wait/ack) instead of busy polling.\n"
         "      --eid_idx <idx>         EID index of the device for the context (default 0).\n"
+        "  -u, --uboe                  UBoE: the peers are named by IP address (--sip, --dip). udma's\n"
+        "                              EIDs are its netdev's addresses (IPv4 as ::ffff:a.b.c.d) and the\n"
+        "                              UDP/IP headers are the device's, so the addresses pick EIDs:\n"
+        "      --sip <ip>              (needs -u) Use the device's EID of this address (instead of\n"
+        "                              --eid_idx); fails when the device's netdev does not have it.\n"
+        "      --dip <ip>              (needs -u) The peer's EID must be this address's; fails after\n"
+        "                              the exchange otherwise. -S stays the side channel's address.\n"
         "  -E, --err_timeout <time>    JFS error timeout, 0..31: 4.096 us * 2^time (default 17).\n"
         "  -f, --use_flat_api          Post with urma_read/urma_write/urma_send/urma_recv (needs -b).\n"
         "  -F, --cpu_freq_f            Accepted; has no effect: times come from CLOCK_MONOTONIC, not\n"
@@ -669,8 +708,8 @@ std::string usage_text()
         "                              chain of atomic_lat.\n"
         "  -V, --version               Show the version.\n"
         "\n"
-        "Refused here (UMDK options this device or tool has no use for): -u/--uboe, --sip, --dip,\n"
-        "--dscp, --vlan, --sl, --bind_ip, --rate_limit, --rate_units, --burst_size, --enable_credit,\n"
+        "Refused here (UMDK options this device or tool has no use for): --dscp, --vlan, --sl,\n"
+        "--bind_ip, --rate_limit, --rate_units, --burst_size, --enable_credit,\n"
         "--credit_threshold, --credit_notify_cnt, --jettys_pre_jfr, --seg_pre_jetty,\n"
         "--enable_err_continue, --enable_sync_stream, --enable_write_dirty,\n"
         "--pair_num, --enable_user_tp, --oor_en, --spray_en, --cc_en, --cc_alg, --retry_num,\n"

@@ -6,6 +6,7 @@
 // beyond the strings it returns, so the host unit tests cover all of it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,14 @@ struct Config {
     uint32_t port = kDefaultPort;
     std::string dev;                // -d, required
     uint32_t eid_idx = 0;
+    bool eid_idx_set = false;
+    // UBoE (-u, --sip, --dip): udma's EIDs are its netdev's IP addresses
+    // (IPv4 as ::ffff:a.b.c.d), so --sip picks the EID index whose EID is
+    // that address instead of --eid_idx, and --dip is the EID the peer's
+    // endpoint must have. The UDP/IP headers themselves are the device's.
+    bool uboe = false;
+    std::string sip, dip;  // as given, for messages
+    std::array<uint8_t, 16> sip_eid = {}, dip_eid = {};
     uint32_t size = 2;              // -s
     bool size_set = false;
     uint64_t iters = 10000;         // -n
@@ -99,6 +108,11 @@ struct ParseResult {
 // the command and the guide's constraints. getopt_long underneath: it
 // resets optind, so it may be called again, but not from two threads.
 ParseResult parse_args(int argc, char *const argv[], Config *cfg);
+
+// The EID of an IP address given as text (IPv4 as ::ffff:a.b.c.d, or
+// IPv6), as udma derives its EIDs from its netdev's addresses; false when
+// ip is not an address.
+bool ip_to_eid(const std::string &ip, std::array<uint8_t, 16> *eid);
 
 // The --help text and the -V line.
 std::string usage_text();

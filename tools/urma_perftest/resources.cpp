@@ -81,6 +81,19 @@ bool Mapping::map(size_t len, std::string *err)
     return true;
 }
 
+bool Resources::eid_index_of(urma_device_t *dev, const std::array<uint8_t, 16> &eid, uint32_t *idx)
+{
+    uint32_t cnt = 0;
+    std::unique_ptr<urma_eid_info_t, void (*)(urma_eid_info_t *)> list(urma_get_eid_list(dev, &cnt),
+                                                                         urma_free_eid_list);
+    for (uint32_t i = 0; list != nullptr && i < cnt; i++)
+        if (std::memcmp(list.get()[i].eid.raw, eid.data(), eid.size()) == 0) {
+            *idx = list.get()[i].eid_index;
+            return true;
+        }
+    return false;
+}
+
 bool Resources::create(const Config &cfg, std::string *err)
 {
     cfg_ = cfg;
@@ -124,10 +137,16 @@ bool Resources::create(const Config &cfg, std::string *err)
                std::to_string(std::min(cap.max_jetty, cap.max_jfs)) + " jetties";
         return false;
     }
+    uint32_t eid_idx = cfg.eid_idx;
+    if (cfg.uboe && !eid_index_of(dev, cfg.sip_eid, &eid_idx)) {
+        *err = "--sip " + cfg.sip + ": device " + cfg.dev +
+               " has no such EID (is it bound to the netdev that has this address?)";
+        return false;
+    }
     errno = 0;
-    ctx_.reset(urma_create_context(dev, cfg.eid_idx));
+    ctx_.reset(urma_create_context(dev, eid_idx));
     if (ctx_ == nullptr)
-        return fail(err, "context on " + cfg.dev + " EID index " + std::to_string(cfg.eid_idx));
+        return fail(err, "context on " + cfg.dev + " EID index " + std::to_string(eid_idx));
     return make_queues(err) && make_buffer(err);
 }
 
@@ -249,6 +268,10 @@ Endpoint Resources::endpoint() const
 
 bool Resources::connect(const Endpoint &peer, std::string *err)
 {
+    if (!cfg_.dip.empty() && std::memcmp(peer.eid, cfg_.dip_eid.data(), sizeof(peer.eid)) != 0) {
+        *err = "--dip " + cfg_.dip + ": the peer's EID is another address's";
+        return false;
+    }
     if (peer.ids.size() != cfg_.jettys) {
         *err = "peer has " + std::to_string(peer.ids.size()) + " jetties, this side " + std::to_string(cfg_.jettys);
         return false;

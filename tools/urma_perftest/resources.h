@@ -16,6 +16,7 @@
 
 #include <sys/mman.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -118,6 +119,8 @@ public:
     int poll(urma_jfc_t *jfc, urma_cr_t *cr, int max, std::string *err);
 
 private:
+    // The index of the device's EID eid (--sip), in *idx; false when it has none.
+    static bool eid_index_of(urma_device_t *dev, const std::array<uint8_t, 16> &eid, uint32_t *idx);
     bool make_queues(std::string *err);
     bool make_buffer(std::string *err);
     urma_jfs_cfg_t jfs_cfg() const;

@@ -40,23 +40,6 @@ done
 [[ -n $idx ]] || ub_fail "udma0 has no EID $mine"
 echo "$UB_PAIR_ROLE: udma0 on $UB_PAIR_DEV, EID $mine at index $idx"
 
-# wait_listen PORT: until a TCP socket listens on PORT here (the server's
-# side channel), at most 60 s.
-wait_listen() {
-	local hex n f addr st
-	printf -v hex '%04X' "$1"
-	for ((n = 0; n < 300; n++)); do
-		for f in /proc/net/tcp /proc/net/tcp6; do
-			while read -r _ addr _ st _; do
-				[[ $addr == *":$hex" && $st == 0A ]] && return 0
-			done < "$f"
-		done
-		ub_sleep 0.2
-	done
-	echo "nothing listens on port $1" >&2
-	return 1
-}
-
 # perf N ARGS...: one urma_perftest run between the guests on port
 # 21300 + N: a starts the server and, once it listens, meets b, which runs
 # the client; both must exit 0. The client's --json result is printed.
@@ -68,7 +51,7 @@ perf() {
 	if [[ $UB_PAIR_ROLE == a ]]; then
 		"$perf" "${args[@]}" > "$tmp/out" 2>&1 &
 		pid=$!
-		wait_listen "$port" || { kill "$pid"; cat "$tmp/out"; return 1; }
+		ub_pair_wait_listen "$port" || { kill "$pid"; cat "$tmp/out"; return 1; }
 		ub_pair_sync "listen-$port"
 		wait "$pid" || rc=$?
 	else
@@ -100,7 +83,7 @@ args=(write_bw -p 0 -s 64 -T 8 -D 15 -d udma0 --eid_idx "$idx" -P "$port")
 if [[ $UB_PAIR_ROLE == a ]]; then
 	"$perf" "${args[@]}" > "$tmp/bw" 2>&1 &
 	pid=$!
-	wait_listen "$port" || { kill "$pid"; cat "$tmp/bw"; ub_fail "no server"; }
+	ub_pair_wait_listen "$port" || { kill "$pid"; cat "$tmp/bw"; ub_fail "no server"; }
 	ub_pair_sync "listen-$port"
 else
 	ub_pair_sync "listen-$port"
