@@ -19,7 +19,11 @@
  * WQE: a packet may be a response (READ data the target may have changed
  * since, an atomic's old value that must not be computed twice), and the
  * WQE's local memory may be released before the transport's ACK (the
- * transaction's response can overtake it). At most the peer's credit
+ * transaction's response can overtake it). A message's last packet asks
+ * for its ACK (TPH A), as InfiniBand's requester sets AckReq: a WRITE or
+ * SEND completes on that ACK, which would else wait for the receiver's
+ * delayed ACK; so does the packet that takes half the credit. At most the
+ * peer's credit
  * (TPACKH window, at most UDMA_RTP_WND) is in flight from the oldest
  * unacknowledged PSN (a slow receiver throttles the sender; a window of 0
  * is taken as 1, the probe the retransmission timer repeats). A sender
@@ -502,14 +506,15 @@ out:
 	}
 }
 
-static void udma_rtp_ack_timer(struct timer_list *t)
+static enum hrtimer_restart udma_rtp_ack_timer(struct hrtimer *t)
 {
-	struct udma_rtp *rtp = from_timer(rtp, t, ack_timer);
+	struct udma_rtp *rtp = container_of(t, struct udma_rtp, ack_timer);
 
 	spin_lock_bh(&rtp->lock);
 	if (!rtp->stopped && (rtp->rx.unacked || rtp->rx.dup_ack))
 		udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
 	spin_unlock_bh(&rtp->lock);
+	return HRTIMER_NORESTART;
 }
 
 /* Fail the WQEs sent on the TP that failed, on every queue. */
@@ -558,7 +563,9 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	udma_rtp_tx_init(&rtp->tx);
 	rtp->rto = udma_rtp_rto0();
 	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
-	timer_setup(&rtp->ack_timer, udma_rtp_ack_timer, 0);
+	/* softirq context, as a timer_list's: the same locking */
+	hrtimer_init(&rtp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	rtp->ack_timer.function = udma_rtp_ack_timer;
 	init_waitqueue_head(&rtp->wait);
 	INIT_LIST_HEAD(&rtp->waiters);
 	INIT_WORK(&rtp->fail_work, udma_rtp_fail_work);
@@ -700,8 +707,8 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	if (w)
 		list_del_init(&w->node);
 	udma_rtp_tx_queue(&rtp->tx, p);
-	/* half the credit out: ask for the ACK that gives more */
-	if (rtp->tx.nr >= rtp->tx.wnd / 2)
+	/* a message's end, or half the credit out: ask for the ACK */
+	if ((p->pkt.seg & UBOE_SEG_LAST) || rtp->tx.nr >= rtp->tx.wnd / 2)
 		p->pkt.ack_req = true;
 	ret = udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
 	if (ret) {
@@ -762,10 +769,10 @@ void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
 /* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
 static void udma_rtp_ack_later(struct udma_rtp *rtp)
 {
-	if (!timer_pending(&rtp->ack_timer))
-		mod_timer(&rtp->ack_timer,
-			  jiffies + max(usecs_to_jiffies(UDMA_RTP_ACK_DELAY_US),
-					1UL));
+	if (!hrtimer_is_queued(&rtp->ack_timer))
+		hrtimer_start(&rtp->ack_timer,
+			      ns_to_ktime(UDMA_RTP_ACK_DELAY_US * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_SOFT);
 }
 
 /**
@@ -961,7 +968,7 @@ void udma_rtp_stop(struct udma_dev *udev)
 		spin_unlock_bh(&rtp->lock);
 		wake_up_all(&rtp->wait);
 		del_timer_sync(&rtp->rto_timer);
-		del_timer_sync(&rtp->ack_timer);
+		hrtimer_cancel(&rtp->ack_timer);
 		cancel_work_sync(&rtp->fail_work);
 		udma_resp_seg_abort(&rtp->seg);
 	}

@@ -9,6 +9,7 @@
 #ifndef _UDMA_UBOE_RTP_H
 #define _UDMA_UBOE_RTP_H
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -181,7 +182,8 @@ struct udma_resp_seg {
  *	of one TP fails the WQEs sent on that one only
  * @fail_gen: @gen of the TP that failed, for @fail_work
  * @rto_timer: retransmits from @tx.una (go-back-N)
- * @ack_timer: the delayed ACK
+ * @ack_timer: the delayed ACK (an hrtimer: UDMA_RTP_ACK_DELAY_US is less
+ *	than a jiffy, 4 ms at HZ=250)
  * @wait: senders that sleep until they may send (the responder)
  * @tx_owner: the sender whose message is going out in packets, between
  *	its first and its last (they are consecutive PSNs: the receiver
@@ -211,7 +213,7 @@ struct udma_rtp {
 	u32 gen;
 	u32 fail_gen;
 	struct timer_list rto_timer;
-	struct timer_list ack_timer;
+	struct hrtimer ack_timer;
 	wait_queue_head_t wait;
 	const void *tx_owner;
 	struct list_head waiters;
