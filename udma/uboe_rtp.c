@@ -654,6 +654,24 @@ static bool udma_rtp_may_send(struct udma_rtp *rtp, const void *owner)
 	return ret;
 }
 
+/*
+ * If @owner's message holds the TP, the TP is free again: the senders
+ * waiting for it are woken. Unlocks @rtp->lock.
+ */
+static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
+	__releases(&rtp->lock)
+{
+	bool released = rtp->tx_owner == owner;
+
+	if (released) {
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+	}
+	spin_unlock_bh(&rtp->lock);
+	if (released)
+		wake_up_all(&rtp->wait);
+}
+
 /**
  * udma_rtp_send() - send a data packet on a TP, reliably
  * @rtp: the TP
@@ -679,7 +697,6 @@ static bool udma_rtp_may_send(struct udma_rtp *rtp, const void *owner)
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		  const void *owner, struct udma_rtp_waiter *w)
 {
-	bool released;
 	int ret;
 
 	for (;;) {
@@ -727,14 +744,7 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	}
 out:
 	/* the message is over (sent, or failed): the TP is free */
-	released = rtp->tx_owner == owner;
-	if (released) {
-		rtp->tx_owner = NULL;
-		udma_rtp_wake_locked(rtp);
-	}
-	spin_unlock_bh(&rtp->lock);
-	if (released)
-		wake_up_all(&rtp->wait);
+	udma_rtp_release_unlock(rtp, owner);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
@@ -752,18 +762,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
 void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
 		     struct udma_rtp_waiter *w)
 {
-	bool released;
-
 	spin_lock_bh(&rtp->lock);
 	list_del_init(&w->node);
-	released = rtp->tx_owner == owner;
-	if (released) {
-		rtp->tx_owner = NULL;
-		udma_rtp_wake_locked(rtp);
-	}
-	spin_unlock_bh(&rtp->lock);
-	if (released)
-		wake_up_all(&rtp->wait);
+	udma_rtp_release_unlock(rtp, owner);
 }
 
 /* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
