@@ -250,15 +250,30 @@ static void tp_ka_start(struct ubcore_tp *tp)
 		kref_get(&tp->ref);	/* was idle: the queued work's reference */
 }
 
+/*
+ * Whether @tp takes the peer's data packets: established, or the target
+ * that answered the request (REP sent). The initiator sends as soon as the
+ * CONN_REP established its end, so its first packets may come before its
+ * CONN_ACK (as an InfiniBand responder in RTR receives before it is told
+ * the connection is established); the CONN_ACK's retransmission protocol
+ * (X5, X8) still decides whether the TP is established.
+ */
+static bool tp_rx_open(const struct ubcore_tp *tp)
+{
+	return tp_established(tp) ||
+	       (tp->linked && tp->fsm.state == UBCORE_TPS_REP_SENT);
+}
+
 /* For the lockless readers. Caller holds cm->lock. */
 static void tp_publish(struct ubcore_tp *tp)
 {
-	bool ready = tp_established(tp);
+	bool ready = tp_established(tp), rx_open = tp_rx_open(tp);
 
-	WRITE_ONCE(tp->ready_peer_tpn, ready ? tp->fsm.peer_tpn : 0);
+	WRITE_ONCE(tp->ready_peer_tpn, rx_open ? tp->fsm.peer_tpn : 0);
 	if (ready && !tp->ready)
 		tp_ka_start(tp);
 	WRITE_ONCE(tp->ready, ready);
+	WRITE_ONCE(tp->rx_open, rx_open);
 }
 
 /* Answers every link check of @tp with @err. Caller holds cm->lock. */
@@ -1058,8 +1073,10 @@ EXPORT_SYMBOL_GPL(ubcore_tp_resolve);
  * cm_keepalive_ms without a packet from the peer.
  *
  * Context: any context, softirq included; does not sleep (RCU).
- * Return: 0 (an ESTABLISHED TP of @dev whose peer is @src), -ENOENT (no
- * TP @tpn), -ENOTCONN (not ESTABLISHED) or -EPROTO (@src is not its peer).
+ * Return: 0 (a TP of @dev whose peer is @src, ESTABLISHED or the target's
+ * end that answered the request: see tp_rx_open()), -ENOENT (no TP @tpn),
+ * -ENOTCONN (not yet, or no longer, taking packets) or -EPROTO (@src is
+ * not its peer).
  */
 int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 			const union ubcore_eid *src, u32 *peer_tpn)
@@ -1075,7 +1092,7 @@ int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 	tp = xa_load(&cm->tps, tpn);
 	if (!tp) {
 		ret = -ENOENT;
-	} else if (!READ_ONCE(tp->ready)) {
+	} else if (!READ_ONCE(tp->rx_open)) {
 		ret = -ENOTCONN;
 	} else if (memcmp(tp->key.remote.raw, src->raw, UBCORE_EID_SIZE)) {
 		ret = -EPROTO;

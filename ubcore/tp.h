@@ -70,7 +70,10 @@ struct ubcore_tp_target {
  * @ready: established (any of the machine's established states) and in
  *	the table; written under cm->lock, read locklessly (READ_ONCE) by
  *	ubcore_tp_resolve() and ubcore_tp_rx_lookup()
- * @ready_peer_tpn: the peer's TPN while @ready, read likewise
+ * @rx_open: @ready, or the target's end that answered the request (REP
+ *	sent): takes the peer's packets (tp.c tp_rx_open()); written and read
+ *	as @ready, by ubcore_tp_rx_lookup()
+ * @ready_peer_tpn: the peer's TPN while @rx_open, read likewise
  * @rcu: freed after a grace period, for those lockless readers
  * @checks: link checks waiting for the peer's answer (tp.c)
  * @imports: the imports (struct ubcore_tjetty, tp_node) that hold this TP
@@ -99,6 +102,7 @@ struct ubcore_tp {
 	const struct uboe_mgmt_body *rx_body;
 	bool abandoned;
 	bool ready;
+	bool rx_open;
 	u32 ready_peer_tpn;
 	struct rcu_head rcu;
 	struct list_head checks;

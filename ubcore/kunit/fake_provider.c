@@ -93,7 +93,7 @@ static int fake_send_mgmt(struct ubcore_device *dev, const union ubcore_eid *dst
 
 	mutex_lock(&fake_mgmt_lock);
 	fake_mgmt.sent++;
-	if (fake_mgmt.drop) {
+	if (fake_mgmt.drop || (fake_mgmt.drop_type && fake_mgmt.drop_type == type)) {
 		mutex_unlock(&fake_mgmt_lock);
 		return 0;
 	}

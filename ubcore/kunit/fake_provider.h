@@ -70,13 +70,15 @@ struct fake_mgmt_msg {
 };
 
 /*
- * The connection manager's sends: counted; dropped (lost) with .drop; held
- * with .hold until fake_mgmt_release() delivers them in order. Zeroed by
+ * The connection manager's sends: counted; dropped (lost) with .drop, or
+ * those of type .drop_type (nonzero: enum uboe_mgmt_type); held with .hold
+ * until fake_mgmt_release() delivers them in order. Zeroed by
  * fake_provider_dev().
  */
 struct fake_mgmt {
 	u32 sent;
 	bool drop;
+	u8 drop_type;
 	bool hold;
 	u32 held;
 	struct fake_mgmt_msg msgs[FAKE_MGMT_HOLD];

@@ -319,6 +319,53 @@ static void providers_resolve_and_check_tpns(struct kunit *test)
 }
 
 /*
+ * The target's end takes the initiator's packets from the moment it sent
+ * the CONN_REP: the initiator may send as soon as its open returns, before
+ * its CONN_ACK arrives. b sends nothing on it (no ubcore_tp_find_pair())
+ * until established; the lost CONN_ACK comes again with the REP's
+ * retransmission (X5, then X8 on a) and b is established (1413).
+ */
+static void target_receives_before_the_conn_ack(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	u32 tpn = 0, peer = 0;
+	struct ubcore_tp *t;
+	int i;
+
+	ubcore_cm_set_timing(ctx->b, 300, 4);
+	fake_mgmt.drop_type = UBOE_MGMT_CONN_ACK;
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t), 0);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_REP_SENT);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->ea, &peer), 0);
+	KUNIT_EXPECT_EQ(test, peer, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->eb, NULL),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_find_pair(ctx->b, &ctx->eb, &ctx->ea,
+						  UBOE_MGMT_TM_RM, 0, 0, &tpn, &peer),
+			-ENOTCONN);
+	fake_mgmt.drop_type = 0;
+	for (i = 0; i < 100; i++) {
+		if (tps(ctx->b, ib) == 1 && ib[0].state == UBCORE_TPS_TARGET_ESTABLISHED)
+			break;
+		msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_find_pair(ctx->b, &ctx->eb, &ctx->ea,
+						  UBOE_MGMT_TM_RM, 0, 0, &tpn, &peer), 0);
+	KUNIT_EXPECT_EQ(test, tpn, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, peer, ia[0].tpn);
+	ubcore_tp_close(t);
+	wait_tps(test, ctx->b, 0);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_rx_lookup(ctx->b, ib[0].tpn, &ctx->ea, NULL),
+			-ENOENT);
+}
+
+/*
  * A DCONN_NOTIFY that never arrives leaves b's end established: a's next
  * open (another TPN) finds it, b takes the old end as lost (X16) and
  * answers the new request.
@@ -811,6 +858,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rejects_reach_the_caller),
 	KUNIT_CASE(joiners_are_checked_on_a_shared_tp),
 	KUNIT_CASE(providers_resolve_and_check_tpns),
+	KUNIT_CASE(target_receives_before_the_conn_ack),
 	KUNIT_CASE(lost_dconn_does_not_block_the_next_open),
 	KUNIT_CASE(unanswered_open_times_out),
 	KUNIT_CASE(unreachable_peer),
