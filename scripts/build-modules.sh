@@ -16,4 +16,13 @@ out=$(cd "$out" && pwd)
 # Object files are excluded, hence kept, so rebuilds stay incremental.
 (cd "$UB_TOP" && rsync -a --delete --include='*/' --include='*.[ch]' \
 	--include=Kbuild --exclude='*' Kbuild "${UB_KMOD_DIRS[@]}" "$out/")
-make -C "$kdir" M="$out" W=1 -j"$(nproc)" "$@" modules
+# ccache when installed (UB_CCACHE=0: not): a rebuild of the same tree for
+# the same kernel compiles only what changed. The compiler stays the one
+# the kernel names (gcc for ours, gcc-12 for Debian's): kbuild compares its
+# version line.
+cc=()
+if [[ ${UB_CCACHE:-1} != 0 ]] && command -v ccache > /dev/null; then
+	kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$kdir/.config")
+	cc=(CC="ccache ${kcc:-gcc}")
+fi
+make -C "$kdir" M="$out" W=1 -j"$(nproc)" "${cc[@]}" "$@" modules

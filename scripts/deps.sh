@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential bc flex bison libelf-dev libssl-dev dwarves cpio kmod
-	rsync xz-utils zstd python3 perl sparse
+	rsync xz-utils zstd python3 perl sparse ccache
 	linux-source-6.1 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	cmake g++ pkg-config libgtest-dev googletest libgmock-dev

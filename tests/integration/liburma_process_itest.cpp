@@ -326,12 +326,12 @@ TEST_F(ProcessTest, MemlockLimitBoundsRegistration)
 }
 
 // 8 threads create and destroy JFCs, JFSs, JFRs, jetties and segments in
-// one context for UB_STRESS_SECONDS (default 30): every call succeeds and
-// nothing is left.
+// one context for UB_STRESS_SECONDS (default 10 in make check, 300 in make
+// check-long): every call succeeds and nothing is left.
 TEST_F(ProcessTest, ThreadsShareAContext)
 {
     const char *env = std::getenv("UB_STRESS_SECONDS");
-    const int seconds = env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 30;
+    const int seconds = env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : ub_itest::check_long() ? 300 : 10;
     ASSERT_EQ(urma_init(nullptr), URMA_SUCCESS);
     urma_context_t *ctx = ub_itest::open_ctx();
     ASSERT_NE(ctx, nullptr);

@@ -55,6 +55,12 @@ std::string module_name(const std::string &path)
 
 }  // namespace
 
+bool check_long()
+{
+    const char *v = std::getenv("UB_CHECK_LONG");
+    return v != nullptr && *v != '\0';
+}
+
 bool module_loaded(const std::string &name)
 {
     std::ifstream mods("/proc/modules");

@@ -32,6 +32,10 @@ bool unload_stack();
 // Whether a module is loaded now.
 bool module_loaded(const std::string &name);
 
+// Whether this is "make check-long" (UB_CHECK_LONG set): stress and soak
+// tests then run their long counts.
+bool check_long();
+
 // Polls pred every 50 ms for up to timeout_ms.
 template <typename Pred> bool wait_for(Pred pred, int timeout_ms = 5000)
 {

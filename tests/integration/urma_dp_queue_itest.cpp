@@ -46,10 +46,11 @@ uint64_t env_u64(const char *name, uint64_t def)
 }
 
 // 8 threads, each with its own JFC and JFS, add 1 to one word; batches of
-// 64 FADDs, only the last signaled. UB_FAA_ITERS sets the per-thread count.
+// 64 FADDs, only the last signaled. UB_FAA_ITERS sets the per-thread count
+// (25000 in make check, 200000 in make check-long).
 TEST_F(Queue, FaaFromEightThreadsIsExact)
 {
-    const uint64_t iters = env_u64("UB_FAA_ITERS", 100000);
+    const uint64_t iters = env_u64("UB_FAA_ITERS", ub_itest::check_long() ? 200000 : 25000);
     constexpr int kThreads = 8;
     constexpr uint32_t kBatch = 64;
     Region &word = region(4096);

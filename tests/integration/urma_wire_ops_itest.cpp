@@ -28,6 +28,9 @@
 //  - A READ fenced behind a WRITE to the same range reads the written
 //    bytes; N WRITEs then a SEND: when the SEND's receive record appears,
 //    every WRITE is in place (one TP, in order).
+//  - Under tc netem (5% loss, 10% reordering, 1% duplication, 5 ms +- 2 ms
+//    delay), FETCH_AND_ADDs from two jetties on one word: the sum is exact
+//    and each old value comes back once (WireNetem).
 // The 64 MiB tier, and the 1 MiB one of the opcodes other than WRITE,
 // READ and SEND, run only when UB_CHECK_LONG is set (make check-long): at
 // the bed's MTU of 1500 a 64 MiB message is 65536 packets of 1 KiB, and
@@ -36,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -48,13 +52,7 @@ namespace {
 using namespace ub_nspair;
 using ub_itest::first_not;
 
-bool check_long()
-{
-    const char *v = std::getenv("UB_CHECK_LONG");
-    return v != nullptr && *v != '\0';
-}
-
-const bool kLong = check_long();
+const bool kLong = ub_itest::check_long();
 const std::vector<size_t> kSizes = kLong ? std::vector<size_t>{0, 1, 4095, 4096, 4097, 1u << 20, 64u << 20}
                                          : std::vector<size_t>{0, 1, 4095, 4096, 4097, 1u << 20};
 const size_t kMaxSize = kSizes.back();
@@ -196,7 +194,12 @@ protected:
     // of this end with rnr_retry, l a buffer of len bytes.
     void open(size_t peer_len, size_t len, uint8_t rnr_retry = URMA_TYPICAL_RNR_RETRY)
     {
-        mode_ = GetParam();
+        open_in(GetParam(), peer_len, len, rnr_retry);
+    }
+    void open_in(urma_transport_mode_t mode, size_t peer_len, size_t len,
+                 uint8_t rnr_retry = URMA_TYPICAL_RNR_RETRY)
+    {
+        mode_ = mode;
         ASSERT_NO_FATAL_FAILURE(start([this, peer_len](Side &s, Chan &c) { return serve(s, c, mode_, peer_len); }));
         started_ = true;
         Msg m;
@@ -777,6 +780,102 @@ std::string mode_name(const ::testing::TestParamInfo<urma_transport_mode_t> &p)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, WireOps, ::testing::Values(URMA_TM_RM, URMA_TM_RC), mode_name);
+
+// tc netem with issue 11's profile on both ends of the bed's veth while it
+// lives (lib.sh's UB_VETH_A in uboeA, UB_VETH_B in uboeB).
+class Netem {
+public:
+    Netem()
+    {
+        ok_ = lib_sh(for_both("tc qdisc add dev $v root netem loss 5% reorder 10% duplicate 1% delay 5ms 2ms")) == 0;
+    }
+    ~Netem()
+    {
+        if (ok_) {
+            EXPECT_EQ(lib_sh(for_both("tc qdisc del dev $v root")), 0);
+        }
+    }
+    bool ok() const { return ok_; }
+
+private:
+    static std::string for_both(const std::string &cmd)
+    {
+        return "for nv in \"$UB_NS_A $UB_VETH_A\" \"$UB_NS_B $UB_VETH_B\"; do set -- $nv; v=$2; "
+               "ub_ns $1 " + cmd + " || exit 1; done";
+    }
+    bool ok_ = false;
+};
+
+class WireNetem : public WireOps {
+protected:
+    // cnt FETCH_AND_ADDs of 1 on jetty on to the peer's word at 64, one
+    // chain, the last signaled (user_ctx last); the old values land in l
+    // at (first + i) * 8.
+    urma_status_t faa_chain(urma_jetty_t *on, uint32_t first, uint32_t cnt, uint64_t last)
+    {
+        std::vector<urma_sge_t> d(cnt), src(cnt);
+        std::vector<urma_jfs_wr_t> wr(cnt);
+        for (uint32_t i = 0; i < cnt; i++) {
+            d[i] = remote(64, 8);
+            src[i] = local((first + i) * 8, 8);
+            wr[i] = {};
+            wr[i].opcode = URMA_OPC_FADD;
+            wr[i].tjetty = tj;
+            wr[i].user_ctx = last;
+            wr[i].flag.bs.complete_enable = i + 1 == cnt;
+            wr[i].faa.dst = &d[i];
+            wr[i].faa.src = &src[i];
+            wr[i].faa.operand = 1;
+            wr[i].next = i + 1 < cnt ? &wr[i + 1] : nullptr;
+        }
+        urma_jfs_wr_t *bad = nullptr;
+        return urma_post_jetty_send_wr(on, wr.data(), &bad);
+    }
+};
+
+// Two jetties add 1 to one word of the peer's, in chains of 16 posted on
+// both before either completes, through netem: the word ends at exactly
+// 2n and the old values the FADDs return are 0 .. 2n-1, each once: none
+// lost, none run twice (a duplicate or a retransmitted request replays the
+// saved result: issue 11's "atomics execute exactly once"). RM, one TP.
+// n = 250 per jetty in make check, 50,000 in make check-long.
+TEST_F(WireNetem, FaaFromTwoJettiesIsExact)
+{
+    const uint32_t n = kLong ? 50000 : 250;
+    constexpr uint32_t kChain = 16;
+    ASSERT_NO_FATAL_FAILURE(open_in(URMA_TM_RM, 4096, 2 * n * 8));
+    urma_jetty_t *js[2] = {j, me.jetty(URMA_TM_RM)};
+    ASSERT_NE(js[1], nullptr);
+    ask("setword", 64, 0, 0);
+    std::memset(l->p, 0xff, 2 * n * 8);
+    Netem netem;
+    ASSERT_TRUE(netem.ok());
+    const long retransmits = wire_a("rtp_retransmits");
+    for (uint32_t done = 0; done < n; done += kChain) {
+        const uint32_t cnt = std::min(kChain, n - done);
+        for (uint32_t k = 0; k < 2; k++)
+            ASSERT_EQ(faa_chain(js[k], k * n + done, cnt, k), URMA_SUCCESS) << "at " << done;
+        bool seen[2] = {false, false};
+        for (int k = 0; k < 2; k++) {
+            urma_cr_t cr;
+            ASSERT_TRUE(me.poll(me.scq, &cr, kCompleteMs)) << "at " << done;
+            ASSERT_EQ(cr.status, URMA_CR_SUCCESS) << "at " << done;
+            ASSERT_LT(cr.user_ctx, 2u);
+            ASSERT_FALSE(seen[cr.user_ctx]);
+            seen[cr.user_ctx] = true;
+        }
+    }
+    EXPECT_EQ(value("word", 64), 2ull * n);
+    std::vector<uint64_t> olds(2 * n);
+    std::memcpy(olds.data(), l->p, 2 * n * 8);
+    std::sort(olds.begin(), olds.end());
+    size_t wrong = 0;
+    for (uint64_t i = 0; i < olds.size(); i++)
+        wrong += olds[i] != i;
+    EXPECT_EQ(wrong, 0u) << "old values not 0 .. " << 2 * n - 1 << " each once";
+    std::printf("%u FADDs from 2 jetties under netem: %ld packets resent\n", 2 * n,
+                wire_a("rtp_retransmits") - retransmits);
+}
 
 // UM: a SEND of the path MTU (the port's active MTU) is one datagram and
 // arrives whole; one byte more is refused with LOC_LEN_ERR and counted
