@@ -44,13 +44,16 @@ trap cleanup EXIT
 
 # Helpers run inside a namespace (by in_ns).
 
-# stat NAME: the counter NAME of query_ipourma_stats, in STAT.
+# stat NAME: the counter NAME of query_ipourma_stats, in STAT. The file is
+# read in one go: bash's "read" seeks back after each line, and sysfs makes
+# the text anew for a read at an offset, so a counter that grew in between
+# tore a line ("0 is  after the reset").
 stat() {
 	local name value
 	STAT=
 	while read -r name value; do
 		[[ $name == "$1:" ]] && STAT=$value
-	done < "$NET/query_ipourma_stats"
+	done <<< "$(< "$NET/query_ipourma_stats")"
 	[[ -n $STAT ]] || ub_fail "no $1 in query_ipourma_stats"
 }
 
@@ -360,7 +363,7 @@ while read -r name value; do
 	tx_bytes: | rx_bytes:) ((value <= 400)) || ub_fail \"\$name is \$value after the reset\" ;;
 	*) [[ \$value == 0 ]] || ub_fail \"\$name is \$value after the reset\" ;;
 	esac
-done < $NET/query_ipourma_stats"
+done <<< \"\$(< $NET/query_ipourma_stats)\""
 
 echo "unload ipourma under a ping flood"
 ub_ns "$A" "$bb" ping -6 -q -i 0.01 -s 1000 -I fd99::a fd99::b > /dev/null 2>&1 &

@@ -94,7 +94,7 @@ row=
 for ((i = 0; i < 100 && ${#row} == 0; i++)); do
 	while read -r tpn peer rest; do
 		[[ $peer == "$theirs" ]] && row="$tpn $peer $rest"
-	done < "$UB_CLASS/udma0/cm/tp"
+	done <<< "$(< "$UB_CLASS/udma0/cm/tp")"
 	[[ -n $row ]] || ub_sleep 0.2
 done
 [[ -n $row ]] || ub_fail "no TP to $theirs in udma0/cm/tp"
