@@ -409,6 +409,25 @@ bool udma_dev_mark_netdev_gone(struct net_device *ndev)
 }
 
 /**
+ * udma_dev_show_each() - print something of every registered device
+ * @m: the file
+ * @show: prints @udev's part; called under udma_list_lock (a device on
+ *	the list is not released meanwhile); may sleep
+ *
+ * For the debugfs files (the transport's state: udma_rtp_show()).
+ */
+void udma_dev_show_each(struct seq_file *m,
+			void (*show)(struct seq_file *m, struct udma_dev *udev))
+{
+	struct udma_dev *udev;
+
+	mutex_lock(&udma_list_lock);
+	list_for_each_entry(udev, &udma_dev_list, list)
+		show(m, udev);
+	mutex_unlock(&udma_list_lock);
+}
+
+/**
  * udma_dev_reap() - remove the devices whose netdev is being unregistered
  *
  * Called from the reaper work, without locks. Sleeps.

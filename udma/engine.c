@@ -17,6 +17,7 @@
  * the queue not READY and stops.
  */
 #include <linux/list.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -188,4 +189,50 @@ void udma_engine_exit(void)
 {
 	WARN_ON(!list_empty(&udma_rnr_list));
 	destroy_workqueue(udma_wq);
+}
+
+/* One queue: where its window stands, what it waits for. */
+static void udma_sq_show_one(struct seq_file *m, struct udma_sq *sq)
+{
+	static const char wqe_state[] = { 'T', 'S', 'D' };
+	u32 psn, pi;
+
+	seq_printf(m, "%s queue %u", sq->udev->ub_dev.dev_name, udma_sq_id(sq));
+	/* a processor that never lets go of it is the answer */
+	if (!mutex_trylock(&sq->proc_lock)) {
+		seq_puts(m, ": busy (its processor holds it)\n");
+		return;
+	}
+	spin_lock_bh(&sq->ring->lock);
+	pi = udma_sq_pi(sq);
+	spin_unlock_bh(&sq->ring->lock);
+	seq_printf(m, " state %u: pi %u head %u next %u tail %u window ",
+		   sq->state, pi, sq->head, sq->next, sq->tail);
+	for (psn = sq->head; psn != sq->tail; psn++) {
+		u8 st = udma_sq_wqe(sq, psn)->state;
+
+		seq_putc(m, st < ARRAY_SIZE(wqe_state) ? wqe_state[st] : '?');
+	}
+	seq_printf(m, " responses queued %u dropped %u rnr %d tp_wait %d work %d\n",
+		   READ_ONCE(sq->rsp_len), sq->resp_dropped, sq->rnr_wait,
+		   !!sq->uboe_tx.tx.rtp, delayed_work_pending(&sq->work));
+	mutex_unlock(&sq->proc_lock);
+}
+
+/**
+ * udma_sq_show() - the state of a device's send queues, one line each
+ * @m: the file (/sys/kernel/debug/udma/sqs: udma/debugfs.c); the window
+ *	shows each WQE taken from the head: T taken, S sent, D done
+ * @udev: the device, not released meanwhile
+ *
+ * Sleeps (the device's queue list).
+ */
+void udma_sq_show(struct seq_file *m, struct udma_dev *udev)
+{
+	struct udma_sq *sq;
+
+	mutex_lock(&udev->sqs_lock);
+	list_for_each_entry(sq, &udev->sqs, dev_node)
+		udma_sq_show_one(m, sq);
+	mutex_unlock(&udev->sqs_lock);
 }

@@ -169,17 +169,28 @@ u64 udma_wire_read(struct udma_dev *udev, unsigned int idx)
 EXPORT_SYMBOL_IF_KUNIT(udma_wire_read);
 
 /**
- * udma_wire_inc() - count one event in a counter of a device
+ * udma_wire_add() - count @n events in a counter of a device
  * @udev: the device
  * @idx: enum udma_wire_cnt, or an enum uboe_drop other than UBOE_DROP_NONE
+ * @n: how many
  *
  * Any context; no lock (per-CPU counters).
  */
-void udma_wire_inc(struct udma_dev *udev, unsigned int idx)
+void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n)
 {
 	if (WARN_ON_ONCE(idx == UBOE_DROP_NONE || idx >= UDMA_WIRE_NR_CNT))
 		return;
-	udma_stats_add(udev->wire.stats, idx, 1);
+	udma_stats_add(udev->wire.stats, idx, n);
+}
+
+/**
+ * udma_wire_inc() - count one event in a counter of a device
+ * @udev: the device
+ * @idx: as for udma_wire_add()
+ */
+void udma_wire_inc(struct udma_dev *udev, unsigned int idx)
+{
+	udma_wire_add(udev, idx, 1);
 }
 
 /* Receive ------------------------------------------------------------- */
@@ -697,6 +708,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RTP_ACK_TX - UBOE_DROP_MAX] = "rtp_ack_tx",
 	[UDMA_WIRE_RTP_ACK_RX - UBOE_DROP_MAX] = "rtp_ack_rx",
 	[UDMA_WIRE_RTP_ACK_TIMEOUTS - UBOE_DROP_MAX] = "rtp_ack_timeouts",
+	[UDMA_WIRE_RTP_CLOSED_DROPS - UBOE_DROP_MAX] = "rtp_closed_drops",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==
@@ -818,6 +830,7 @@ int udma_uboe_init(void)
 		return ret;
 	}
 	udma_uboe_bench_init();
+	udma_debugfs_init();
 	return 0;
 }
 
@@ -826,6 +839,7 @@ int udma_uboe_init(void)
  */
 void udma_uboe_exit(void)
 {
+	udma_debugfs_exit();
 	udma_uboe_bench_exit();
 	unregister_pernet_subsys(&udma_net_ops);
 }

@@ -70,7 +70,8 @@ enum udma_wire_cnt {
 	 * (dropped, ACKed again); received packets after a gap (dropped,
 	 * NAKed once per gap); received packets beyond the window
 	 * (dropped); NAKs sent and received; ACKs sent and received; TPs
-	 * that failed (no ACK after every retry)
+	 * that failed (no ACK after every retry); unacknowledged packets
+	 * dropped because ubcore closed their TP
 	 */
 	UDMA_WIRE_RTP_RETRANSMITS,
 	UDMA_WIRE_RTP_DUP_DROPS,
@@ -81,6 +82,7 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RTP_ACK_TX,
 	UDMA_WIRE_RTP_ACK_RX,
 	UDMA_WIRE_RTP_ACK_TIMEOUTS,
+	UDMA_WIRE_RTP_CLOSED_DROPS,
 	UDMA_WIRE_NR_CNT
 };
 
@@ -139,6 +141,7 @@ int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
 void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt);
@@ -147,6 +150,8 @@ extern const struct attribute_group udma_wire_group;
 /* uboe_bench.c: the integrity checks' cost (debugfs) */
 void udma_uboe_bench_init(void);
 void udma_uboe_bench_exit(void);
+void udma_debugfs_init(void);
+void udma_debugfs_exit(void);
 
 /* uboe_dispatch.c: where a received, decoded packet goes, by its class */
 enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,

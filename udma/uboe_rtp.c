@@ -95,12 +95,16 @@
  * TP) it starts over; a timeout on a TP that ubcore closed drops what
  * was unacknowledged (fails nothing). It is freed with the device (udma_rtp_free()); the
  * device's removal stops every TP first (udma_rtp_stop()).
+ *
+ * /sys/kernel/debug/udma/rtp (root) shows every TP's state, one line
+ * each: what a transfer that stopped moving waits for.
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -464,16 +468,27 @@ static void udma_rtp_wake_locked(struct udma_rtp *rtp)
 static void udma_rtp_rto_timer(struct timer_list *t)
 {
 	struct udma_rtp *rtp = from_timer(rtp, t, rto_timer);
-	bool failed = false;
+	bool failed = false, woken = false;
 	u32 peer_tpn;
 
 	spin_lock_bh(&rtp->lock);
 	if (rtp->stopped || rtp->failed || !rtp->tx.nr)
 		goto out;
-	/* the TP went (ubcore closed it): nothing is owed on it any more */
+	/*
+	 * The TP went (ubcore closed it): nothing is owed on it any more.
+	 * Its senders are woken: the next packet of one starts a new TP, or
+	 * fails for want of one.
+	 */
 	if (ubcore_tp_rx_lookup(&rtp->udev->ub_dev, rtp->tpn, &rtp->peer,
 				&peer_tpn) || peer_tpn != rtp->peer_tpn) {
+		udma_wire_add(rtp->udev, UDMA_WIRE_RTP_CLOSED_DROPS, rtp->tx.nr);
+		net_dbg_ratelimited("%s: TP %u closed with %u packets unacknowledged\n",
+				    rtp->udev->ub_dev.dev_name, rtp->tpn,
+				    rtp->tx.nr);
 		udma_rtp_tx_purge(&rtp->tx);
+		rtp->tx_owner = NULL;
+		udma_rtp_wake_locked(rtp);
+		woken = true;
 		goto out;
 	}
 	if (++rtp->retries > READ_ONCE(udma_rtp_retry_cnt)) {
@@ -500,10 +515,10 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 	mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
 out:
 	spin_unlock_bh(&rtp->lock);
-	if (failed) {
+	if (failed || woken)
 		wake_up_all(&rtp->wait);
+	if (failed)
 		queue_work(system_unbound_wq, &rtp->fail_work);
-	}
 }
 
 static enum hrtimer_restart udma_rtp_ack_timer(struct hrtimer *t)
@@ -988,4 +1003,34 @@ void udma_rtp_free(struct udma_dev *udev)
 	xa_for_each(&udev->rtps, tpn, rtp)
 		kfree(rtp);
 	xa_destroy(&udev->rtps);
+}
+
+/**
+ * udma_rtp_show() - the state of a device's TPs, one line each
+ * @m: the file (/sys/kernel/debug/udma/rtp: udma/debugfs.c)
+ * @udev: the device, not released meanwhile
+ */
+void udma_rtp_show(struct seq_file *m, struct udma_dev *udev)
+{
+	struct udma_rtp *rtp;
+	unsigned long tpn;
+	size_t waiters;
+
+	xa_for_each(&udev->rtps, tpn, rtp) {
+		spin_lock_bh(&rtp->lock);
+		waiters = list_count_nodes(&rtp->waiters);
+		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u rto_ms %u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
+			   udev->ub_dev.dev_name, rtp->tpn, rtp->peer.raw,
+			   rtp->peer_tpn, rtp->gen,
+			   rtp->failed ? " failed" : "",
+			   rtp->lost ? " lost" : "",
+			   rtp->stopped ? " stopped" : "",
+			   rtp->tx.next, rtp->tx.una, rtp->tx.nr, rtp->tx.wnd,
+			   rtp->retries, jiffies_to_msecs(rtp->rto),
+			   timer_pending(&rtp->rto_timer),
+			   rtp->tx_owner ? "yes" : "no", waiters,
+			   rtp->rx.epsn, rtp->rx.nr_held, rtp->rx.after,
+			   rtp->rx.unacked);
+		spin_unlock_bh(&rtp->lock);
+	}
 }

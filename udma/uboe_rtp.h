@@ -248,6 +248,8 @@ u32 udma_uboe_seg_count(u64 len, u32 size);
 void udma_rtp_init(struct udma_dev *udev);
 void udma_rtp_stop(struct udma_dev *udev);
 void udma_rtp_free(struct udma_dev *udev);
+struct seq_file;
+void udma_rtp_show(struct seq_file *m, struct udma_dev *udev);
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 			      const union ubcore_eid *src,
 			      const union ubcore_eid *peer, gfp_t gfp);

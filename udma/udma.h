@@ -680,6 +680,10 @@ bool udma_dev_mark_netdev_gone(struct net_device *ndev);
 void udma_dev_reap(void);
 void udma_dev_remove_all(void);
 void udma_dev_wait_released(void);
+struct seq_file;
+void udma_dev_show_each(struct seq_file *m,
+			void (*show)(struct seq_file *m, struct udma_dev *udev));
+void udma_sq_show(struct seq_file *m, struct udma_dev *udev);
 u32 udma_path_mtu_bytes(const struct udma_dev *udev);
 
 /* netdev.c */

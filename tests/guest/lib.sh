@@ -197,6 +197,20 @@ ub_nspair_add_dev() {
 		exit 1' sh "$UB_CLASS/$2" "$4" "$5"
 }
 
+# ub_nspair_netem: tc netem with issue 11's bad network on both ends of
+# the veth: 5% loss, 10% reordering, 1% duplication, 5 ms +- 2 ms delay.
+# ub_nspair_netem_off takes it away again.
+ub_nspair_netem() {
+	ub_ns "$UB_NS_A" tc qdisc add dev "$UB_VETH_A" root netem loss 5% \
+		reorder 10% duplicate 1% delay 5ms 2ms &&
+	ub_ns "$UB_NS_B" tc qdisc add dev "$UB_VETH_B" root netem loss 5% \
+		reorder 10% duplicate 1% delay 5ms 2ms
+}
+ub_nspair_netem_off() {
+	ub_ns "$UB_NS_A" tc qdisc del dev "$UB_VETH_A" root &&
+	ub_ns "$UB_NS_B" tc qdisc del dev "$UB_VETH_B" root
+}
+
 # ub_nspair_destroy: the namespaces, whatever is in them (their devices
 # and the veth pair go with them); quiet, never fails.
 ub_nspair_destroy() {

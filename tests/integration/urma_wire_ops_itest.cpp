@@ -782,27 +782,19 @@ std::string mode_name(const ::testing::TestParamInfo<urma_transport_mode_t> &p)
 INSTANTIATE_TEST_SUITE_P(Modes, WireOps, ::testing::Values(URMA_TM_RM, URMA_TM_RC), mode_name);
 
 // tc netem with issue 11's profile on both ends of the bed's veth while it
-// lives (lib.sh's UB_VETH_A in uboeA, UB_VETH_B in uboeB).
+// lives (lib.sh's ub_nspair_netem).
 class Netem {
 public:
-    Netem()
-    {
-        ok_ = lib_sh(for_both("tc qdisc add dev $v root netem loss 5% reorder 10% duplicate 1% delay 5ms 2ms")) == 0;
-    }
+    Netem() { ok_ = lib_sh("ub_nspair_netem") == 0; }
     ~Netem()
     {
         if (ok_) {
-            EXPECT_EQ(lib_sh(for_both("tc qdisc del dev $v root")), 0);
+            EXPECT_EQ(lib_sh("ub_nspair_netem_off"), 0);
         }
     }
     bool ok() const { return ok_; }
 
 private:
-    static std::string for_both(const std::string &cmd)
-    {
-        return "for nv in \"$UB_NS_A $UB_VETH_A\" \"$UB_NS_B $UB_VETH_B\"; do set -- $nv; v=$2; "
-               "ub_ns $1 " + cmd + " || exit 1; done";
-    }
     bool ok_ = false;
 };
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The reliable transport of UBoE TPs on a bad network: the namespace pair
-# (lib.sh) with netem on both ends of the veth (5% loss, 10% reordering,
-# 1% duplication, 5 ms +- 2 ms delay), and urma_perftest across it, client
+# (lib.sh) with netem on both ends of the veth (ub_nspair_netem: 5% loss,
+# 10% reordering, 1% duplication, 5 ms +- 2 ms delay), and urma_perftest
+# across it, client
 # in udmaA's namespace, server in udmaB's, with --check (the server
 # verifies every byte: each message of send_bw, the target buffer of
 # write_bw). A WRITE stream of 64 KiB messages (segmented to the 1500-byte
@@ -34,12 +35,7 @@ ub_nspair_add_devs
 # Both devices are on this kernel: without force_wire udma would hand the
 # requests across in memory (the loopback carrier).
 echo 1 > /sys/module/udma/parameters/force_wire
-for side in "$UB_NS_A $UB_VETH_A" "$UB_NS_B $UB_VETH_B"; do
-	read -r ns veth <<< "$side"
-	ub_ns "$ns" tc qdisc add dev "$veth" root netem loss 5% \
-		reorder 10% duplicate 1% delay 5ms 2ms ||
-		ub_fail "tc netem on $veth"
-done
+ub_nspair_netem || ub_fail "tc netem on the veth"
 
 # wire_cnt NS DEV COUNTER: the counter's value in WIRE_CNT
 wire_cnt() {
@@ -58,14 +54,59 @@ counters() {
 	echo "$line"
 }
 
+# progress: the ACKs both devices received so far, in PROGRESS (a
+# transfer that moves is ACKed; keepalives are not counted there)
+progress() {
+	wire_cnt "$UB_NS_A" "$UB_DEV_A" rtp_ack_rx
+	PROGRESS=$WIRE_CNT
+	wire_cnt "$UB_NS_B" "$UB_DEV_B" rtp_ack_rx
+	PROGRESS+=" $WIRE_CNT"
+}
+
+# stalled: what a transfer that stopped moving waits for, and stop it
+stalled() {
+	local d
+	echo "no ACK in 40 s: stalled"
+	for d in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
+		read -r ns dev <<< "$d"
+		echo "$dev: counters not 0:"
+		ub_ns "$ns" grep -v '^0$' -r "$UB_CLASS/$dev/wire/" | sed "s|.*/wire/| |" || true
+		echo "$dev: TPs:"
+		ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
+	done
+	echo "TPs (/sys/kernel/debug/udma/rtp):"
+	cat /sys/kernel/debug/udma/rtp || true
+	echo "send queues (/sys/kernel/debug/udma/sqs):"
+	cat /sys/kernel/debug/udma/sqs || true
+	for p in $(pgrep -f "$perftest"); do
+		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline")"
+		grep -E '^(State|Threads):' "/proc/$p/status" || true
+		for t in /proc/"$p"/task/*; do
+			echo " thread ${t##*/}: $(cat "$t/wchan" 2> /dev/null)"
+			cat "$t/stack" 2> /dev/null | sed 's/^/  /'
+		done
+	done
+	touch "$tmp/stalled"
+	pkill -f "$perftest" || true
+}
+
 # run TEST SIZE ITERS: server in B, client in A, both with --check; the
-# client gets at most $limit s (the counters every 20 s meanwhile)
+# client gets at most $limit s (the counters every 20 s meanwhile; a
+# transfer without an ACK for 40 s is stopped, with what it waits for)
 run() {
 	local t=$1 size=$2 iters=$3 port=21115 srv cli=0 start mon
 	start=$(date +%s)
-	(while sleep 20; do
+	(last= still=0
+	while sleep 20; do
 		counters "$UB_NS_A" "$UB_DEV_A"
 		counters "$UB_NS_B" "$UB_DEV_B"
+		progress
+		if [[ $PROGRESS == "$last" ]]; then
+			((++still < 2)) || { stalled; break; }
+		else
+			still=0
+		fi
+		last=$PROGRESS
 	done) &
 	mon=$!
 	ub_ns "$UB_NS_B" "$perftest" "$t" -d "$UB_DEV_B" -s "$size" \
@@ -75,7 +116,9 @@ run() {
 	timeout $limit ip netns exec "$UB_NS_A" "$perftest" "$t" -d "$UB_DEV_A" \
 		-s "$size" -n "$iters" -P $port --check -S "$UB_IP4_B" \
 		> "$tmp/$t.client" 2>&1 || cli=$?
-	kill $mon
+	kill $mon 2> /dev/null || true
+	wait $mon 2> /dev/null || true
+	[[ ! -e $tmp/stalled ]] || ub_fail "$t stalled (see above)"
 	if ((cli != 0)); then
 		kill $srv 2> /dev/null || true
 		"$UB_BUSYBOX" dmesg | tail -40
