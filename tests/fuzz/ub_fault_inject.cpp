@@ -13,7 +13,9 @@
 // dumps, EID_ADD/EID_DEL, DEV_DEL and DEV_ADD.
 //
 // Sweep (--sweep): for every step and n = 1, 2, ... the steps before it run
-// without faults, then the step runs with /proc/thread-self/fail-nth = n:
+// without faults, then the step runs with /proc/thread-self/fail-nth = n
+// (with --sweep-stride K only every K-th n, from 1 + seed % K: "make
+// check" takes K = 2):
 // the n-th fault point the step reaches (an allocation of any kind, a copy
 // from or to user memory) fails. Until n passes the last fault point of the
 // step (fail-nth left unconsumed), each failure must come back to the
@@ -489,7 +491,7 @@ struct Stats {
 class Driver {
 public:
     Driver(Faults &f, uint16_t fam) : faults_(f), fam_(fam) {}
-    int sweep();
+    int sweep(unsigned stride, unsigned first);
     int random(uint64_t rounds, uint64_t seed);
     int device_sweep(unsigned stride, unsigned first);
     void report();
@@ -615,7 +617,7 @@ bool Driver::check(const Step &st, int r, const Counts &before, const char *mode
     return true;
 }
 
-int Driver::sweep()
+int Driver::sweep(unsigned stride, unsigned first)
 {
     State s;
     auto io = ioctl_steps();
@@ -643,8 +645,8 @@ int Driver::sweep()
         // the counts), so the next n runs on the same set-up; a success
         // (or a wrong count) is undone by closing everything.
         bool ready = false;
-        unsigned n;
-        for (n = 1; n <= kMaxPoints; n++) {
+        unsigned n, last = 0;  // the last n that failed a fault point
+        for (n = first; n <= kMaxPoints; n += stride) {
             if (!ready && !setup(s, *it.steps, it.setup)) {
                 teardown(s, "a failed set-up");
                 return findings_;
@@ -682,10 +684,12 @@ int Driver::sweep()
             }
             if (!injected)
                 break;
+            last = n;
         }
         if (ready && !teardown(s, it.step->name))
             return findings_;
-        stat.points += n - 1;
+        // (with a stride: the step has at least these)
+        stat.points += last;
         if (n > kMaxPoints)
             std::printf("%s: more than %u fault points; stopped there\n", it.step->name, kMaxPoints);
     }
@@ -805,7 +809,8 @@ void Driver::report()
 void usage(const char *argv0)
 {
     std::fprintf(stderr,
-                 "usage: %s [--sweep] [--device-sweep] [--device-stride K] [--random-rounds N]\n"
+                 "usage: %s [--sweep] [--sweep-stride K] [--device-sweep] [--device-stride K]\n"
+                 "       [--random-rounds N]\n"
                  "       [--probability P] [--seed S]\n"
                  "Runs the stack's allocation paths under failslab, fail_page_alloc and\n"
                  "fail_usercopy (needs root, debugfs and the stack loaded with udma0 on lo).\n",
@@ -818,22 +823,25 @@ void usage(const char *argv0)
 int main(int argc, char **argv)
 {
     bool sweep = false, dev_sweep = false;
-    uint64_t rounds = 0, prob = 3, seed = 0, stride = 1;
+    uint64_t rounds = 0, prob = 3, seed = 0, stride = 1, sweep_stride = 1;
     Args(usage)
         .flag("--sweep", &sweep)
+        .num("--sweep-stride", &sweep_stride, 400)
         .flag("--device-sweep", &dev_sweep)
         .num("--device-stride", &stride, 400)
         .num("--random-rounds", &rounds)
         .num("--probability", &prob, 100)
         .seed(&seed)
         .parse(argc, argv);
-    if (stride == 0)
+    if (stride == 0 || sweep_stride == 0)
         usage(argv[0]);
     const unsigned first = 1 + static_cast<unsigned>(seed % stride);
-    std::printf("ub_fault_inject: seed %" PRIu64 "%s%s (fail-nth %u, %u, ...), %" PRIu64 " random rounds at %" PRIu64
-                "%%\n",
-                seed, sweep ? ", sweep" : "", dev_sweep ? ", device sweep" : "", first,
-                first + static_cast<unsigned>(stride), rounds, prob);
+    const unsigned sweep_first = 1 + static_cast<unsigned>(seed % sweep_stride);
+    std::printf("ub_fault_inject: seed %" PRIu64 "%s (fail-nth %u, %u, ...)%s (fail-nth %u, %u, ...), %" PRIu64
+                " random rounds at %" PRIu64 "%%\n",
+                seed, sweep ? ", sweep" : ", no sweep", sweep_first,
+                sweep_first + static_cast<unsigned>(sweep_stride), dev_sweep ? ", device sweep" : ", no device sweep",
+                first, first + static_cast<unsigned>(stride), rounds, prob);
     std::fflush(stdout);
     uint16_t fam = family_id();
     if (fam == 0) {
@@ -849,7 +857,7 @@ int main(int argc, char **argv)
     const uint64_t t0 = monotonic_ms();
     int findings = 0;
     if (sweep)
-        findings = d.sweep();
+        findings = d.sweep(static_cast<unsigned>(sweep_stride), sweep_first);
     std::printf("sweep: %.1f s\n", static_cast<double>(monotonic_ms() - t0) / 1000.0);
     if (dev_sweep)
         findings = d.device_sweep(static_cast<unsigned>(stride), first);

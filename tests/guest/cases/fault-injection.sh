@@ -6,15 +6,16 @@
 # call returns an error and leaves no object, counts back to 0, then the
 # stack unloads. The harness judges the kernel log and kmemleak.
 # Random rounds: 10 in "make check", 1000 in "make check-long"
-# (UB_CHECK_LONG); the device sweep every 4th fault point in "make check"
-# (which ones: the seed's), every one in "make check-long". UB_FUZZ_SEED
-# replays a seed.
+# (UB_CHECK_LONG); the sweep every 2nd fault point and the device sweep
+# every 4th in "make check" (which ones: the seed's), every one in "make
+# check-long". UB_FUZZ_SEED replays a seed.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
-rounds=10 stride=4
-[[ -z ${UB_CHECK_LONG:-} ]] || rounds=1000 stride=1
-args=(--sweep --device-sweep --device-stride "$stride" --random-rounds "$rounds" --probability 3)
+rounds=10 stride=4 sweep_stride=2
+[[ -z ${UB_CHECK_LONG:-} ]] || rounds=1000 stride=1 sweep_stride=1
+args=(--sweep --sweep-stride "$sweep_stride" --device-sweep --device-stride "$stride"
+	--random-rounds "$rounds" --probability 3)
 [[ -z ${UB_FUZZ_SEED:-} ]] || args+=(--seed "$UB_FUZZ_SEED")
 
 ub_load_stack lo || ub_fail "load the stack"

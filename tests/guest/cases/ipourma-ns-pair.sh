@@ -8,7 +8,7 @@
 # A must find B's jetty 32 itself, counted as peer_other_jetty).
 #
 # Checked: ping -6 both ways (small, 4094-byte and fragmented 8000-byte
-# packets) with the counters exact; iperf3 TCP and UDP, an 8 MiB transfer
+# packets) with the counters exact; iperf3 TCP and UDP, a 4 MiB transfer
 # checked by SHA-256 and a TCP ping-pong (pingpong.py: sockperf 3.7 has no
 # IPv6) over ipourma0; MTU 68 and 4094 taken, 67 and 4095 refused; user
 # addresses refused; an EID added and removed while pinging changes the
@@ -218,7 +218,7 @@ expect_stats 'tx_packets=5 rx_packets=5 peer_imports=1 peer_other_jetty=0'"
 
 mkdir -p "$tmp"
 echo "iperf3 TCP, A -> B over ipourma0"
-iperf tcp 5201 -t 3
+iperf tcp 5201 -t 2
 # (the JSON's last "sum_received": the receiver's total)
 [[ $json == *'"sum_received":'* ]] || ub_fail "iperf3 TCP: no sum_received in $json"
 json=${json##*\"sum_received\":}
@@ -234,7 +234,7 @@ stat tx_queue_stopped; echo \"tx_queue_stopped \$STAT\"
 stat tx_queue_woken; echo \"tx_queue_woken \$STAT\""
 
 echo "iperf3 UDP, A -> B over ipourma0, 10 Mbit/s of 1400-byte datagrams"
-iperf udp 5202 -u -b 10M -l 1400 -t 3
+iperf udp 5202 -u -b 10M -l 1400 -t 2
 # (the JSON's last "sum": the test's total, as the server counted it)
 [[ $json == *'"sum":'* ]] || ub_fail "iperf3 UDP: no sum in $json"
 json=${json##*\"sum\":}
@@ -250,8 +250,8 @@ expect_stats 'tx_dropped_peer=0 tx_post_errors=0'"
 in_ns "$B" fd99::b "stat rx_packets
 ((STAT >= $sent - $lost)) || ub_fail \"ipourma0 received \$STAT packets, iperf3 $((sent - lost))\""
 
-echo "8 MiB over TCP, A -> B, checked by SHA-256"
-"$bb" dd if=/dev/urandom of="$tmp/src" bs=1048576 count=8 2> /dev/null
+echo "4 MiB over TCP, A -> B, checked by SHA-256"
+"$bb" dd if=/dev/urandom of="$tmp/src" bs=1048576 count=4 2> /dev/null
 # shellcheck disable=SC2016 # the program's own variables
 ub_ns "$B" python3 -c '
 import socket, sys
@@ -278,19 +278,19 @@ srv=
 read -r sum_src _ < <("$bb" sha256sum "$tmp/src")
 read -r sum_dst _ < <("$bb" sha256sum "$tmp/dst")
 [[ $sum_src == "$sum_dst" ]] || ub_fail "SHA-256 $sum_dst received, $sum_src sent"
-echo "8 MiB received, SHA-256 $sum_dst"
+echo "4 MiB received, SHA-256 $sum_dst"
 
-echo "TCP ping-pong (pingpong.py), A -> B over ipourma0, 200 round trips"
+echo "TCP ping-pong (pingpong.py), A -> B over ipourma0, 100 round trips"
 ub_ns "$B" python3 "$pingpong" server fd99::b 5204 > "$tmp/pp.server" 2>&1 &
 srv=$!
 in_ns "$B" fd99::b "wait_listen 5204"
-ub_ns "$A" python3 "$pingpong" client fd99::b 5204 -n 200 -s fd99::a \
+ub_ns "$A" python3 "$pingpong" client fd99::b 5204 -n 100 -s fd99::a \
 	> "$tmp/pp.client"
 wait "$srv" || ub_fail "pingpong server failed: $(<"$tmp/pp.server")"
 srv=
 cat "$tmp/pp.client"
 pp=$(<"$tmp/pp.client")
-[[ $pp == *"round_trips 200"* ]] || ub_fail "ping-pong: not 200 round trips"
+[[ $pp == *"round_trips 100"* ]] || ub_fail "ping-pong: not 100 round trips"
 
 echo "MTU: 68 and 4094 taken, 67 and 4095 refused; pings after"
 in_ns "$A" fd99::a "
