@@ -50,7 +50,8 @@ import json, sys
 path, name, cmd = sys.argv[1:4]
 with open(path) as f:
     m = json.load(f)
-m.setdefault("host", []).append({"name": name, "cmd": cmd.split(), "tests": ["script." + name]})
+m.setdefault("host", []).append({"name": name, "cmd": cmd.split(), "tests": ["script." + name],
+                                 "script": True})
 with open(path, "w") as f:
     json.dump(m, f, indent=1)
 PY
