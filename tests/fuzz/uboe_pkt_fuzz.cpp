@@ -91,6 +91,7 @@ struct Options {
     std::string peer6 = "fd77::1";
     uint64_t port = 4792;
     uint64_t cm_wait_s = 60;
+    uint64_t flood = 0;  // --flood: datagrams, without the per-step checks
 };
 
 Options g_opt;
@@ -412,6 +413,7 @@ public:
     }
 
     std::set<uint32_t> real_tpns;  // the device's TPNs (cm/tp)
+    bool far_tpns = false;         // only TPNs far above any TP's (--flood)
 
     // A valid packet of any kind.
     Pkt valid()
@@ -472,6 +474,10 @@ private:
     // A TPN: one of the device's TPs, a small one, or one far above any.
     uint32_t tpn(bool *unknown)
     {
+        if (far_tpns) {
+            *unknown = true;
+            return 0x800000U | static_cast<uint32_t>(rng_.below(0x7fffff) + 1);
+        }
         if (!real_tpns.empty() && rng_.pct(30)) {
             std::vector<uint32_t> v(real_tpns.begin(), real_tpns.end());
             *unknown = false;
@@ -1012,6 +1018,47 @@ std::string dump(const std::vector<Sent> &v)
     return s;
 }
 
+// One datagram of the mix, sent: 5% random bytes, else a built packet (a
+// quarter of them management messages), half of those mutated; over IPv4
+// or IPv6, a fifth from the raw socket (any source port; a right, zero or
+// wrong UDP checksum), the others from a UDP socket (IPv4 a tenth without
+// checksum). False when the send failed.
+bool send_one(Rng &rng, Gen &gen, Sender &tx, Totals &t, Sent *s)
+{
+    if (rng.pct(5)) {
+        s->p = random_datagram(rng);
+        t.random++;
+    } else {
+        s->p = rng.pct(25) ? gen.mgmt() : gen.valid();
+        t.built++;
+        if (rng.pct(50)) {
+            mutate(rng, s->p);
+            t.mutated++;
+        }
+    }
+    s->v6 = rng.pct(50);
+    bool ok;
+    if (rng.pct(20)) {
+        static const uint16_t ports[] = {0, 4792, 4791, 1, 65535};
+        uint16_t sport = rng.pct(50) ? ports[rng.below(5)] : static_cast<uint16_t>(rng.next());
+        Csum ck = rng.pct(80) ? C_RIGHT : rng.pct(50) ? C_ZERO : C_WRONG;
+        s->need_icrc = !s->v6 && ck == C_ZERO;
+        s->reaches = ck == C_RIGHT || s->need_icrc;
+        ok = tx.raw(s->v6, sport, ck, rng, s->p.b);
+        t.raw++;
+    } else {
+        s->need_icrc = !s->v6 && rng.pct(10);
+        ok = tx.udp(s->v6, s->need_icrc, s->p.b);
+    }
+    if (!ok) {
+        t.send_failed++;
+        return false;
+    }
+    t.v6 += s->v6;
+    t.sent++;
+    return true;
+}
+
 // Waits until the target's UDP layer has seen the step's datagrams.
 bool settle(const Counters &c, const Snapshot &before, uint64_t reach, uint64_t bad, Snapshot *after)
 {
@@ -1113,6 +1160,68 @@ void check_step(const std::vector<Sent> &sent, const Snapshot &a, const Snapshot
     }
 }
 
+// The UDP layer's count of datagrams to the namespace (IPv4 and IPv6,
+// delivered and in error).
+uint64_t udp_total(const Snapshot &s) { return s.in4 + s.in6 + s.err4 + s.err6; }
+
+// --flood N: N datagrams of the mix as fast as they go, without the
+// per-step checks: the receive path under load while a transfer runs on
+// the devices' TP (tests/guest/cases/fuzz-uboe-flood.sh). They aim at no
+// TPN a TP may have (Gen::far_tpns): UBoE, like RoCEv2, does not
+// authenticate packets, and one forged for the live TP from the peer's
+// address would be the peer's. Checked once the target's UDP layer has
+// stopped counting: it counted datagrams, the device counted drops, and
+// every datagram that reached the UBoE sockets was delivered or dropped
+// (R + D >= N, the transfer's own in R and N alike).
+int flood(Counters &c, Sender &tx, Gen &gen, Rng &rng)
+{
+    gen.far_tpns = true;
+    Totals t;
+    const Snapshot start = c.read();
+    const uint64_t t0 = monotonic_ms(), tenth = std::max<uint64_t>(g_opt.flood / 10, 1);
+    for (uint64_t i = 0; i < g_opt.flood; i++) {
+        Sent s;
+        send_one(rng, gen, tx, t, &s);
+        if ((i + 1) % tenth == 0)
+            std::printf("%" PRIu64 " datagrams in %.1f s\n", i + 1,
+                        static_cast<double>(monotonic_ms() - t0) / 1000);
+    }
+    const double secs = static_cast<double>(monotonic_ms() - t0) / 1000;
+    // until the target's UDP layer has counted nothing new for a second
+    Snapshot u, last;
+    c.read_udp(&last);
+    for (int still = 0; still < 10;) {
+        usleep(100000);
+        c.read_udp(&u);
+        still = udp_total(u) == udp_total(last) ? still + 1 : 0;
+        last = u;
+    }
+    const Snapshot end = c.read();
+    uint64_t n = end.in4 - start.in4 + end.in6 - start.in6, r = d(start, end, "rx_packets"), dr = 0;
+    for (const std::string &k : kDrops)
+        dr += d(start, end, k);
+    std::printf("flood: %" PRIu64 " datagrams sent in %.1f s (%.0f a second; IPv6 %" PRIu64 ", raw %" PRIu64
+                ", send errors %" PRIu64 "); the target's UDP layer took %" PRIu64 ", %" PRIu64
+                " in error; delivered %" PRIu64 ", dropped %" PRIu64 "\n",
+                t.sent, secs, secs > 0 ? static_cast<double>(t.sent) / secs : 0.0, t.v6, t.raw, t.send_failed, n,
+                end.err4 - start.err4 + end.err6 - start.err6, r, dr);
+    std::printf("device %s:", g_opt.dev.c_str());
+    for (const auto &kv : end.wire)
+        if (d(start, end, kv.first))
+            std::printf(" %s %" PRIu64, kv.first.c_str(), d(start, end, kv.first));
+    std::printf("\n");
+    if (t.sent == 0 || n == 0)
+        finding("nothing sent or taken: %" PRIu64 " sent, %" PRIu64 " taken", t.sent, n);
+    if (dr == 0)
+        finding("no drop counted");
+    if (r + dr < n)
+        finding("%" PRIu64 " datagrams reached the UBoE sockets, %" PRIu64 " delivered and %" PRIu64
+                 " dropped: some unaccounted",
+                 n, r, dr);
+    std::printf("%s\n", g_failed ? "FAIL" : "PASS");
+    return g_failed ? 1 : 0;
+}
+
 void setns_or_die(const std::string &name)
 {
     std::string path = "/run/netns/" + name;
@@ -1127,7 +1236,7 @@ void setns_or_die(const std::string &name)
 void usage(const char *argv0)
 {
     std::fprintf(stderr,
-                 "usage: %s [--seed N] [--iterations N] [--verbose] [--dev NAME] [--peer-ns NS]\n"
+                 "usage: %s [--seed N] [--iterations N | --flood N] [--verbose] [--dev NAME] [--peer-ns NS]\n"
                  "          [--peer-dev NAME]\n"
                  "          [--addr4 A] [--addr6 A] [--peer4 A] [--peer6 A] [--port P] [--cm-wait S]\n"
                  "Run in the target device's network namespace (ip netns exec); sends from\n"
@@ -1138,6 +1247,8 @@ void usage(const char *argv0)
                  "per-datagram checks pause. --iterations:\n"
                  "steps (one datagram or a burst), default 2000. --cm-wait: seconds the\n"
                  "connection manager's TP table may take to return to its start (default 60).\n"
+                 "--flood N: N datagrams as fast as they go, to no TPN a TP may have, then only\n"
+                 "the totals are checked (a transfer may run meanwhile).\n"
                  "Exit status: 0 clean, 1 findings, 2 setup error.\n",
                  argv0);
     std::exit(2);
@@ -1163,6 +1274,7 @@ int main(int argc, char **argv)
         .str("--peer6", &g_opt.peer6)
         .num("--port", &g_opt.port, 65535)
         .num("--cm-wait", &g_opt.cm_wait_s, 3600)
+        .num("--flood", &g_opt.flood)
         .parse(argc, argv);
     std::printf("seed %" PRIu64 " (replay: --seed %" PRIu64 " --iterations %" PRIu64 ")\n", g_opt.seed,
                 g_opt.seed, g_opt.iterations);
@@ -1199,6 +1311,9 @@ int main(int argc, char **argv)
         }
     }
 
+    if (g_opt.flood != 0)
+        return flood(c, tx, gen, rng);
+
     Totals t;
     const Snapshot start = c.read();
     const uint64_t t0 = monotonic_ms();
@@ -1210,46 +1325,12 @@ int main(int argc, char **argv)
         if (step % 16 == 0)
             gen.real_tpns = c.tpns();
         size_t k = rng.pct(10) ? 2 + rng.below(31) : 1;
-        std::vector<Sent> sent;
+        std::vector<Sent> out;
         for (size_t i = 0; i < k; i++) {
             Sent s;
-            if (rng.pct(5)) {
-                s.p = random_datagram(rng);
-                t.random++;
-            } else {
-                s.p = rng.pct(25) ? gen.mgmt() : gen.valid();
-                t.built++;
-                if (rng.pct(50)) {
-                    mutate(rng, s.p);
-                    t.mutated++;
-                }
-            }
-            s.v6 = rng.pct(50);
-            sent.push_back(s);
+            if (send_one(rng, gen, tx, t, &s))
+                out.push_back(s);
         }
-        std::vector<Sent> out;
-        for (Sent &s : sent) {
-            bool ok;
-            if (rng.pct(20)) {
-                static const uint16_t ports[] = {0, 4792, 4791, 1, 65535};
-                uint16_t sport = rng.pct(50) ? ports[rng.below(5)] : static_cast<uint16_t>(rng.next());
-                Csum ck = rng.pct(80) ? C_RIGHT : rng.pct(50) ? C_ZERO : C_WRONG;
-                s.need_icrc = !s.v6 && ck == C_ZERO;
-                s.reaches = ck == C_RIGHT || s.need_icrc;
-                ok = tx.raw(s.v6, sport, ck, rng, s.p.b);
-                t.raw++;
-            } else {
-                s.need_icrc = !s.v6 && rng.pct(10);
-                ok = tx.udp(s.v6, s.need_icrc, s.p.b);
-            }
-            if (!ok) {
-                t.send_failed++;
-                continue;
-            }
-            t.v6 += s.v6;
-            out.push_back(s);
-        }
-        t.sent += out.size();
         t.steps++;
         t.bursts += k > 1;
         uint64_t reach = 0, bad = 0;

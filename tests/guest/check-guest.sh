@@ -180,9 +180,10 @@ run_named() {
 }
 # The slowest first (times.txt of a run): guests that share the cases out
 # then end at about the same time.
-slow=(fault-injection ipourma-ns-pair urma_perftest_itest udma-rtp-netem
-	urma_nspair_itest liburma_process_itest udma-force-wire-dp
-	urma_dp_queue_itest)
+slow=(urma_nspair_itest ipourma-ns-pair urma_wire_ops_itest
+	urma_perftest_itest udma-rtp-netem udma-force-wire-dp fault-injection
+	fuzz-uboe-flood liburma_object_itest urma_dp_ops_itest udma-uboe-wire
+	urma_admin_itest fuzz-uburma-ioctl fuzz-uboe-packets cm-peer-loss)
 declare -A started
 for n in "${slow[@]}" "${names[@]}"; do
 	[[ -n ${kind[$n]:-} && -z ${started[$n]:-} ]] || continue

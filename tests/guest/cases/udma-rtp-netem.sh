@@ -78,6 +78,8 @@ stalled() {
 	cat /sys/kernel/debug/udma/rtp || true
 	echo "send queues (/sys/kernel/debug/udma/sqs):"
 	cat /sys/kernel/debug/udma/sqs || true
+	echo "the perftests' last lines:"
+	tail -n 3 "$tmp"/*.client "$tmp"/*.server || true
 	for p in $(pgrep -f "$perftest"); do
 		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline")"
 		grep -E '^(State|Threads):' "/proc/$p/status" || true

@@ -5,10 +5,12 @@
 # ::ffff:10.77.0.2 for b, scripts/pair-run.sh's addresses): the imports
 # and binds open TPs through the two connection managers and every request
 # and response is a UBoE packet between the guests. Latency runs with the
-# tool's --check (the data that arrived is verified) at 64 bytes (one
-# packet: messages larger than a packet wait for segmentation, issue 11):
-# SEND, WRITE, READ and an atomic in RM, SEND and WRITE in RC (bound
-# jetties), SEND in UM. Then, while a timed WRITE bandwidth run goes on,
+# tool's --check (the data that arrived is verified) at 64 bytes: SEND,
+# WRITE, READ and an atomic in RM, SEND and WRITE in RC (bound jetties),
+# SEND in UM; then the four bandwidth commands with --check in RM, the
+# messages of READ, WRITE and SEND segmented to the link's MTU (64 KiB
+# WRITEs, 4 KiB READs and SENDs, FETCH_AND_ADDs: the eight commands of
+# urma_perftest between two kernels). Then, while a timed WRITE bandwidth run goes on,
 # "urma_admin show dev udma0 tp" on each side lists the TP with the
 # other guest's EID, and --stats shows packets both ways.
 set -eu
@@ -72,11 +74,14 @@ perf 4 atomic_lat -p 0 -n 50 --check
 perf 5 send_lat -p 1 -s 64 -n 50 --check
 perf 6 write_lat -p 1 -s 64 -n 50 --check
 perf 7 send_lat -p 2 -s 64 -n 50 --check
+perf 8 read_bw -p 0 -s 4096 -n 64 --check
+perf 9 write_bw -p 0 -s 65536 -n 32 --check
+perf 10 send_bw -p 0 -s 4096 -n 64 --check
+perf 11 atomic_bw -p 0 -A faa -n 200 --check
 
 # The TP while a run goes on: a WRITE bandwidth run for 15 s in the
 # background on both sides (the client once the server listens), at most
-# 8 WRITEs in flight (no retransmission yet: a packet lost would hang it);
-# each side waits for its end of the TP in sysfs, then asks urma_admin.
+# 8 WRITEs in flight; each side waits for its end of the TP in sysfs, then asks urma_admin.
 port=21310
 echo "== write_bw -p 0 -s 64 -T 8 -D 15, the TP tables meanwhile"
 args=(write_bw -p 0 -s 64 -T 8 -D 15 -d udma0 --eid_idx "$idx" -P "$port")
