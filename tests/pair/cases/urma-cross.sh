@@ -74,17 +74,17 @@ perf 4 atomic_lat -p 0 -n 50 --check
 perf 5 send_lat -p 1 -s 64 -n 50 --check
 perf 6 write_lat -p 1 -s 64 -n 50 --check
 perf 7 send_lat -p 2 -s 64 -n 50 --check
-perf 8 read_bw -p 0 -s 4096 -n 64 --check
-perf 9 write_bw -p 0 -s 65536 -n 32 --check
-perf 10 send_bw -p 0 -s 4096 -n 64 --check
-perf 11 atomic_bw -p 0 -A faa -n 200 --check
+perf 8 read_bw -p 0 -s 4096 -n 32 --check
+perf 9 write_bw -p 0 -s 65536 -n 16 --check
+perf 10 send_bw -p 0 -s 4096 -n 32 --check
+perf 11 atomic_bw -p 0 -A faa -n 100 --check
 
-# The TP while a run goes on: a WRITE bandwidth run for 15 s in the
+# The TP while a run goes on: a WRITE bandwidth run for 8 s in the
 # background on both sides (the client once the server listens), at most
 # 8 WRITEs in flight; each side waits for its end of the TP in sysfs, then asks urma_admin.
 port=21310
-echo "== write_bw -p 0 -s 64 -T 8 -D 15, the TP tables meanwhile"
-args=(write_bw -p 0 -s 64 -T 8 -D 15 -d udma0 --eid_idx "$idx" -P "$port")
+echo "== write_bw -p 0 -s 64 -T 8 -D 8, the TP tables meanwhile"
+args=(write_bw -p 0 -s 64 -T 8 -D 8 -d udma0 --eid_idx "$idx" -P "$port")
 if [[ $UB_PAIR_ROLE == a ]]; then
 	"$perf" "${args[@]}" > "$tmp/bw" 2>&1 &
 	pid=$!
