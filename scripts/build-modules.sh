@@ -20,9 +20,18 @@ out=$(cd "$out" && pwd)
 # the same kernel compiles only what changed. The compiler stays the one
 # the kernel names (gcc for ours, gcc-12 for Debian's): kbuild compares its
 # version line.
-cc=()
+# The compiler's input names the module directory: so that another
+# checkout (make check's fresh clones) finds its objects in the cache too,
+# the build goes through a fixed path, a symlink in UB_CACHE to OUTDIR,
+# one build per kernel at a time (flock).
+cc=() m=$out
 if [[ ${UB_CCACHE:-1} != 0 ]] && command -v ccache > /dev/null; then
 	kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$kdir/.config")
 	cc=(CC="ccache ${kcc:-gcc}")
+	m=$UB_CACHE/kmod/$(echo "$kdir" | md5sum | cut -c1-12)
+	mkdir -p "${m%/*}"
+	exec 9> "$m.lock"
+	flock 9
+	ln -sfn "$out" "$m"
 fi
-make -C "$kdir" M="$out" W=1 -j"$(nproc)" "${cc[@]}" "$@" modules
+make -C "$kdir" M="$m" W=1 -j"$(nproc)" "${cc[@]}" "$@" modules

@@ -505,11 +505,16 @@ def guest_checks(outs, manifest, suites, skips):
         text = read_text(src)
         lines = text.splitlines() if text is not None else []
         # The kernel log right after the KUnit case (check-guest.sh), in
-        # case the ring buffer dropped its start by the end of the run.
+        # case the ring buffer dropped its start by the end of the run,
+        # and the console's (the reports of every level up to notice: what
+        # the ring buffer dropped is there too).
         text = read_text(os.path.join(out, "kunit-dmesg.txt"))
         klines = text.splitlines() if text is not None else lines
+        text = read_text(os.path.join(out, "console.log")) if src == dmesg else None
+        clines = text.splitlines() if text is not None else []
         seen = set(lines)
-        guest_health(out, [l for l in klines if l not in seen] + lines, suites,
+        extra = [l for l in klines + clines if l not in seen]
+        guest_health(out, extra + lines, suites,
                      name="health" if n == 0 else f"health {os.path.basename(out)}")
         kunit_lines += klines
     kunit_checks(kunit_lines, manifest, True, suites, skips)

@@ -197,6 +197,17 @@ ub_nspair_add_dev() {
 		exit 1' sh "$UB_CLASS/$2" "$4" "$5"
 }
 
+# ub_dmesg_mark: a line in the kernel log from which ub_dmesg_since prints
+# it (in DMESG_SINCE's file). The log is never cleared: the harness judges
+# all of it (KASAN, lockdep, WARN of any case).
+ub_dmesg_mark() {
+	UB_DMESG_MARK="ub-check: mark $$ $RANDOM$RANDOM"
+	echo "$UB_DMESG_MARK" > /dev/kmsg
+}
+ub_dmesg_since() {
+	"$UB_BUSYBOX" dmesg | sed -n "/$UB_DMESG_MARK/,\$p"
+}
+
 # ub_nspair_netem: tc netem with issue 11's bad network on both ends of
 # the veth: 5% loss, 10% reordering, 1% duplication, 5 ms +- 2 ms delay.
 # ub_nspair_netem_off takes it away again.

@@ -25,10 +25,10 @@ wire_cnt() {
 	WIRE_CNT=$(ub_ns "$1" "$UB_BUSYBOX" cat "$UB_CLASS/$2/wire/$3")
 }
 
-"$UB_BUSYBOX" dmesg -c > /dev/null
+ub_dmesg_mark
 ub_insmod "$ko"
 ub_rmmod ubcore_cm_nspair
-log=$("$UB_BUSYBOX" dmesg)
+log=$(ub_dmesg_since)
 echo "$log" | "$UB_BUSYBOX" grep -E "ubcore_cm_nspair|    (not )?ok " || true
 [[ $log == *"# ubcore_cm_nspair: pass:7 fail:0 skip:0 total:7"* ]] ||
 	ub_fail "ubcore_cm_nspair did not pass its 7 cases"

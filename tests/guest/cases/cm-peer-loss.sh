@@ -73,7 +73,7 @@ do_ask() {
 	esac
 }
 
-"$UB_BUSYBOX" dmesg -c > /dev/null
+ub_dmesg_mark
 ub_insmod "$ko" ip_a="$IP_A" ip_b="$IP_B" &
 pid=$!
 done_n=0
@@ -83,7 +83,7 @@ while :; do
 	asks=()
 	while read -r line; do
 		[[ $line == *"ubcore_cm_peer: ask: "* ]] && asks+=("${line##*ask: }")
-	done < <("$UB_BUSYBOX" dmesg)
+	done < <(ub_dmesg_since)
 	for ((i = done_n; i < ${#asks[@]}; i++)); do
 		do_ask "${asks[i]}"
 	done
@@ -93,7 +93,7 @@ while :; do
 done
 wait "$pid" || ub_fail "insmod $ko failed"
 ub_rmmod ubcore_cm_peer
-log=$("$UB_BUSYBOX" dmesg)
+log=$(ub_dmesg_since)
 echo "$log" | "$UB_BUSYBOX" grep -E "ubcore_cm_peer|    (not )?ok |# .*ms after" || true
 [[ $log == *"# ubcore_cm_peer: pass:4 fail:0 skip:0 total:4"* ]] ||
 	ub_fail "ubcore_cm_peer did not pass its 4 cases"
