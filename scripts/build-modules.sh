@@ -35,3 +35,8 @@ if [[ ${UB_CCACHE:-1} != 0 ]] && command -v ccache > /dev/null; then
 	ln -sfn "$out" "$m"
 fi
 make -C "$kdir" M="$m" W=1 -j"$(nproc)" "${cc[@]}" "$@" modules
+# modules.order and Module.symvers name the modules by that path: OUTDIR's
+# own, for make modules_install M=OUTDIR (it installs what lies under M)
+if [[ $m != "$out" ]]; then
+	sed -i "s|$m/|$out/|g" "$out/modules.order" "$out/Module.symvers"
+fi
