@@ -516,7 +516,10 @@ def guest_checks(outs, manifest, suites, skips):
         extra = [l for l in klines + clines if l not in seen]
         guest_health(out, extra + lines, suites,
                      name="health" if n == 0 else f"health {os.path.basename(out)}")
-        kunit_lines += klines
+        # the KUnit suites of the cases after the KUnit case too (ktest
+        # modules that cases load: cm-ns-pair, cm-peer-loss)
+        kseen = set(klines)
+        kunit_lines += klines + [l for l in lines if l not in kseen]
     kunit_checks(kunit_lines, manifest, True, suites, skips)
     guest_cases(outs, manifest, suites)
     entries = manifest and manifest.get("itest", [])

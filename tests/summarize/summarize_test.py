@@ -292,6 +292,22 @@ class Kunit(Case):
                         "[   20.000000] BUG: KASAN: use-after-free in x+0x1/0x2\n")
         self.assertFails("kernel log clean: [   20.000000] BUG: KASAN")
 
+    def test_ktap_of_a_later_case_counts_too(self):
+        # The guest that ran kunit-modules also ran cm-peer-loss, whose
+        # ktest module logged its suite after kunit-dmesg.txt was saved:
+        # both logs count (it once vanished from the count).
+        later = ("[  500.000001]     KTAP version 1\n"
+                 "[  500.000002]     # Subtest: ubcore_cm_peer\n"
+                 "[  500.000003]     1..1\n"
+                 "[  500.000004]     ok 1 peer_lost\n"
+                 "[  500.000005] # ubcore_cm_peer: pass:1 fail:0 skip:0 total:1\n"
+                 "[  500.000006] ok 1 ubcore_cm_peer\n")
+        self.run_.guest_run(data("ktap", "passing.txt") + later, ["PASS kunit-modules"],
+                            {"ubcore/ubcore_kunit.ko": ["ubcore_eid", "ubcore_eid_table"]})
+        self.run_.write(os.path.join(self.run_.guest, "kunit-dmesg.txt"), data("ktap", "passing.txt"))
+        out = self.assertPasses("kunit  ubcore_eid ", "kunit  ubcore_cm_peer ")
+        self.assertEqual(out.count("kunit  ubcore_eid "), 1)
+
     def test_recorded_kernel_output(self):
         # Linux 6.1's own KTAP (data/ktap/README): every outcome at once.
         self.run_.guest_run(data("ktap", "recorded-6.1.txt"), ["PASS kunit-modules"],
