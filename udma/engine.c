@@ -14,7 +14,14 @@
  * that finds it taken queues the work, which runs after the holder).
  * The work is delayed for an RNR retry. Destroy cancels it; a state change
  * waits for the processor (proc_lock) and needs no cancel: the work finds
- * the queue not READY and stops.
+ * the queue not READY and stops. A response from the wire runs its SQ the
+ * doorbell's way (udma_sq_run()) from the device's receive work.
+ *
+ * The receive work of each device (uboe_carrier.c) runs on udma_rx_wq:
+ * per CPU and high priority, so the packets a softirq took are processed
+ * on that CPU right after it, as a tasklet would be, and not on whichever
+ * CPU an unbound worker wakes on: waking another CPU, idle, cost
+ * milliseconds in a TCG guest on a busy host, on each hop of a round trip.
  */
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -27,6 +34,8 @@
 
 /* The engine's work: unbound, WQEs may take long (copies of 1 GiB). */
 static struct workqueue_struct *udma_wq;
+/* The devices' receive works: per CPU, high priority (see above). */
+static struct workqueue_struct *udma_rx_wq;
 
 /*
  * SQs waiting for an RNR retry, on any udma device of this host (a
@@ -95,19 +104,42 @@ void udma_sq_work(struct work_struct *work)
 		udma_sq_kick(sq, 0);
 }
 
-static int udma_sq_doorbell(struct udma_sq *sq)
+/**
+ * udma_sq_run() - run an SQ here, within the doorbell's budget
+ * @sq: the queue, alive for the call
+ *
+ * If another context processes the SQ, or WQEs are left after the budget,
+ * the SQ's work does the rest. Process context; sleeps.
+ */
+void udma_sq_run(struct udma_sq *sq)
 {
 	bool more;
 
 	if (!mutex_trylock(&sq->proc_lock)) {
 		/* The holder may have read pi already: the work looks again. */
 		udma_sq_kick(sq, 0);
-		return 0;
+		return;
 	}
 	more = udma_sq_process(sq, true);
 	mutex_unlock(&sq->proc_lock);
 	if (more)
 		udma_sq_kick(sq, 0);
+}
+
+/**
+ * udma_rx_kick() - have a device's receive work run on this CPU
+ * @work: udma_uboe_rx.work
+ *
+ * Any context.
+ */
+void udma_rx_kick(struct work_struct *work)
+{
+	queue_work(udma_rx_wq, work);
+}
+
+static int udma_sq_doorbell(struct udma_sq *sq)
+{
+	udma_sq_run(sq);
 	return 0;
 }
 
@@ -177,7 +209,14 @@ EXPORT_SYMBOL_IF_KUNIT(udma_jfr_doorbell);
 int udma_engine_init(void)
 {
 	udma_wq = alloc_workqueue("udma_engine", WQ_UNBOUND, 0);
-	return udma_wq ? 0 : -ENOMEM;
+	if (!udma_wq)
+		return -ENOMEM;
+	udma_rx_wq = alloc_workqueue("udma_rx", WQ_HIGHPRI, 0);
+	if (!udma_rx_wq) {
+		destroy_workqueue(udma_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -188,6 +227,7 @@ int udma_engine_init(void)
 void udma_engine_exit(void)
 {
 	WARN_ON(!list_empty(&udma_rnr_list));
+	destroy_workqueue(udma_rx_wq);
 	destroy_workqueue(udma_wq);
 }
 

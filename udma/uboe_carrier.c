@@ -735,7 +735,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 		kfree(it);
 		return UBOE_DROP_NONE;
 	}
-	queue_work(system_unbound_wq, &udev->uboe_rx.work);
+	udma_rx_kick(&udev->uboe_rx.work);
 	return UBOE_DROP_NONE;
 }
 
@@ -811,8 +811,9 @@ static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 		queued = true;
 	}
 	spin_unlock_bh(&sq->ring->lock);
+	/* completed here, as the doorbell would: no hop to another worker */
 	if (queued)
-		udma_sq_kick(sq, 0);
+		udma_sq_run(sq);
 	else
 		udma_wire_inc(udev, UDMA_WIRE_RSP_NO_SQ);
 	if (jfs)
@@ -851,7 +852,7 @@ static void udma_uboe_rx_work(struct work_struct *work)
 			udma_uboe_rx_rsp(udev, it);
 		cond_resched();
 	}
-	queue_work(system_unbound_wq, work);
+	udma_rx_kick(work);
 }
 
 /**

@@ -763,6 +763,8 @@ void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
 int udma_engine_init(void);
 void udma_engine_exit(void);
 void udma_sq_kick(struct udma_sq *sq, unsigned long delay);
+void udma_sq_run(struct udma_sq *sq);
+void udma_rx_kick(struct work_struct *work);
 void udma_sq_rnr_add(struct udma_sq *sq);
 void udma_sq_rnr_del(struct udma_sq *sq);
 void udma_sq_work(struct work_struct *work);
