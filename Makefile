@@ -3,7 +3,7 @@
 #
 #   make                 modules against KDIR, and liburma/tools/tests in build/
 #   make install         modules (depmod), liburma, liburma.pc, headers, tools,
-#                        udev rules, modprobe.d sample (DESTDIR, PREFIX)
+#                        man pages, udev rules, modprobe.d sample (DESTDIR, PREFIX)
 #   make uninstall       removes what make install installed
 #   make dkms            module sources to /usr/src, then dkms add/build/install
 #   make check           every test, in a QEMU guest with a debug test kernel

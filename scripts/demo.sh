@@ -4,11 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-"$UB_TOP/scripts/deps.sh"
-ub_log "building the modules for the stock kernel and liburma"
-ub_build_stock_modules
-cmake -S "$UB_TOP" -B "$UB_TOP/build" > /dev/null
-cmake --build "$UB_TOP/build" -j"$(nproc)" --target urma_devices urma_perftest > /dev/null
+# urma_admin: the namespace pair's devices are created with it.
+ub_bench_build urma_devices urma_perftest urma_admin
 out=$UB_TOP/build/demo
 ub_log "booting the stock kernel in QEMU (TCG, takes about a minute)"
 rc=0

@@ -47,9 +47,9 @@ ub_build_stock_modules() {
 		{ tail -20 "$UB_TOP/build/kmod-stock.log"; ub_die "module build failed"; }
 }
 
-# ub_bench_build TARGET...: what a benchmark on the stock kernel needs
-# (make bench's scripts): the dependencies, the modules for that kernel
-# and the userspace TARGETs.
+# ub_bench_build TARGET...: what a benchmark or the demo on the stock
+# kernel needs (make bench's scripts, make demo): the dependencies, the
+# modules for that kernel and the userspace TARGETs.
 ub_bench_build() {
 	"$UB_TOP/scripts/deps.sh"
 	ub_log "building the modules for the stock kernel and the tools"

@@ -197,6 +197,25 @@ ub_nspair_add_dev() {
 		exit 1' sh "$UB_CLASS/$2" "$4" "$5"
 }
 
+# ub_wait_listen PORT [TIMEOUT [PID]]: until a TCP socket listens on PORT
+# (a server's side channel) in the network namespace of process PID (this
+# shell's), at most TIMEOUT seconds (60). Reads /proc/PID/net/tcp{,6}
+# with builtins: no exec.
+ub_wait_listen() {
+	local hex f addr st end=$((SECONDS + ${2:-60}))
+	printf -v hex '%04X' "$1"
+	while ((SECONDS < end)); do
+		for f in "/proc/${3:-self}/net/tcp" "/proc/${3:-self}/net/tcp6"; do
+			while read -r _ addr _ st _; do
+				[[ $addr == *":$hex" && $st == 0A ]] && return 0
+			done 2> /dev/null < "$f" # (PID's /proc is gone when it exited)
+		done
+		ub_sleep 0.2
+	done
+	echo "nothing listens on port $1" >&2
+	return 1
+}
+
 # ub_dmesg_mark: a line in the kernel log from which ub_dmesg_since prints
 # it (in DMESG_SINCE's file). The log is never cleared: the harness judges
 # all of it (KASAN, lockdep, WARN of any case).
@@ -220,6 +239,13 @@ ub_nspair_netem() {
 ub_nspair_netem_off() {
 	ub_ns "$UB_NS_A" tc qdisc del dev "$UB_VETH_A" root &&
 	ub_ns "$UB_NS_B" tc qdisc del dev "$UB_VETH_B" root
+}
+
+# ub_wire_cnt NS DEV COUNTER: the UBoE counter COUNTER of DEV (its wire/
+# attribute), which is in namespace NS, in WIRE_CNT.
+ub_wire_cnt() {
+	# shellcheck disable=SC2034 # the caller's
+	WIRE_CNT=$(ub_ns "$1" "$UB_BUSYBOX" cat "$UB_CLASS/$2/wire/$3")
 }
 
 # ub_nspair_destroy: the namespaces, whatever is in them (their devices

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Host test of "make install" and "make uninstall" into a DESTDIR: the
 # files a distribution expects (liburma with its soname, liburma.pc, the
-# headers, the tools, the udev rules and the modprobe.d sample, and the
-# modules with depmod's index when KDIR and KMOD_BUILD are given); a sample
-# application (examples/urma_devices.c) built against the installed copy with
-# nothing but "pkg-config --cflags --libs liburma", linked to liburma.so.0
-# and run; then uninstall leaves none of it behind.
+# headers, the tools and their manual pages, the udev rules and the
+# modprobe.d sample, and the modules with depmod's index when KDIR and
+# KMOD_BUILD are given); a sample application (examples/urma_devices.c)
+# built against the installed copy with nothing but "pkg-config --cflags
+# --libs liburma", linked to liburma.so.0 and run; then uninstall leaves
+# none of it behind.
 #   usage: install.sh BUILD [KDIR KMOD_BUILD]
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -28,10 +29,30 @@ done
 [ "$(readlink "$p/lib/liburma.so")" = liburma.so.0 ] || fail "liburma.so -> liburma.so.0"
 readelf -d "$p/lib/liburma.so.0.1.0" | grep 'SONAME.*\[liburma\.so\.0\]' ||
 	fail "liburma's SONAME is not liburma.so.0"
-for t in urma_admin urma_perftest; do
+# The manual pages are roff with a title and a NAME, every @VARIABLE@
+# filled in, and render without a warning (when groff is here: it is
+# not one of scripts/deps.sh's packages).
+for f in man1/urma_perftest.1 man7/liburma.7 man8/urma_admin.8; do
+	f=$p/share/man/$f
+	[ -f "$f" ] || fail "$f not installed"
+	grep -q '^\.TH ' "$f" || fail "$f has no .TH"
+	grep -q '^\.SH NAME$' "$f" || fail "$f has no .SH NAME"
+	! grep -q '@[A-Z_]*@' "$f" || fail "$f has a @VARIABLE@ not filled in"
+	if command -v groff > /dev/null; then
+		out=$(groff -man -Tutf8 -ww -z "$f" 2>&1) || fail "groff $f"
+		[ -z "$out" ] || fail "groff warns about $f: $out"
+	fi
+done
+# Each tool's manual page names every long option of its --help, so that
+# the two stay in step.
+for t in urma_admin:man8/urma_admin.8 urma_perftest:man1/urma_perftest.1; do
+	page=$p/share/man/${t#*:} t=${t%%:*}
 	[ -x "$p/bin/$t" ] || fail "$t not installed"
 	out=$(LD_LIBRARY_PATH=$p/lib "$p/bin/$t" --help) || fail "$t --help"
 	[[ $out == *"$t"* ]] || fail "$t --help does not name it"
+	while read -r o; do
+		grep -qF -- "\\-\\-${o#--}" "$page" || fail "$page lacks $o of $t --help"
+	done < <(grep -o -- '--[a-z][a-z0-9_]*' <<< "$out" | sort -u)
 done
 grep -q '^SUBSYSTEM=="uburma".*MODE="0666"' "$dest/etc/udev/rules.d/90-uburma.rules" ||
 	fail "udev rule for /dev/uburma/*"

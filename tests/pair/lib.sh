@@ -76,24 +76,6 @@ ub_pair_wait_peer() {
 	return 1
 }
 
-# ub_pair_wait_listen PORT [TIMEOUT]: until a TCP socket listens on PORT
-# here (a server's side channel), at most TIMEOUT seconds (60). Reads
-# /proc/net/tcp{,6} with builtins: no exec.
-ub_pair_wait_listen() {
-	local hex f addr st end=$((SECONDS + ${2:-60}))
-	printf -v hex '%04X' "$1"
-	while ((SECONDS < end)); do
-		for f in /proc/net/tcp /proc/net/tcp6; do
-			while read -r _ addr _ st _; do
-				[[ $addr == *":$hex" && $st == 0A ]] && return 0
-			done < "$f"
-		done
-		ub_sleep 0.2
-	done
-	echo "nothing listens on port $1" >&2
-	return 1
-}
-
 # ub_pair_serve NAME PORT OUT SERVER... -- CLIENT...: one client/server run
 # between the guests. a runs SERVER in the background, waits until it
 # listens on TCP PORT and meets b, which then runs CLIENT; each side's
@@ -115,7 +97,7 @@ ub_pair_serve() {
 	if [[ $UB_PAIR_ROLE == a ]]; then
 		"${srv[@]}" > "$out" 2> "$out.err" &
 		pid=$!
-		ub_pair_wait_listen "$port" || rc=1
+		ub_wait_listen "$port" || rc=1
 		ub_pair_sync "listen-$name" "$rc" || rc=1
 		if [[ ${UB_PAIR_STOP_SERVER:-0} == 1 ]]; then
 			ub_pair_sync "client-$name" "" "${UB_PAIR_RUN_LIMIT:-600}" || rc=1

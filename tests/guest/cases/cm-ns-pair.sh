@@ -20,11 +20,6 @@ ub_nspair_create
 ub_load_stack
 ub_nspair_add_devs
 
-# wire_cnt NS DEV COUNTER: the counter's value in WIRE_CNT
-wire_cnt() {
-	WIRE_CNT=$(ub_ns "$1" "$UB_BUSYBOX" cat "$UB_CLASS/$2/wire/$3")
-}
-
 ub_dmesg_mark
 ub_insmod "$ko"
 ub_rmmod ubcore_cm_nspair
@@ -36,27 +31,27 @@ echo "$log" | "$UB_BUSYBOX" grep -E "ubcore_cm_nspair|    (not )?ok " || true
 for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
 	read -r ns dev <<< "$side"
 	for c in mgmt_tx mgmt_rx; do
-		wire_cnt "$ns" "$dev" "$c"
+		ub_wire_cnt "$ns" "$dev" "$c"
 		((WIRE_CNT > 0)) || ub_fail "$dev: $c is $WIRE_CNT"
 		echo "$dev $c $WIRE_CNT"
 	done
 	for c in mgmt_body_len mgmt_body_version mgmt_eid_mismatch \
 		mgmt_refused; do
-		wire_cnt "$ns" "$dev" "$c"
+		ub_wire_cnt "$ns" "$dev" "$c"
 		[[ $WIRE_CNT == 0 ]] || ub_fail "$dev: $c is $WIRE_CNT"
 	done
 done
 # Every message one side sent the other received, but the three CONN_REQs
 # (first and two retries) to 10.77.0.99, which nobody has.
-wire_cnt "$UB_NS_A" "$UB_DEV_A" mgmt_tx; a_tx=$WIRE_CNT
-wire_cnt "$UB_NS_A" "$UB_DEV_A" mgmt_rx; a_rx=$WIRE_CNT
-wire_cnt "$UB_NS_B" "$UB_DEV_B" mgmt_tx; b_tx=$WIRE_CNT
-wire_cnt "$UB_NS_B" "$UB_DEV_B" mgmt_rx; b_rx=$WIRE_CNT
+ub_wire_cnt "$UB_NS_A" "$UB_DEV_A" mgmt_tx; a_tx=$WIRE_CNT
+ub_wire_cnt "$UB_NS_A" "$UB_DEV_A" mgmt_rx; a_rx=$WIRE_CNT
+ub_wire_cnt "$UB_NS_B" "$UB_DEV_B" mgmt_tx; b_tx=$WIRE_CNT
+ub_wire_cnt "$UB_NS_B" "$UB_DEV_B" mgmt_rx; b_rx=$WIRE_CNT
 ((b_rx == a_tx - 3)) || ub_fail "udmaB received $b_rx of udmaA's $a_tx - 3"
 ((a_rx == b_tx)) || ub_fail "udmaA received $a_rx of udmaB's $b_tx"
 # One send failed: the CONN_REQ while udmaA's own link was down.
-wire_cnt "$UB_NS_A" "$UB_DEV_A" tx_errors
+ub_wire_cnt "$UB_NS_A" "$UB_DEV_A" tx_errors
 [[ $WIRE_CNT == 1 ]] || ub_fail "$UB_DEV_A: tx_errors is $WIRE_CNT, want 1"
-wire_cnt "$UB_NS_B" "$UB_DEV_B" tx_errors
+ub_wire_cnt "$UB_NS_B" "$UB_DEV_B" tx_errors
 [[ $WIRE_CNT == 0 ]] || ub_fail "$UB_DEV_B: tx_errors is $WIRE_CNT, want 0"
 echo "TPs set up and torn down across the namespaces, over UBoE"

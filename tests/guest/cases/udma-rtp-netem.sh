@@ -37,18 +37,13 @@ ub_nspair_add_devs
 echo 1 > /sys/module/udma/parameters/force_wire
 ub_nspair_netem || ub_fail "tc netem on the veth"
 
-# wire_cnt NS DEV COUNTER: the counter's value in WIRE_CNT
-wire_cnt() {
-	WIRE_CNT=$(ub_ns "$1" "$UB_BUSYBOX" cat "$UB_CLASS/$2/wire/$3")
-}
-
 # counters NS DEV: the transport's counters, on one line
 counters() {
 	local c line=$2
 	for c in tx_packets rx_packets rtp_retransmits rtp_nak_tx rtp_nak_rx \
 		rtp_ack_tx rtp_ack_rx rtp_out_of_seq rtp_dup_drops \
 		rtp_ack_timeouts rx_queue_full; do
-		wire_cnt "$1" "$2" "$c"
+		ub_wire_cnt "$1" "$2" "$c"
 		line+=" $c=$WIRE_CNT"
 	done
 	echo "$line"
@@ -57,9 +52,9 @@ counters() {
 # progress: the ACKs both devices received so far, in PROGRESS (a
 # transfer that moves is ACKed; keepalives are not counted there)
 progress() {
-	wire_cnt "$UB_NS_A" "$UB_DEV_A" rtp_ack_rx
+	ub_wire_cnt "$UB_NS_A" "$UB_DEV_A" rtp_ack_rx
 	PROGRESS=$WIRE_CNT
-	wire_cnt "$UB_NS_B" "$UB_DEV_B" rtp_ack_rx
+	ub_wire_cnt "$UB_NS_B" "$UB_DEV_B" rtp_ack_rx
 	PROGRESS+=" $WIRE_CNT"
 }
 
@@ -140,7 +135,7 @@ for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
 	for c in tx_packets rx_packets rtp_retransmits rtp_dup_drops rtp_out_of_seq rtp_nak_tx \
 		rtp_nak_rx rtp_ack_tx rtp_ack_rx rtp_out_of_window \
 		rtp_ack_timeouts rx_queue_full; do
-		wire_cnt "$ns" "$dev" "$c"
+		ub_wire_cnt "$ns" "$dev" "$c"
 		echo "$dev $c $WIRE_CNT"
 		case $c in
 		rtp_ack_timeouts)

@@ -53,7 +53,7 @@ perf() {
 	if [[ $UB_PAIR_ROLE == a ]]; then
 		"$perf" "${args[@]}" > "$tmp/out" 2>&1 &
 		pid=$!
-		ub_pair_wait_listen "$port" || { kill "$pid"; cat "$tmp/out"; return 1; }
+		ub_wait_listen "$port" || { kill "$pid"; cat "$tmp/out"; return 1; }
 		ub_pair_sync "listen-$port"
 		wait "$pid" || rc=$?
 	else
@@ -88,7 +88,7 @@ args=(write_bw -p 0 -s 64 -T 8 -D 8 -d udma0 --eid_idx "$idx" -P "$port")
 if [[ $UB_PAIR_ROLE == a ]]; then
 	"$perf" "${args[@]}" > "$tmp/bw" 2>&1 &
 	pid=$!
-	ub_pair_wait_listen "$port" || { kill "$pid"; cat "$tmp/bw"; ub_fail "no server"; }
+	ub_wait_listen "$port" || { kill "$pid"; cat "$tmp/bw"; ub_fail "no server"; }
 	ub_pair_sync "listen-$port"
 else
 	ub_pair_sync "listen-$port"
