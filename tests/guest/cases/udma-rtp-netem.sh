@@ -32,9 +32,9 @@ trap cleanup EXIT
 ub_nspair_create
 ub_load_stack
 ub_nspair_add_devs
-# Both devices are on this kernel: without force_wire udma would hand the
-# requests across in memory (the loopback carrier).
-echo 1 > /sys/module/udma/parameters/force_wire
+# No force_wire: a device of another namespace is another host to udma
+# (udma_local_peer() looks only in the sender's namespace), so the
+# requests travel as UBoE packets on the veth.
 ub_nspair_netem || ub_fail "tc netem on the veth"
 
 # counters NS DEV: the transport's counters, on one line
