@@ -135,7 +135,10 @@ static int udma_kpost_remote_sgl(struct ubcore_device *dev,
 	return udma_kpost_remote_sge(dev, sg->sge, sqe);
 }
 
-/* WRITE_NOTIFY: the data range, then the 8-byte notify word. */
+/*
+ * WRITE_NOTIFY, WRITE_ATOMIC: the data range, then the 8-byte notify word
+ * (the word WRITE_ATOMIC adds to).
+ */
 static int udma_kpost_notify_sgl(struct ubcore_device *dev,
 				 const struct ubcore_sg *sg,
 				 struct udma_sqe *sqe)
@@ -211,9 +214,15 @@ static int udma_kpost_encode_sqe(const struct udma_kpost_sq *q,
 		sqe->data = wr->rw.notify_data;
 		break;
 	case UBCORE_OPC_WRITE_NOTIFY:
+	case UBCORE_OPC_WRITE_ATOMIC:
 		ret = udma_kpost_local_sgl(q, &wr->rw.src, inl, sqe) ?:
 		      udma_kpost_notify_sgl(dev, &wr->rw.dst, sqe);
 		sqe->data = wr->rw.notify_data;
+		break;
+	case UBCORE_OPC_FLUSH_DMA:
+		/* A remote range, no local memory. */
+		ret = wr->rw.src.num_sge || inl ? -EINVAL :
+		      udma_kpost_remote_sgl(dev, &wr->rw.dst, sqe);
 		break;
 	case UBCORE_OPC_READ:
 		/* The data comes back into local memory: no inline. */

@@ -19,10 +19,11 @@
  * WQE completes here without a message):
  *  1. udma_sqe_check() (sqe.c): the format against the queue's limits;
  *  2. NOP: completes at once;
- *  3. WRITE*, READ, atomics, SEND_INVALIDATE: rseg_idx, an imported
- *     segment (no such import: LOC_ACCESS_ERR); WRITE_NOTIFY also
- *     notify_rseg_idx (no such import: LOC_ACCESS_ERR; one of another EID
- *     than rseg_idx's: LOC_OPERATION_ERR, a transaction has one target);
+ *  3. WRITE*, READ, atomics, FLUSH_DMA, SEND_INVALIDATE: rseg_idx, an
+ *     imported segment (no such import: LOC_ACCESS_ERR); WRITE_NOTIFY and
+ *     WRITE_ATOMIC also notify_rseg_idx (no such import: LOC_ACCESS_ERR;
+ *     one of another EID than rseg_idx's: LOC_OPERATION_ERR, a
+ *     transaction has one target);
  *  4. the target, whose EID gets the request: an RC jetty's bound peer
  *     (target_idx 0, or the index of an import of the same jetty: else
  *     LOC_OPERATION_ERR); otherwise target_idx in the context's import
@@ -212,6 +213,10 @@ static u8 udma_ta_opcode(u8 opcode)
 		return UBOE_TA_WRITE_IMM;
 	case URMA_OPC_WRITE_NOTIFY:
 		return UBOE_TA_WRITE_NOTIFY;
+	case URMA_OPC_WRITE_ATOMIC:
+		return UBOE_TA_WRITE_ATOMIC_ADD;
+	case URMA_OPC_FLUSH_DMA:
+		return UBOE_TA_FLUSH;
 	case URMA_OPC_READ:
 		return UBOE_TA_READ;
 	case URMA_OPC_CAS:
@@ -237,7 +242,8 @@ static u8 udma_ta_opcode(u8 opcode)
 
 /*
  * The imported segments a WQE names: rseg_idx (not for SEND and SEND_IMM)
- * and WRITE_NOTIFY's notify_rseg_idx, which must be of the same EID.
+ * and WRITE_NOTIFY's or WRITE_ATOMIC's notify_rseg_idx, which must be of
+ * the same EID.
  */
 static u8 udma_sq_resolve_segs(const struct udma_sq_batch *b,
 			       const struct udma_sqe *sqe,
@@ -249,7 +255,8 @@ static u8 udma_sq_resolve_segs(const struct udma_sq_batch *b,
 	if (!udma_import_lookup(b->udma_uctx, sqe->rseg_idx, UDMA_IMPORT_SEG,
 				rseg))
 		return URMA_CR_LOC_ACCESS_ERR;
-	if (sqe->opcode != URMA_OPC_WRITE_NOTIFY)
+	if (sqe->opcode != URMA_OPC_WRITE_NOTIFY &&
+	    sqe->opcode != URMA_OPC_WRITE_ATOMIC)
 		return URMA_CR_SUCCESS;
 	if (!udma_import_lookup(b->udma_uctx, sqe->notify_rseg_idx,
 				UDMA_IMPORT_SEG, nseg))
@@ -328,7 +335,13 @@ static void udma_req_build(struct udma_msg *req, struct udma_sq *sq,
 	p->mae.len = len;
 	p->token_value = t->rseg.token_value;
 	switch (sqe->opcode) {
+	case URMA_OPC_FLUSH_DMA:
+		/* the remote range; no data either way */
+		p->mae.len = sqe->remote_len;
+		break;
 	case URMA_OPC_WRITE_NOTIFY:
+	case URMA_OPC_WRITE_ATOMIC:
+		/* the notify word, or the word WRITE_ATOMIC adds to */
 		p->hdrs |= UBOE_EXT_NTFETAH;
 		p->ntf.data = sqe->data;
 		p->ntf.va = sqe->notify_va;

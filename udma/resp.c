@@ -16,7 +16,8 @@
  * transactions); TVETAH the token for the segment (memory) or for the JFR
  * or jetty (SEND*); MTETAH the target JFR or jetty (SEND*, WRITE_IMM);
  * IMMETAH the immediate data and, for WRITE_IMM, the JFR's token;
- * NTFETAH WRITE_NOTIFY's notify word; INVETAH the segment a SEND
+ * NTFETAH WRITE_NOTIFY's notify word, WRITE_ATOMIC_ADD's word to add to
+ * (and the addend); INVETAH the segment a SEND
  * invalidates; the payload (an atomic's: operand 1, then the compare
  * value, big-endian).
  *
@@ -26,22 +27,28 @@
  *     transactions, OPERATION for messages; another provider's:
  *     UNSUPPORTED);
  *  2. the format (udma_target_check_format()): an opcode the target does
- *     (UNSUPPORTED), atomics in cap.atomic_feature (UNSUPPORTED), 8 bytes
- *     at an 8-byte aligned address (ACCESS), WRITE_NOTIFY's notify word
- *     8-byte aligned and a SEND's invalidated segment not empty (ACCESS),
+ *     (UNSUPPORTED), atomics in cap.atomic_feature (UNSUPPORTED; for
+ *     WRITE_ATOMIC_ADD the FAA bit), 8 bytes at an 8-byte aligned address
+ *     (ACCESS), WRITE_NOTIFY's notify word and WRITE_ATOMIC_ADD's word
+ *     8-byte aligned, a FLUSH without payload and a SEND's invalidated
+ *     segment not empty (ACCESS),
  *     a payload of at least MAETAH len, an atomic's two operands
  *     (OPERATION);
  *  3. memory transactions: the registered segment of token_id that covers
  *     the range and is not invalidated (ACCESS), then
  *     udma_target_check_seg(): the range, the token value unless the
  *     segment's token policy is NONE, not invalidated, not LOCAL_ONLY, the
- *     right the opcode needs (all ACCESS). A zero-length WRITE* or READ
+ *     right the opcode needs (all ACCESS; WRITE* and FLUSH: WRITE, READ:
+ *     READ, atomics: ATOMIC). A zero-length WRITE*, READ or FLUSH
  *     touches no data and its data range is not verified (UB transaction
- *     layer);
+ *     layer). FLUSH then makes the earlier writes of the TP visible
+ *     (udma_target_mem_exec());
  *  4. WRITE_NOTIFY, after 3: the segment of the NTFETAH token ID that
  *     covers the notify word, and udma_target_check_notify(): as 3 with
  *     the WRITE right for 8 bytes at the notify address (ACCESS). Then the
- *     data is written, and the notify data after it with one 8-byte store;
+ *     data is written, and the notify data after it with one 8-byte store.
+ *     WRITE_ATOMIC_ADD the same with the ATOMIC right for the word, to
+ *     which the notify data is added with one 8-byte atomic;
  *  5. messages (SEND, SEND_WITH_IMM, WRITE_WITH_IMM after 3): the JFR or
  *     jetty of the MTETAH target, READY, with a READY JFR (OPERATION); the
  *     token of the JFR unless its policy is NONE (ACCESS);
@@ -172,10 +179,11 @@ static bool udma_req_operands(const struct udma_msg *req, u64 *op1, u64 *op2)
  * Return: UBOE_RSPST_OK; UBOE_RSPST_UNSUPPORTED for an opcode the target
  * does not do or an atomic the device does not advertise;
  * UBOE_RSPST_ACCESS for an atomic that is not one aligned 8-byte word, a
- * WRITE_NOTIFY whose notify word is not aligned, a SEND that invalidates
- * an empty range or an INVETAH on anything but a SEND;
- * UBOE_RSPST_OPERATION for a payload shorter than MAETAH len or an atomic
- * without its two operands.
+ * WRITE_NOTIFY or WRITE_ATOMIC_ADD whose word is not aligned, a FLUSH with
+ * a payload, a SEND that invalidates an empty range or an INVETAH on
+ * anything but a SEND; UBOE_RSPST_OPERATION for a payload shorter than
+ * MAETAH len or an atomic without its two operands. WRITE_ATOMIC_ADD
+ * needs UBCORE_ATOMIC_FAA in @atomic_feature (UNSUPPORTED).
  */
 enum uboe_rspst udma_target_check_format(const struct udma_msg *req,
 					 u32 atomic_feature)
@@ -187,6 +195,10 @@ enum uboe_rspst udma_target_check_format(const struct udma_msg *req,
 	if (udma_req_inv(req) && (p->ta_opcode != UBOE_TA_SEND || !p->inv.len))
 		return UBOE_RSPST_ACCESS;
 	switch (p->ta_opcode) {
+	case UBOE_TA_WRITE_ATOMIC_ADD:
+		if (!(atomic_feature & UBCORE_ATOMIC_FAA))
+			return UBOE_RSPST_UNSUPPORTED;
+		fallthrough;
 	case UBOE_TA_WRITE_NOTIFY:
 		if (!IS_ALIGNED(p->ntf.va, sizeof(u64)))
 			return UBOE_RSPST_ACCESS;
@@ -199,6 +211,8 @@ enum uboe_rspst udma_target_check_format(const struct udma_msg *req,
 	case UBOE_TA_SEND_IMM:
 	case UBOE_TA_READ:
 		return UBOE_RSPST_OK;
+	case UBOE_TA_FLUSH:
+		return udma_msg_len(req) ? UBOE_RSPST_ACCESS : UBOE_RSPST_OK;
 	case UBOE_TA_CAS ... UBOE_TA_FXOR:
 		bit = udma_ta_atomic_feature(p->ta_opcode);
 		if (!bit || !(atomic_feature & bit))
@@ -257,13 +271,14 @@ static enum uboe_rspst udma_seg_access(const struct ubcore_target_seg *tseg,
 /**
  * udma_target_check_seg() - may a memory transaction access a segment
  * @tseg: the registered segment of the request's MAETAH token ID
- * @req: a WRITE, WRITE_WITH_IMM, WRITE_NOTIFY (its data range), READ or
- *	atomic
+ * @req: a WRITE, WRITE_WITH_IMM, WRITE_NOTIFY, WRITE_ATOMIC_ADD (their
+ *	data range), READ, atomic or FLUSH
  *
  * Return: UBOE_RSPST_OK, or UBOE_RSPST_ACCESS if [va, va + len) of the
  * MAETAH is not inside @tseg, the TVETAH token does not match (policy not
  * NONE), the segment is invalidated, LOCAL_ONLY or lacks the right the
- * opcode needs (WRITE*: WRITE, READ: READ, atomics: ATOMIC).
+ * opcode needs (WRITE*: WRITE, READ: READ, atomics: ATOMIC, FLUSH: WRITE,
+ * the right whose effects it makes visible).
  */
 enum uboe_rspst udma_target_check_seg(const struct ubcore_target_seg *tseg,
 				      const struct udma_msg *req)
@@ -275,6 +290,8 @@ enum uboe_rspst udma_target_check_seg(const struct ubcore_target_seg *tseg,
 	case UBOE_TA_WRITE:
 	case UBOE_TA_WRITE_IMM:
 	case UBOE_TA_WRITE_NOTIFY:
+	case UBOE_TA_WRITE_ATOMIC_ADD:
+	case UBOE_TA_FLUSH:
 		need = UBCORE_ACCESS_WRITE;
 		break;
 	case UBOE_TA_READ:
@@ -292,23 +309,31 @@ enum uboe_rspst udma_target_check_seg(const struct ubcore_target_seg *tseg,
 EXPORT_SYMBOL_IF_KUNIT(udma_target_check_seg);
 
 /**
- * udma_target_check_notify() - may a WRITE_NOTIFY write its notify word
+ * udma_target_check_notify() - may a WRITE_NOTIFY write its notify word,
+ *	a WRITE_ATOMIC_ADD add to its word
  * @tseg: the registered segment of the request's NTFETAH token ID
- * @req: a WRITE_NOTIFY
+ * @req: a WRITE_NOTIFY or a WRITE_ATOMIC_ADD
  *
- * Return: UBOE_RSPST_OK, or UBOE_RSPST_ACCESS if @req is no WRITE_NOTIFY,
- * the 8 bytes at the notify address are not inside @tseg, the NTFETAH
- * token does not match (policy not NONE), or the segment is invalidated,
- * LOCAL_ONLY or lacks the WRITE right.
+ * Return: UBOE_RSPST_OK, or UBOE_RSPST_ACCESS if @req is neither, the 8
+ * bytes at the NTFETAH address are not inside @tseg, the NTFETAH token
+ * does not match (policy not NONE), or the segment is invalidated,
+ * LOCAL_ONLY or lacks the right: WRITE for the notify word's store,
+ * ATOMIC for the atomic add (as FADD's).
  */
 enum uboe_rspst
 udma_target_check_notify(const struct ubcore_target_seg *tseg,
 			 const struct udma_msg *req)
 {
-	if (req->pkt.ta_opcode != UBOE_TA_WRITE_NOTIFY)
+	u32 need;
+
+	if (req->pkt.ta_opcode == UBOE_TA_WRITE_NOTIFY)
+		need = UBCORE_ACCESS_WRITE;
+	else if (req->pkt.ta_opcode == UBOE_TA_WRITE_ATOMIC_ADD)
+		need = UBCORE_ACCESS_ATOMIC;
+	else
 		return UBOE_RSPST_ACCESS;
 	return udma_seg_access(tseg, req->pkt.ntf.va, sizeof(u64),
-			       req->pkt.ntf.token_value, UBCORE_ACCESS_WRITE);
+			       req->pkt.ntf.token_value, need);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_target_check_notify);
 
@@ -594,9 +619,23 @@ struct udma_resp_data {
 };
 
 /*
- * WRITE, WRITE_WITH_IMM, READ and the atomics on a checked segment. READ
- * takes over the reference on @r->seg into @out (the data are read by
- * whoever delivers the response).
+ * FLUSH: the transactions before it on its TP were executed before it
+ * (in order, one at a time: udma_resp_rcv_seg(); the loopback executes
+ * each within its send): their stores were done by this kernel's CPUs
+ * into the target's pages, so a full barrier makes them visible to every
+ * CPU before the TAACK goes. udma has no persistence domain beyond
+ * memory, and no device caches of its own to write back.
+ */
+static void udma_target_flush(void)
+{
+	/* the earlier transactions' stores before the TAACK that says so */
+	smp_mb();
+}
+
+/*
+ * WRITE, WRITE_WITH_IMM, READ, the atomics and FLUSH on a checked segment.
+ * READ takes over the reference on @r->seg into @out (the data are read
+ * by whoever delivers the response).
  */
 static enum uboe_rspst udma_target_mem_exec(const struct udma_msg *req,
 					    const struct udma_mem_range *r,
@@ -616,6 +655,9 @@ static enum uboe_rspst udma_target_mem_exec(const struct udma_msg *req,
 		out->data.total = r->len;
 		out->has_data = true;
 		break;
+	case UBOE_TA_FLUSH:
+		udma_target_flush();
+		break;
 	default:
 		/* checked by udma_target_check_format() */
 		udma_req_operands(req, &op1, &op2);
@@ -634,8 +676,10 @@ static enum uboe_rspst udma_target_mem_exec(const struct udma_msg *req,
 /*
  * WRITE_NOTIFY on checked segments: the data (@r NULL when there is none),
  * then the notify data with one 8-byte store, so that a target polling the
- * notify word and then reading the data sees the data. The word is mapped
- * first: a failure changes nothing.
+ * notify word and then reading the data sees the data. WRITE_ATOMIC_ADD
+ * the same, but the notify data is added to the word with one atomic
+ * (udma_atomic_exec(), as FADD). The word is mapped first: a failure
+ * changes nothing.
  */
 static enum uboe_rspst udma_target_notify_exec(const struct udma_msg *req,
 					       const struct udma_mem_range *r,
@@ -644,7 +688,7 @@ static enum uboe_rspst udma_target_notify_exec(const struct udma_msg *req,
 	struct udma_mem_range nrange = {
 		.seg = nseg, .va = req->pkt.ntf.va, .len = sizeof(u64),
 	};
-	u64 *word;
+	u64 *word, old;
 
 	word = udma_map_word(&nrange);
 	if (!word)
@@ -655,12 +699,16 @@ static enum uboe_rspst udma_target_notify_exec(const struct udma_msg *req,
 	}
 	/* The data before the notify word (a poller reads them in order). */
 	smp_wmb();
-	WRITE_ONCE(*word, req->pkt.ntf.data);
+	if (req->pkt.ta_opcode == UBOE_TA_WRITE_ATOMIC_ADD)
+		udma_atomic_exec(word, UBOE_TA_FADD, req->pkt.ntf.data, 0,
+				 &old);
+	else
+		WRITE_ONCE(*word, req->pkt.ntf.data);
 	udma_unmap_word(word);
 	return UBOE_RSPST_OK;
 }
 
-/* WRITE_NOTIFY's notify segment, with a reference, checked. */
+/* The segment of the NTFETAH (WRITE_NOTIFY, WRITE_ATOMIC_ADD), checked. */
 static enum uboe_rspst udma_notify_seg_get(struct ubcore_device *dev,
 					   const struct udma_msg *req,
 					   struct ubcore_target_seg **out)
@@ -692,7 +740,8 @@ struct udma_part {
 };
 
 /*
- * The memory transactions, WRITE_WITH_IMM and WRITE_NOTIFY included; a
+ * The memory transactions, WRITE_WITH_IMM, WRITE_NOTIFY, WRITE_ATOMIC_ADD
+ * and FLUSH included; a
  * whole one (@part NULL), or one packet of a WRITE* in several: its data
  * at its offset, and on the LAST the rest of the transaction.
  */
@@ -719,7 +768,10 @@ udma_target_mem(struct ubcore_device *dev, const struct udma_msg *req,
 		if (st != UBOE_RSPST_OK)
 			goto out;
 	} else if (p->ta_opcode != UBOE_TA_WRITE_IMM &&
-		   p->ta_opcode != UBOE_TA_WRITE_NOTIFY) {
+		   p->ta_opcode != UBOE_TA_WRITE_NOTIFY &&
+		   p->ta_opcode != UBOE_TA_WRITE_ATOMIC_ADD) {
+		if (p->ta_opcode == UBOE_TA_FLUSH)
+			udma_target_flush();
 		out->has_data = p->ta_opcode == UBOE_TA_READ;
 		return UBOE_RSPST_OK;
 	}
@@ -738,7 +790,8 @@ udma_target_mem(struct ubcore_device *dev, const struct udma_msg *req,
 		goto out;
 	}
 
-	if (p->ta_opcode == UBOE_TA_WRITE_NOTIFY) {
+	if (p->ta_opcode == UBOE_TA_WRITE_NOTIFY ||
+	    p->ta_opcode == UBOE_TA_WRITE_ATOMIC_ADD) {
 		/* Both ranges are checked before a byte moves. */
 		st = udma_notify_seg_get(dev, req, &nseg);
 		if (st == UBOE_RSPST_OK)
@@ -1013,7 +1066,7 @@ udma_part_check_format(const struct udma_msg *req, u32 atomic_feature)
  *
  * An ONLY packet is a whole request (udma_resp_rcv()). The packets of a
  * transaction in several (SEND, SEND_WITH_IMM, WRITE, WRITE_WITH_IMM,
- * WRITE_NOTIFY) arrive in order, one transaction at a time per TP (the
+ * WRITE_NOTIFY, WRITE_ATOMIC_ADD) arrive in order, one transaction at a time per TP (the
  * transport and the sender's TP mutex see to it): each is executed as it
  * comes, straight into the target memory, with the checks of the whole
  * transaction; the response goes back after the LAST, or at the first

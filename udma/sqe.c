@@ -11,22 +11,26 @@
  *  1. flags: an unknown bit                       LOC_OPERATION_ERR
  *  2. opcode: unknown; anything but SEND, SEND_IMM and NOP on a UM queue
  *     (UM carries no memory operation and no invalidation); an atomic
- *     outside cap.atomic_feature                  UNSUPPORTED_OPCODE_ERR
+ *     outside cap.atomic_feature, WRITE_ATOMIC (an atomic add) without
+ *     FAA in it                                   UNSUPPORTED_OPCODE_ERR
  *  3. NOP: nothing more
  *  4. an RC jetty that is not bound (RC sends only to the bound peer)
  *                                                 LOC_OPERATION_ERR
- *  5. inline: INLINE with READ or an atomic, with SGEs, or inline_len
- *     without INLINE                              LOC_OPERATION_ERR
+ *  5. inline: INLINE with READ, an atomic or FLUSH_DMA, with SGEs, or
+ *     inline_len without INLINE                   LOC_OPERATION_ERR
  *     inline_len above max_inline_data            LOC_LEN_ERR
  *  6. num_sge above cfg.max_sge                   LOC_LEN_ERR
  *  7. atomics: not exactly one SGE of 8 bytes, or remote_len not 8
  *                                                 LOC_LEN_ERR
  *     remote_va not 8-byte aligned                LOC_OPERATION_ERR
- *  8. WRITE_NOTIFY: notify_va not 8-byte aligned  LOC_OPERATION_ERR
+ *  8. WRITE_NOTIFY, WRITE_ATOMIC: notify_va (the notify word, the word
+ *     to add to) not 8-byte aligned               LOC_OPERATION_ERR
+ *     FLUSH_DMA: local SGEs (it moves no data)    LOC_OPERATION_ERR
  *  9. the total (sum of SGE lengths in 64 bits: 12 SGEs of at most
  *     4 GiB cannot overflow, or inline_len) above max_msg_size (SEND*),
  *     max_write_size (WRITE*) or max_read_size (READ); WRITE* and READ
  *     above remote_len                            LOC_LEN_ERR
+ *     (FLUSH_DMA: none; its remote range is the target's to check)
  * Indexes (target_idx, rseg_idx, notify_rseg_idx) name imports: sq.c
  * looks them up.
  */
@@ -57,6 +61,9 @@ static u32 udma_opc_atomic_bit(u8 opcode)
 		return UBCORE_ATOMIC_FXOR;
 	case URMA_OPC_FAND:
 		return UBCORE_ATOMIC_FAND;
+	case URMA_OPC_WRITE_ATOMIC:
+		/* the write's last step is an atomic add */
+		return UBCORE_ATOMIC_FAA;
 	default:
 		return 0;
 	}
@@ -74,6 +81,8 @@ static bool udma_opc_supported(u8 opcode)
 	case URMA_OPC_WRITE:
 	case URMA_OPC_WRITE_IMM:
 	case URMA_OPC_WRITE_NOTIFY:
+	case URMA_OPC_WRITE_ATOMIC:
+	case URMA_OPC_FLUSH_DMA:
 	case URMA_OPC_READ:
 	case URMA_OPC_SEND:
 	case URMA_OPC_SEND_IMM:
@@ -95,7 +104,7 @@ static u8 udma_sqe_check_opcode(const struct udma_sqe *sqe,
 	if (lim->trans_mode == UBCORE_TP_UM && opc != URMA_OPC_SEND &&
 	    opc != URMA_OPC_SEND_IMM && opc != URMA_OPC_NOP)
 		return URMA_CR_UNSUPPORTED_OPCODE_ERR;
-	if (udma_opc_is_atomic(opc) &&
+	if ((udma_opc_is_atomic(opc) || opc == URMA_OPC_WRITE_ATOMIC) &&
 	    !(udma_opc_atomic_bit(opc) & lim->atomic_feature))
 		return URMA_CR_UNSUPPORTED_OPCODE_ERR;
 	return URMA_CR_SUCCESS;
@@ -108,7 +117,7 @@ static u8 udma_sqe_check_inline(const struct udma_sqe *sqe,
 		return sqe->inline_len ? URMA_CR_LOC_OPERATION_ERR :
 					 URMA_CR_SUCCESS;
 	if (sqe->opcode == URMA_OPC_READ || udma_opc_is_atomic(sqe->opcode) ||
-	    sqe->num_sge)
+	    sqe->opcode == URMA_OPC_FLUSH_DMA || sqe->num_sge)
 		return URMA_CR_LOC_OPERATION_ERR;
 	if (sqe->inline_len > lim->max_inline ||
 	    sqe->inline_len > UDMA_SQE_MAX_INLINE)
@@ -148,7 +157,7 @@ static u8 udma_sqe_check_len(const struct udma_sqe *sqe,
 		max = lim->max_msg_size;
 	else if (sqe->opcode == URMA_OPC_READ)
 		max = lim->max_read_size;
-	else	/* WRITE, WRITE_IMM, WRITE_NOTIFY */
+	else	/* WRITE, WRITE_IMM, WRITE_NOTIFY, WRITE_ATOMIC */
 		max = lim->max_write_size;
 	if (total > max)
 		return URMA_CR_LOC_LEN_ERR;
@@ -186,10 +195,17 @@ u8 udma_sqe_check(const struct udma_sqe *sqe, const struct udma_sq_limits *lim)
 		return URMA_CR_LOC_LEN_ERR;
 	if (udma_opc_is_atomic(sqe->opcode))
 		return udma_sqe_check_atomic(sqe);
-	/* The target writes the notify word with one aligned 8-byte store. */
-	if (sqe->opcode == URMA_OPC_WRITE_NOTIFY &&
+	/*
+	 * The target writes the notify word with one aligned 8-byte store,
+	 * or adds to it with one 8-byte atomic.
+	 */
+	if ((sqe->opcode == URMA_OPC_WRITE_NOTIFY ||
+	     sqe->opcode == URMA_OPC_WRITE_ATOMIC) &&
 	    !IS_ALIGNED(sqe->notify_va, sizeof(u64)))
 		return URMA_CR_LOC_OPERATION_ERR;
+	if (sqe->opcode == URMA_OPC_FLUSH_DMA)
+		return sqe->num_sge ? URMA_CR_LOC_OPERATION_ERR :
+				      URMA_CR_SUCCESS;
 	return udma_sqe_check_len(sqe, lim);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sqe_check);

@@ -846,7 +846,7 @@ static void udma_uboe_rx_work(struct work_struct *work)
 		spin_unlock_bh(&rx->lock);
 		if (!it)
 			return;
-		if (it->msg.pkt.ta_opcode < UBOE_TA_TAACK)
+		if (!uboe_ta_is_response(it->msg.pkt.ta_opcode))
 			udma_uboe_rx_req(udev, it);
 		else
 			udma_uboe_rx_rsp(udev, it);

@@ -219,6 +219,21 @@ static const struct uboe_ta_rule uboe_ta_rules[] = {
 		.every = UBOE_EXT_TAIDETAH,
 		.payload = UBOE_PL_WORD,
 	},
+	/* ours: URMA's WRITE_ATOMIC, a WRITE_NOTIFY that adds (NTFETAH) */
+	[UBOE_TA_WRITE_ATOMIC_ADD] = {
+		.kind = UBOE_K_RTP | UBOE_K_SEG | UBOE_K_MEM,
+		.every = UBOE_EXT_MAETAH,
+		.last = UBOE_EXT_NTFETAH,
+		.opt = UBOE_X_TVETAH | UBOE_EXT_OFSTETAH,
+		.payload = UBOE_PL_MEM_WRITE,
+	},
+	/* ours: URMA's FLUSH_DMA, a range and no data */
+	[UBOE_TA_FLUSH] = {
+		.kind = UBOE_K_RTP | UBOE_K_MEM,
+		.every = UBOE_EXT_MAETAH,
+		.opt = UBOE_X_TVETAH,
+		.payload = UBOE_PL_NONE,
+	},
 };
 
 #define UBOE_ATOMIC_SIZE	8
@@ -231,7 +246,7 @@ static const struct uboe_ta_rule uboe_ta_rules[] = {
 
 static bool uboe_is_response(u8 ta_opcode)
 {
-	return ta_opcode >= UBOE_TA_TAACK;
+	return uboe_ta_is_response(ta_opcode);
 }
 
 static const struct uboe_ta_rule *uboe_ta_rule(u8 ta_opcode)

@@ -123,8 +123,8 @@ enum uboe_drop {
  * @syndrome: ACK, NAK: TPACKH syndrome (0, enum uboe_nak_code)
  * @info: ACK, NAK: TPACKH info
  * @window: ACK, NAK: TPACKH window
- * @ta_opcode: data packets: enum uboe_ta_opcode; < UBOE_TA_TAACK: a
- *	request (BTAH), else a response (ATAH)
+ * @ta_opcode: data packets: enum uboe_ta_opcode; a request (BTAH), or a
+ *	response (ATAH: uboe_ta_is_response())
  * @tassn: INI_TASSN
  * @rc_id: INI_RC_ID
  * @hdrs: the extension headers present: UBOE_EXT_*, UBOE_X_*
@@ -224,6 +224,17 @@ struct uboe_pkt {
 	const void *payload;
 	u32 payload_len;
 };
+
+/**
+ * uboe_ta_is_response() - is a TAOpcode one of a response (ATAH)
+ * @ta_opcode: enum uboe_ta_opcode
+ *
+ * Return: true for TAACK, READ_RESP and ATOMIC_RESP.
+ */
+static inline bool uboe_ta_is_response(u8 ta_opcode)
+{
+	return ta_opcode >= UBOE_TA_TAACK && ta_opcode <= UBOE_TA_ATOMIC_RESP;
+}
 
 /* uboe_decode() flags */
 #define UBOE_DEC_NEED_ICRC	0x1	/* drop packets without an ICRC */

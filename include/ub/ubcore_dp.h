@@ -66,14 +66,16 @@ struct ubcore_sg {
 };
 
 /**
- * struct ubcore_rw_wr - WRITE, WRITE_IMM, WRITE_NOTIFY and READ
+ * struct ubcore_rw_wr - WRITE, WRITE_IMM, WRITE_NOTIFY, WRITE_ATOMIC,
+ *	READ and FLUSH_DMA
  * @src: WRITE*: the local ranges (or the inline bytes); READ: one remote
- *	range
- * @dst: WRITE, WRITE_IMM: one remote range; WRITE_NOTIFY: two, the data
- *	range and the 8-byte notify word; READ: the local ranges
+ *	range; FLUSH_DMA: none
+ * @dst: WRITE, WRITE_IMM, FLUSH_DMA: one remote range; WRITE_NOTIFY,
+ *	WRITE_ATOMIC: two, the data range and the 8-byte notify word (the
+ *	word WRITE_ATOMIC adds to); READ: the local ranges
  * @target_hint: jetty group hint (unused: no jetty groups)
  * @notify_data: WRITE_IMM: the immediate data; WRITE_NOTIFY: the value
- *	written to the notify word
+ *	written to the notify word; WRITE_ATOMIC: the value added to it
  */
 struct ubcore_rw_wr {
 	struct ubcore_sg src;
@@ -158,7 +160,7 @@ union ubcore_jfs_wr_flag {
  * @tjetty: the imported JFR or jetty the operation goes to; NULL on a
  *	bound RC jetty (its peer); for WRITE, READ and atomics outside a
  *	bound RC jetty NULL means the EID of the remote segment
- * @rw: WRITE, WRITE_IMM, WRITE_NOTIFY, READ
+ * @rw: WRITE, WRITE_IMM, WRITE_NOTIFY, WRITE_ATOMIC, READ, FLUSH_DMA
  * @send: SEND, SEND_IMM, SEND_INVALIDATE
  * @cas: CAS, SWAP
  * @faa: FADD, FSUB, FAND, FOR, FXOR

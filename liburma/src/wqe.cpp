@@ -22,7 +22,8 @@ static_assert(same(URMA_OPC_WRITE, UBCORE_OPC_WRITE) && same(URMA_OPC_WRITE_IMM,
               same(URMA_OPC_FAND, UBCORE_OPC_FAND) && same(URMA_OPC_FOR, UBCORE_OPC_FOR) &&
               same(URMA_OPC_FXOR, UBCORE_OPC_FXOR) && same(URMA_OPC_SEND, UBCORE_OPC_SEND) &&
               same(URMA_OPC_SEND_IMM, UBCORE_OPC_SEND_IMM) &&
-              same(URMA_OPC_SEND_INVALIDATE, UBCORE_OPC_SEND_INVALIDATE) && same(URMA_OPC_NOP, UBCORE_OPC_NOP),
+              same(URMA_OPC_SEND_INVALIDATE, UBCORE_OPC_SEND_INVALIDATE) && same(URMA_OPC_NOP, UBCORE_OPC_NOP) &&
+              same(URMA_OPC_WRITE_ATOMIC, UBCORE_OPC_WRITE_ATOMIC) && same(URMA_OPC_FLUSH_DMA, UBCORE_OPC_FLUSH_DMA),
               "urma_opcode_t differs from the kernel's");
 static_assert(same(URMA_CR_SUCCESS, UBCORE_CR_SUCCESS) &&
                   same(URMA_CR_UNSUPPORTED_OPCODE_ERR, UBCORE_CR_UNSUPPORTED_OPCODE_ERR) &&
@@ -142,12 +143,13 @@ bool remote_sgl(const urma_sg_t &sg, udma_sqe *sqe)
     return remote_sge(sg.sge, sqe);
 }
 
-// WRITE_NOTIFY's remote side: the data range, then the 8-byte notify word,
-// which may lie in another imported segment of the same target.
+// WRITE_NOTIFY's and WRITE_ATOMIC's remote side: the data range, then the
+// 8-byte notify word (the word WRITE_ATOMIC adds to), which may lie in
+// another imported segment of the same target.
 bool notify_sgl(const urma_sg_t &sg, udma_sqe *sqe)
 {
     if (sg.num_sge != 2 || sg.sge == nullptr) {
-        URMA_LOG_ERR("write_notify has %u remote sges, must be 2 (data, notify)\n", sg.num_sge);
+        URMA_LOG_ERR("write_notify/write_atomic has %u remote sges, must be 2 (data, notify)\n", sg.num_sge);
         return false;
     }
     const urma_sge_t &notify = sg.sge[1];
@@ -199,8 +201,22 @@ urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe 
         sqe->data = wr.rw.notify_data;
         break;
     case URMA_OPC_WRITE_NOTIFY:
+    case URMA_OPC_WRITE_ATOMIC:
+        // WRITE_ATOMIC: the target adds notify_data to the notify word
+        // after the data (UMDK's write with atomic add).
         ok = local_sgl(wr.rw.src, inline_data, lim, sqe) && notify_sgl(wr.rw.dst, sqe);
         sqe->data = wr.rw.notify_data;
+        break;
+    case URMA_OPC_FLUSH_DMA:
+        // One remote range and no local memory: the target makes the
+        // earlier writes to it visible before it answers.
+        if (wr.rw.src.num_sge != 0 || inline_data) {
+            URMA_LOG_ERR("flush_dma has %u local sges%s, must have none\n", wr.rw.src.num_sge,
+                         inline_data ? " and inline" : "");
+            ok = false;
+            break;
+        }
+        ok = remote_sgl(wr.rw.dst, sqe);
         break;
     case URMA_OPC_READ:
         // The data comes back into local buffers: inline has no meaning.

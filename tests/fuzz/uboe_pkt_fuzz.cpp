@@ -403,6 +403,9 @@ const std::vector<Rule> kRules = {
     {UBOE_TA_TAACK, K_RTP, 0, 0, UBOE_EXT_TAIDETAH, 0, PL_NONE},
     {UBOE_TA_READ_RESP, K_RTP | K_SEG, UBOE_EXT_TAIDETAH, 0, UBOE_EXT_OFSTETAH, 0, PL_ANY},
     {UBOE_TA_ATOMIC_RESP, K_RTP, UBOE_EXT_TAIDETAH, 0, 0, 0, PL_WORD},
+    {UBOE_TA_WRITE_ATOMIC_ADD, K_RTP | K_SEG | K_MEM, UBOE_EXT_MAETAH, UBOE_EXT_NTFETAH,
+     X_TV | UBOE_EXT_OFSTETAH, 0, PL_MEM_WRITE},
+    {UBOE_TA_FLUSH, K_RTP | K_MEM, UBOE_EXT_MAETAH, 0, X_TV, 0, PL_NONE},
 };
 
 class Gen {
@@ -576,7 +579,7 @@ private:
                 rules.push_back(&r);
         const Rule &r = *rng_.pick(rules);
         bool utp = tp_op == UBOE_TP_UTP_DATA;
-        bool resp = r.op >= UBOE_TA_TAACK;
+        bool resp = r.op >= UBOE_TA_TAACK && r.op <= UBOE_TA_ATOMIC_RESP;
 
         // segment position
         uint32_t seg = UBOE_TPH_F_FIRST | UBOE_TPH_F_LAST;

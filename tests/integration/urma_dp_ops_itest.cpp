@@ -14,8 +14,10 @@
 //    of the RQE
 //  - wrong token, range beyond the segment, write to a read-only segment,
 //    atomic without the atomic right, unregistered segment, invalidated
-//    segment, the same for WRITE_NOTIFY's notify word and for the segment a
-//    SEND_INVALIDATE names: URMA_CR_REM_ACCESS_ABORT_ERR (and no RQE taken)
+//    segment, the same for WRITE_NOTIFY's notify word, WRITE_ATOMIC's word
+//    (which needs the atomic right), FLUSH_DMA's range (the write right)
+//    and for the segment a SEND_INVALIDATE names:
+//    URMA_CR_REM_ACCESS_ABORT_ERR (and no RQE taken)
 //  - unimported segment or JFR index: URMA_CR_LOC_ACCESS_ERR
 //  - udma lists every atomic URMA can post in atomic_feat (0x7f)
 #include <cstdio>
@@ -582,7 +584,7 @@ protected:
         urma_sge_t r[2] = {data, ntf};
         urma_jfs_wr_t wr = {};
         urma_jfs_wr_t *bad = nullptr;
-        wr.opcode = URMA_OPC_WRITE_NOTIFY;
+        wr.opcode = op_;
         wr.flag = signaled();
         wr.tjetty = tjfr_;
         wr.user_ctx = user_ctx;
@@ -596,6 +598,8 @@ protected:
     }
     static uint64_t word(const Region &r, size_t off) { return *reinterpret_cast<const uint64_t *>(r.buf + off); }
     static void set_word(Region &r, size_t off, uint64_t v) { *reinterpret_cast<uint64_t *>(r.buf + off) = v; }
+    // WRITE_NOTIFY, or WRITE_ATOMIC (the same WR: the word is added to).
+    urma_opcode_t op_ = URMA_OPC_WRITE_NOTIFY;
 };
 
 TEST_F(Notify, DataThenNotifyWordEverySize)
@@ -684,6 +688,159 @@ TEST_F(Notify, RejectedChangesNeitherLocation)
     EXPECT_EQ(bad, &wr);
     EXPECT_TRUE(stays_empty(scq_, 100));
     EXPECT_EQ(ub_itest::first_not(dst.buf, 4096, 0xee), 4096u);
+}
+
+// WRITE_ATOMIC (UMDK's write with atomic add): WRITE_NOTIFY's WR, but the
+// notify data is added to the word (dst.sge[1]) with one 8-byte atomic.
+class WriteAtomic : public Notify {
+protected:
+    WriteAtomic() { op_ = URMA_OPC_WRITE_ATOMIC; }
+};
+
+TEST_F(WriteAtomic, DataThenAddEverySize)
+{
+    const size_t sizes[] = {0, 1, 4097, 1u << 20};
+    Region &src = region((1u << 20) + kPad);
+    Region &dst = region((1u << 20) + kPad);
+    Region &cnt = region(4096);  // a second segment
+    ASSERT_NE(cnt.imp, nullptr);
+    std::memset(cnt.buf, 0xee, 4096);
+    uint64_t sum = 1000;
+    set_word(cnt, 64, sum);
+    for (size_t size : sizes) {
+        SCOPED_TRACE("size " + std::to_string(size));
+        ub_itest::fill(src.buf, size + kPad, size + 3);
+        std::memset(dst.buf, 0xee, size + kPad);
+        const uint64_t add = 0x100000000ull + size;
+        urma_cr_t c = write_notify(sge(src, 3, static_cast<uint32_t>(size), false),
+                                   sge(dst, 5, static_cast<uint32_t>(size), true), sge(cnt, 64, 8, true), add);
+        sum += add;
+        EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+        EXPECT_EQ(c.completion_len, size);
+        EXPECT_EQ(std::memcmp(dst.buf + 5, src.buf + 3, size), 0);
+        EXPECT_EQ(ub_itest::first_not(dst.buf, 5, 0xee), 5u);
+        EXPECT_EQ(ub_itest::first_not(dst.buf + 5 + size, kPad - 5, 0xee), kPad - 5);
+        EXPECT_EQ(word(cnt, 64), sum);
+        EXPECT_EQ(ub_itest::first_not(cnt.buf, 64, 0xee), 64u);
+        EXPECT_EQ(ub_itest::first_not(cnt.buf + 72, 4096 - 72, 0xee), 4096u - 72);
+    }
+    // The add wraps; the word may be in the data's own segment.
+    set_word(dst, 4096, ~0ull);
+    urma_cr_t c = write_notify(sge(src, 0, 4000, false), sge(dst, 0, 4000, true), sge(dst, 4096, 8, true), 2);
+    EXPECT_EQ(c.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(dst.buf, src.buf, 4000), 0);
+    EXPECT_EQ(word(dst, 4096), 1u);
+}
+
+// Every rejection leaves the data range and the word as they were: the
+// word needs the ATOMIC right (as FADD), the data the WRITE right.
+TEST_F(WriteAtomic, RejectedChangesNeitherLocation)
+{
+    Region &src = region(4096);
+    Region &dst = region(4096);
+    Region &cnt = region(4096);
+    Region &cnt_bad_token = region(4096, ub_itest::kAllAccess, ub_itest::kSegToken + 1);
+    Region &cnt_rw = region(4096, URMA_ACCESS_READ | URMA_ACCESS_WRITE);
+    Region &dst_bad_token = region(4096, ub_itest::kAllAccess, ub_itest::kSegToken + 1);
+    Region &dst_ro = region(4096, URMA_ACCESS_READ);
+    ASSERT_NE(dst_ro.imp, nullptr);
+    ub_itest::fill(src.buf, 4096, 12);
+    struct Case {
+        const char *what;
+        urma_sge_t data, word;
+        urma_cr_status_t want;
+    } cases[] = {
+        {"word beyond its segment", sge(dst, 0, 256, true), sge(cnt, 4096, 8, true), URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"wrong token for the word", sge(dst, 0, 256, true), sge(cnt_bad_token, 0, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"word without the atomic right", sge(dst, 0, 256, true), sge(cnt_rw, 0, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"word not aligned", sge(dst, 0, 256, true), sge(cnt, 4, 8, true), URMA_CR_LOC_OPERATION_ERR},
+        {"wrong token for the data", sge(dst_bad_token, 0, 256, true), sge(cnt, 0, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"data without the write right", sge(dst_ro, 0, 256, true), sge(cnt, 0, 8, true),
+         URMA_CR_REM_ACCESS_ABORT_ERR},
+        {"data beyond its segment", sge(dst, 4000, 256, true), sge(cnt, 0, 8, true), URMA_CR_REM_ACCESS_ABORT_ERR},
+    };
+    Region *all[] = {&dst, &cnt, &cnt_bad_token, &cnt_rw, &dst_bad_token, &dst_ro};
+    for (const Case &k : cases) {
+        SCOPED_TRACE(k.what);
+        for (Region *r : all)
+            std::memset(r->buf, 0xee, 4096);
+        urma_cr_t c = write_notify(sge(src, 0, 256, false), k.data, k.word, 1);
+        EXPECT_EQ(c.status, k.want);
+        for (Region *r : all)
+            EXPECT_EQ(ub_itest::first_not(r->buf, 4096, 0xee), 4096u);
+    }
+}
+
+// FLUSH_DMA: one remote range, no local memory; it completes (length 0)
+// after the WRITEs before it on the queue, whose bytes are in place; the
+// target checks it as a WRITE of the range.
+class FlushDma : public DpTest {
+protected:
+    urma_cr_status_t flush(urma_jfs_t *jfs, const urma_sge_t &range, uint64_t user_ctx)
+    {
+        urma_sge_t r = range;
+        urma_jfs_wr_t wr = {};
+        urma_jfs_wr_t *bad = nullptr;
+        wr.opcode = URMA_OPC_FLUSH_DMA;
+        wr.flag = signaled();
+        wr.tjetty = tjfr_;
+        wr.user_ctx = user_ctx;
+        wr.rw.dst = {&r, 1};
+        EXPECT_EQ(urma_post_jfs_wr(jfs, &wr, &bad), URMA_SUCCESS);
+        urma_cr_t c = wait_cr(scq_);
+        EXPECT_EQ(c.user_ctx, user_ctx);
+        if (c.status == URMA_CR_SUCCESS) {
+            EXPECT_EQ(c.completion_len, 0u);
+        }
+        return c.status;
+    }
+};
+
+TEST_F(FlushDma, AfterWritesAndItsChecks)
+{
+    Region &src = region(65536);
+    Region &dst = region(65536);
+    Region &bad_token = region(4096, ub_itest::kAllAccess, ub_itest::kSegToken + 1);
+    Region &ro = region(4096, URMA_ACCESS_READ);
+    ASSERT_NE(ro.imp, nullptr);
+    urma_jfs_t *jfs = make_jfs(scq_, 64);
+    ASSERT_NE(jfs, nullptr);
+    ub_itest::fill(src.buf, 65536, 21);
+    std::memset(dst.buf, 0xee, 65536);
+    // 16 unsignaled WRITEs of 4 KiB, then the FLUSH_DMA of the range.
+    urma_jfs_wr_flag_t quiet = {};
+    for (int i = 0; i < 16; i++)
+        ASSERT_EQ(urma_write(jfs, tjfr_, dst.imp, src.reg, dst.va(i * 4096), src.va(i * 4096), 4096, quiet, i),
+                  URMA_SUCCESS);
+    EXPECT_EQ(flush(jfs, sge(dst, 0, 65536, true), 100), URMA_CR_SUCCESS);
+    EXPECT_EQ(std::memcmp(dst.buf, src.buf, 65536), 0);
+    EXPECT_EQ(flush(jfs, sge(dst, 0, 0, true), 101), URMA_CR_SUCCESS);  // zero length
+    // A wrong token, beyond the segment, no WRITE right: the local path's
+    // status; the queue goes on.
+    EXPECT_EQ(flush(make_jfs(scq_, 4), sge(bad_token, 0, 4096, true), 102), URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_EQ(flush(make_jfs(scq_, 4), sge(dst, 4096, 65536, true), 103), URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_EQ(flush(make_jfs(scq_, 4), {dst.va() - 4096, 64, dst.imp, nullptr}, 104), URMA_CR_REM_ACCESS_ABORT_ERR);
+    EXPECT_EQ(flush(make_jfs(scq_, 4), sge(ro, 0, 64, true), 105), URMA_CR_REM_ACCESS_ABORT_ERR);
+    // Local memory is refused at post.
+    urma_sge_t l = sge(src, 0, 64, false), r = sge(dst, 0, 64, true);
+    urma_jfs_wr_t wr = {};
+    urma_jfs_wr_t *bad = nullptr;
+    wr.opcode = URMA_OPC_FLUSH_DMA;
+    wr.flag = signaled();
+    wr.tjetty = tjfr_;
+    wr.rw.src = {&l, 1};
+    wr.rw.dst = {&r, 1};
+    EXPECT_EQ(urma_post_jfs_wr(jfs, &wr, &bad), URMA_EINVAL);
+    EXPECT_EQ(bad, &wr);
+    // Unregistered after the import.
+    Region &gone = region(4096);
+    ASSERT_NE(gone.imp, nullptr);
+    ASSERT_EQ(urma_unregister_seg(gone.reg), URMA_SUCCESS);
+    gone.reg = nullptr;
+    EXPECT_EQ(flush(make_jfs(scq_, 4), sge(gone, 0, 64, true), 106), URMA_CR_REM_ACCESS_ABORT_ERR);
 }
 
 // SEND_INVALIDATE: delivered as a SEND, then the segment it names takes no

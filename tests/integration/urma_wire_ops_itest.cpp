@@ -8,12 +8,14 @@
 //
 // Expectations: the same as the local data path's (urma_dp_ops_itest,
 // urma_dp_errors_itest, urma_dp_queue_itest), across the wire:
-//  - WRITE, WRITE_IMM, WRITE_NOTIFY, READ, SEND, SEND_IMM, SEND_INVALIDATE
+//  - WRITE, WRITE_IMM, WRITE_NOTIFY, WRITE_ATOMIC, READ, SEND, SEND_IMM,
+//    SEND_INVALIDATE
 //    at 0, 1, 4095, 4096, 4097 B, 1 MiB and 64 MiB move the bytes exactly
 //    (nothing around the target range changes), completion_len = bytes;
 //    the receive records carry the opcode, immediate, length, user_ctx
 //    and the invalidated token; CAS and FETCH_AND_ADD return the old word;
-//    NOP completes; inline data and gather/scatter SGEs as locally.
+//    NOP completes; FLUSH_DMA completes with completion_len 0;
+//    inline data and gather/scatter SGEs as locally.
 //  - UM: a SEND of the path MTU (the port's active_mtu, 1024 B on the
 //    bed's 1500-byte veth) arrives; one byte more is one datagram too
 //    many: URMA_CR_LOC_LEN_ERR and wire/tx_msg_too_big counts it
@@ -420,6 +422,100 @@ TEST_P(WireOps, WriteNotifyEverySize)
         peer_holds(size, size + 5);
         EXPECT_EQ(value("word", kNotifyWord), notify);
     }
+}
+
+// WRITE_ATOMIC (UMDK's write with atomic add): the data, then the notify
+// data added to the word at the buffer's end (WRITE_ATOMIC_ADD 0x19 on
+// the wire); then a FLUSH_DMA of the range (FLUSH 0x1a) completes.
+TEST_P(WireOps, WriteAtomicThenFlushEverySize)
+{
+    ASSERT_NO_FATAL_FAILURE(open(kBigLen, kMaxSize + kPad));
+    uint64_t sum = 1000;
+    ask("setword", kNotifyWord, 0, sum);
+    for (size_t size : sizes(URMA_OPC_WRITE_ATOMIC)) {
+        SCOPED_TRACE("size " + std::to_string(size));
+        const uint64_t add = 0x100000000ull + size;
+        fill(l->p, size, size + 6);
+        ask("set", 0, size + kDataOff + kPad, 0xee);
+        urma_sge_t s = local(0, size);
+        urma_sge_t d[2] = {remote(kDataOff, size), remote(kNotifyWord, 8)};
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_WRITE_ATOMIC;
+        wr.user_ctx = size;
+        wr.rw.src = {&s, 1};
+        wr.rw.dst = {d, 2};
+        wr.rw.notify_data = add;
+        urma_cr_t cr = post(wr);
+        EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+        EXPECT_EQ(cr.completion_len, size);
+        sum += add;
+        peer_holds(size, size + 6);
+        EXPECT_EQ(value("word", kNotifyWord), sum);
+
+        urma_sge_t f = remote(kDataOff, size);
+        urma_jfs_wr_t fl = {};
+        fl.opcode = URMA_OPC_FLUSH_DMA;
+        fl.user_ctx = size + 1;
+        fl.rw.dst = {&f, 1};
+        cr = post(fl);
+        EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+        EXPECT_EQ(cr.completion_len, 0u);
+        peer_holds(size, size + 6);
+    }
+}
+
+// The target's checks of WRITE_ATOMIC and FLUSH_DMA across the wire, with
+// the local path's statuses: nothing changes at the peer.
+TEST_P(WireOps, WriteAtomicAndFlushChecks)
+{
+    ASSERT_NO_FATAL_FAILURE(open(8192, 8192));
+    fill(l->p, 8192, 13);
+    ask("set", 0, 8192, 0xee);
+    urma_target_seg_t *bad_token = me.import_seg(seg, kSegToken + 1);
+    Msg rw_only = ask("seg", URMA_ACCESS_READ | URMA_ACCESS_WRITE, 4096, kSegToken);
+    Msg ro = ask("seg", URMA_ACCESS_READ, 4096, kSegToken);
+    urma_target_seg_t *rw_imp = me.import_seg(rw_only.seg), *ro_imp = me.import_seg(ro.seg);
+    ASSERT_TRUE(bad_token && rw_imp && ro_imp);
+    uint64_t ctx = 1;
+    auto write_atomic = [&](urma_sge_t data, urma_sge_t w) {
+        urma_sge_t s = local(0, data.len);
+        urma_sge_t d[2] = {data, w};
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_WRITE_ATOMIC;
+        wr.user_ctx = ctx++;
+        wr.rw.src = {&s, 1};
+        wr.rw.dst = {d, 2};
+        wr.rw.notify_data = 1;
+        return post(wr).status;
+    };
+    auto flush = [&](urma_sge_t r) {
+        urma_jfs_wr_t wr = {};
+        wr.opcode = URMA_OPC_FLUSH_DMA;
+        wr.user_ctx = ctx++;
+        wr.rw.dst = {&r, 1};
+        return post(wr).status;
+    };
+    const urma_cr_status_t access = URMA_CR_REM_ACCESS_ABORT_ERR;
+    // WRITE_ATOMIC: the word's token, range, ATOMIC right, alignment; the
+    // data's token, range, WRITE right.
+    EXPECT_EQ(write_atomic(remote(0, 256), remote(4096, 8, bad_token)), access);
+    EXPECT_EQ(write_atomic(remote(0, 256), remote(8192, 8)), access);
+    EXPECT_EQ(write_atomic(remote(0, 256), {rw_only.seg.ubva.va, 8, rw_imp, nullptr}), access);
+    EXPECT_EQ(write_atomic(remote(0, 256), remote(4100, 8)), URMA_CR_LOC_OPERATION_ERR);
+    EXPECT_EQ(write_atomic(remote(0, 256, bad_token), remote(4096, 8)), access);
+    EXPECT_EQ(write_atomic(remote(8192 - 128, 256), remote(4096, 8)), access);
+    EXPECT_EQ(write_atomic({ro.seg.ubva.va, 256, ro_imp, nullptr}, remote(4096, 8)), access);
+    EXPECT_EQ(value("same", 0, 8192, 0xee), 8192u) << "no byte of a rejected WRITE_ATOMIC landed";
+    // FLUSH_DMA: token, range, the WRITE right.
+    EXPECT_EQ(flush(remote(0, 4096, bad_token)), access);
+    EXPECT_EQ(flush(remote(4096, 8192)), access);
+    EXPECT_EQ(flush({ro.seg.ubva.va, 64, ro_imp, nullptr}), access);
+    EXPECT_EQ(flush(remote(0, 8192)), URMA_CR_SUCCESS);
+    EXPECT_EQ(flush(remote(0, 0)), URMA_CR_SUCCESS);
+    // The queue goes on.
+    EXPECT_EQ(write_atomic(remote(0, 256), remote(4096, 8)), URMA_CR_SUCCESS);
+    EXPECT_EQ(value("check", 0, 256, 13), 256u);
+    EXPECT_EQ(value("word", 4096), 0xeeeeeeeeeeeeeeeeull + 1);
 }
 
 // SEND_INVALIDATE of a fresh segment of the peer at each size: the

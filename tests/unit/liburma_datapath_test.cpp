@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include <ub/ubcore_opcode.h>
+
 #include "datapath.h"
 #include "target.h"
 #include "urma_api.h"
@@ -165,6 +167,82 @@ TEST_F(Encode, WriteNotifyNamesTheNotifyWord)
     // A plain WRITE still takes one remote SGE only.
     dst[1] = rsge(0x9100, 8);
     w.opcode = URMA_OPC_WRITE;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+}
+
+// WRITE_ATOMIC (UMDK's write with atomic add): WRITE_NOTIFY's shape, the
+// notify data is the addend of the word at dst.sge[1].
+TEST_F(Encode, WriteAtomicNamesTheWordToAddTo)
+{
+    urma::TargetSegImpl other = {};
+    other.pub.seg.token_id = 0x9abc;
+    other.target_idx = 8;
+    urma_sge_t src = lsge(0x1000, 100);
+    urma_sge_t dst[2] = {rsge(0x9000, 100), {0x7008, 8, &other.pub, nullptr}};
+    urma_jfs_wr_t w = wr(URMA_OPC_WRITE_ATOMIC);
+    w.rw.src = {&src, 1};
+    w.rw.dst = {dst, 2};
+    w.rw.notify_data = 5;
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.opcode, URMA_OPC_WRITE_ATOMIC);
+    EXPECT_EQ(sqe_.opcode, UBCORE_OPC_WRITE_ATOMIC);
+    EXPECT_EQ(sqe_.data, 5u);
+    EXPECT_EQ(sqe_.rseg_idx, 7u);
+    EXPECT_EQ(sqe_.remote_va, 0x9000u);
+    EXPECT_EQ(sqe_.remote_len, 100u);
+    EXPECT_EQ(sqe_.notify_rseg_idx, 8u);
+    EXPECT_EQ(sqe_.notify_va, 0x7008u);
+    EXPECT_EQ(sqe_.num_sge, 1);
+    EXPECT_EQ(sqe_.sge[0].va, 0x1000u);
+    EXPECT_EQ(sqe_.target_idx, 9u);
+    // Inline data as for any WRITE.
+    uint64_t bytes = 0x0102030405060708ull;
+    urma_sge_t isrc = {reinterpret_cast<uint64_t>(&bytes), 8, nullptr, nullptr};
+    w.rw.src = {&isrc, 1};
+    w.flag.bs.inline_flag = 1;
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.flags & UDMA_SQE_F_INLINE, UDMA_SQE_F_INLINE);
+    EXPECT_EQ(sqe_.inline_len, 8);
+    w.flag.bs.inline_flag = 0;
+    w.rw.src = {&src, 1};
+    // One remote SGE, or a word that is not 8 bytes of an imported segment.
+    w.rw.dst = {dst, 1};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    w.rw.dst = {dst, 2};
+    dst[1].len = 16;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    dst[1] = lsge(0x1008, 8);
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+}
+
+// FLUSH_DMA: one remote range (dst), no local memory.
+TEST_F(Encode, FlushDmaNamesARemoteRange)
+{
+    urma_sge_t dst = rsge(0x9000, 4096);
+    urma_jfs_wr_t w = wr(URMA_OPC_FLUSH_DMA);
+    w.rw.dst = {&dst, 1};
+    ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.opcode, URMA_OPC_FLUSH_DMA);
+    EXPECT_EQ(sqe_.opcode, UBCORE_OPC_FLUSH_DMA);
+    EXPECT_EQ(sqe_.rseg_idx, 7u);
+    EXPECT_EQ(sqe_.remote_va, 0x9000u);
+    EXPECT_EQ(sqe_.remote_len, 4096u);
+    EXPECT_EQ(sqe_.num_sge, 0);
+    EXPECT_EQ(sqe_.flags & UDMA_SQE_F_INLINE, 0);
+    EXPECT_EQ(sqe_.target_idx, 9u);
+    // Local SGEs or inline, two remote SGEs, a registered segment.
+    urma_sge_t src = lsge(0x1000, 8);
+    w.rw.src = {&src, 1};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    w.rw.src = {nullptr, 0};
+    w.flag.bs.inline_flag = 1;
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    w.flag.bs.inline_flag = 0;
+    urma_sge_t two[2] = {dst, dst};
+    w.rw.dst = {two, 2};
+    EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
+    urma_sge_t reg = lsge(0x9000, 8);
+    w.rw.dst = {&reg, 1};
     EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
 }
 
@@ -340,9 +418,9 @@ TEST_F(Encode, Rejections)
     urma_sge_t noseg = {0x1000, 8, nullptr, nullptr};
     w.rw.src = {&noseg, 1};
     EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL);
-    // Opcodes the device does not have.
+    // Opcodes UMDK does not define.
     w.rw.src = {src, 1};
-    for (urma_opcode_t op : {URMA_OPC_WRITE_ATOMIC, URMA_OPC_FLUSH_DMA, static_cast<urma_opcode_t>(0x7f)}) {
+    for (urma_opcode_t op : {static_cast<urma_opcode_t>(0x7f), static_cast<urma_opcode_t>(0x61), URMA_OPC_LAST}) {
         w.opcode = op;
         EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_EINVAL) << op;
     }
@@ -505,7 +583,7 @@ TEST_F(Rings, SqBadWrInTheMiddleKeepsEarlierOnes)
     urma::SendQueue sq;
     ASSERT_EQ(sq.map(fd_, ring_info(8, UDMA_SQE_SIZE)), 0);
     auto v = chain(3, 1);
-    v[1].opcode = URMA_OPC_WRITE_ATOMIC;
+    v[1].opcode = static_cast<urma_opcode_t>(0x7f);
     urma_jfs_wr_t *bad = nullptr;
     uint32_t posted = 0;
     EXPECT_EQ(urma::sq_post(sq, lim_, &v[0], &bad, &posted), URMA_EINVAL);

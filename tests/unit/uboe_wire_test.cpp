@@ -77,6 +77,9 @@ TEST(UboeWire, SeedOpcodes)
     EXPECT_EQ(UBOE_TA_TAACK, 0x11);
     EXPECT_EQ(UBOE_TA_READ_RESP, 0x12);
     EXPECT_EQ(UBOE_TA_ATOMIC_RESP, 0x13);
+    // ours, beyond the seed's table: URMA's WRITE_ATOMIC and FLUSH_DMA
+    EXPECT_EQ(UBOE_TA_WRITE_ATOMIC_ADD, 0x19);
+    EXPECT_EQ(UBOE_TA_FLUSH, 0x1a);
 }
 
 // Flags and masks do not overlap the fields next to them.

@@ -437,6 +437,57 @@ void kapi_atomic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *old, 42);
 }
 
+/*
+ * The kernel posting API's WRITE_ATOMIC (the data, then the notify data
+ * added to the word) and FLUSH_DMA (a remote range, no local memory), in
+ * one post; a FLUSH_DMA with a wrong token is refused by the target.
+ */
+static void kapi_write_atomic_flush(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	u64 *word = (u64 *)(k->dst + 64);
+	struct ubcore_sge l = { .addr = (uintptr_t)k->src, .len = 256,
+				.tseg = k->src_seg };
+	struct ubcore_sge r[2] = {
+		{ .addr = k->dst_seg->seg.ubva.va + 1024, .len = 256,
+		  .tseg = k->rdst },
+		{ .addr = k->dst_seg->seg.ubva.va + 64, .len = 8,
+		  .tseg = k->rdst },
+	};
+	struct ubcore_sge f = { .addr = k->dst_seg->seg.ubva.va,
+				.len = KAPI_BUF_LEN, .tseg = k->rdst };
+	struct ubcore_jfs_wr flush = {
+		.opcode = UBCORE_OPC_FLUSH_DMA,
+		.flag.bs.complete_enable = 1,
+		.user_ctx = 0x1008,
+		.rw.dst = { .sge = &f, .num_sge = 1 },
+	};
+	struct ubcore_jfs_wr wa = {
+		.opcode = UBCORE_OPC_WRITE_ATOMIC,
+		.flag.bs.complete_enable = 1,
+		.user_ctx = 0x1007,
+		.rw = { .src = { .sge = &l, .num_sge = 1 },
+			.dst = { .sge = r, .num_sge = 2 },
+			.notify_data = 5 },
+		.next = &flush,
+	};
+
+	kapi_fill(k->src, KAPI_BUF_LEN, 23);
+	*word = 40;
+	kapi_post_send(test, k->jetty_a, &wa);
+	kapi_expect_send_cr(test, k, SPEC_CR_SUCCESS, 0x1007, 256);
+	kapi_expect_send_cr(test, k, SPEC_CR_SUCCESS, 0x1008, 0);
+	KUNIT_EXPECT_EQ(test, *word, 45);
+	KUNIT_EXPECT_EQ(test, memcmp(k->dst + 1024, k->src, 256), 0);
+	KUNIT_EXPECT_TRUE(test, kapi_zero(k->dst + 1280, KAPI_BUF_LEN - 1280));
+
+	f.tseg = k->rdst_bad;
+	flush.next = NULL;
+	kapi_post_send(test, k->jetty_a, &flush);
+	kapi_expect_send_cr(test, k, SPEC_CR_REM_ACCESS_ABORT_ERR, 0x1008, 0);
+	kapi_expect_empty(test, k->jfc_a);
+}
+
 /* The completion callback after a rearm, once per rearm. */
 static void kapi_rearm(struct kunit *test)
 {
@@ -623,6 +674,7 @@ static struct kunit_case kapi_cases[] = {
 	KUNIT_CASE(kapi_read),
 	KUNIT_CASE(kapi_send_recv),
 	KUNIT_CASE(kapi_atomic),
+	KUNIT_CASE(kapi_write_atomic_flush),
 	KUNIT_CASE(kapi_rearm),
 	KUNIT_CASE(kapi_softirq),
 	KUNIT_CASE(kapi_post_errors),

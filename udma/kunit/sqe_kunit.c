@@ -133,8 +133,8 @@ static void sqe_bad_flags(struct kunit *test)
 static void sqe_bad_opcode(struct kunit *test)
 {
 	static const u8 unknown[] = {
-		0x03, 0x0f, 0x11, 0x1f, 0x27, 0x3f, 0x43, 0x50, 0x52, 0x60,
-		0x80, 0xff,
+		0x03, 0x0f, 0x11, 0x1f, 0x27, 0x3f, 0x43, 0x50, 0x52, 0x5f,
+		0x61, 0x7f, 0x81, 0xff,
 	};
 	struct udma_sqe sqe;
 	u32 i;
@@ -152,7 +152,8 @@ static void sqe_um_sends_only(struct kunit *test)
 	static const u8 refused[] = {
 		URMA_OPC_WRITE, URMA_OPC_WRITE_IMM, URMA_OPC_WRITE_NOTIFY,
 		URMA_OPC_READ, URMA_OPC_CAS, URMA_OPC_FADD, URMA_OPC_FAND,
-		URMA_OPC_SEND_INVALIDATE,
+		URMA_OPC_SEND_INVALIDATE, URMA_OPC_WRITE_ATOMIC,
+		URMA_OPC_FLUSH_DMA,
 	};
 	struct udma_sq_limits lim = rm_lim;
 	struct udma_sqe sqe;
@@ -420,6 +421,62 @@ static void sqe_write_notify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
 }
 
+/*
+ * WRITE_ATOMIC: WRITE_NOTIFY's checks, and the device must advertise FAA
+ * (its word is added to). FLUSH_DMA: a remote range, no local memory.
+ */
+static void sqe_write_atomic_and_flush(struct kunit *test)
+{
+	struct udma_sq_limits lim = rm_lim;
+	struct udma_sqe sqe;
+
+	KUNIT_EXPECT_EQ(test, URMA_OPC_WRITE_ATOMIC, 0x60);
+	KUNIT_EXPECT_EQ(test, URMA_OPC_FLUSH_DMA, 0x80);
+
+	sqe_init(&sqe, URMA_OPC_WRITE_ATOMIC, 2, 100);
+	sqe.notify_rseg_idx = 4;
+	sqe.notify_va = 0x5008;
+	sqe.data = 1;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe.notify_va = 0x5004;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_OPERATION_ERR);
+	sqe.notify_va = 0x5008;
+	sqe.remote_len = 199;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_LEN_ERR);
+	sqe.remote_len = 200;
+	lim.atomic_feature = UDMA_ATOMIC_FEATURE & ~UBCORE_ATOMIC_FAA;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim),
+			URMA_CR_UNSUPPORTED_OPCODE_ERR);
+	lim.atomic_feature = UBCORE_ATOMIC_FAA;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim), URMA_CR_SUCCESS);
+	sqe_init(&sqe, URMA_OPC_WRITE_ATOMIC, 0, 0);
+	sqe.flags |= UDMA_SQE_F_INLINE;
+	sqe.inline_len = 8;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe_init(&sqe, URMA_OPC_WRITE_ATOMIC, 0, 0);
+	sqe.remote_len = 0;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+
+	/* FLUSH_DMA: any remote length, no SGE, no inline */
+	sqe_init(&sqe, URMA_OPC_FLUSH_DMA, 0, 0);
+	sqe.remote_len = U32_MAX;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	sqe.remote_len = 0;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
+	lim.atomic_feature = 0;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim), URMA_CR_SUCCESS);
+	sqe_init(&sqe, URMA_OPC_FLUSH_DMA, 1, 8);
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_OPERATION_ERR);
+	sqe_init(&sqe, URMA_OPC_FLUSH_DMA, 0, 0);
+	sqe.flags |= UDMA_SQE_F_INLINE;
+	sqe.inline_len = 8;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim),
+			URMA_CR_LOC_OPERATION_ERR);
+}
+
 static void sqe_send_invalidate(struct kunit *test)
 {
 	struct udma_sqe sqe;
@@ -451,6 +508,7 @@ static struct kunit_case udma_sqe_cases[] = {
 	KUNIT_CASE(sqe_too_long),
 	KUNIT_CASE(sqe_beyond_remote),
 	KUNIT_CASE(sqe_write_notify),
+	KUNIT_CASE(sqe_write_atomic_and_flush),
 	KUNIT_CASE(sqe_send_invalidate),
 	{}
 };

@@ -489,6 +489,131 @@ static void notify_range_and_rights(struct kunit *test)
 			UBOE_RSPST_ACCESS);
 }
 
+/* WRITE_ATOMIC_ADD's word: the NTFETAH fields, with the ATOMIC right. */
+static enum uboe_rspst add_word_check(u32 access, u64 va, u32 token,
+				      bool invalid)
+{
+	struct ubcore_target_seg tseg;
+	struct udma_msg txn;
+
+	seg_init(&tseg, TOKEN_PLAIN, access);
+	tseg.token_value = NOTIFY_TOKEN;
+	tseg.invalid = invalid;
+	txn_init(&txn, UBOE_TA_WRITE_ATOMIC_ADD, 0, 0);
+	txn.pkt.token_value = 0;
+	txn.pkt.hdrs |= UBOE_EXT_NTFETAH;
+	txn.pkt.ntf.token_id = 7;
+	txn.pkt.ntf.token_value = token;
+	txn.pkt.ntf.va = va;
+	txn.pkt.ntf.data = 1;
+	return udma_target_check_notify(&tseg, &txn);
+}
+
+/*
+ * WRITE_ATOMIC_ADD: WRITE_NOTIFY's checks, the FAA capability and the
+ * ATOMIC right for its word; FLUSH: a range with the WRITE right, no data.
+ */
+static void write_atomic_add_and_flush(struct kunit *test)
+{
+	const u32 feat = SPEC_UDMA_ATOMICS;
+	struct fmt_ctx *c = fmt_ctx(test);
+	struct ubcore_target_seg tseg;
+	struct udma_msg txn;
+
+	KUNIT_EXPECT_EQ(test, UBOE_TA_WRITE_ATOMIC_ADD, 0x19);
+	KUNIT_EXPECT_EQ(test, UBOE_TA_FLUSH, 0x1a);
+	KUNIT_EXPECT_FALSE(test, udma_ta_is_atomic(UBOE_TA_WRITE_ATOMIC_ADD));
+	KUNIT_EXPECT_EQ(test, udma_ta_atomic_feature(UBOE_TA_FLUSH), 0u);
+
+	/* format */
+	txn_init(&txn, UBOE_TA_WRITE_ATOMIC_ADD, SEG_VA, 8);
+	txn.payload = &c->buf8;
+	txn.pkt.ntf.va = SEG_VA + 16;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, UBCORE_ATOMIC_FAA),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test,
+			udma_target_check_format(&txn,
+						 feat & ~UBCORE_ATOMIC_FAA),
+			UBOE_RSPST_UNSUPPORTED);
+	txn.pkt.ntf.va = SEG_VA + 12;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ntf.va = SEG_VA + 16;
+	txn.payload = &c->buf4;
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UBOE_RSPST_OPERATION);
+	txn_init(&txn, UBOE_TA_WRITE_ATOMIC_ADD, SEG_VA, 0);
+	KUNIT_EXPECT_EQ(test, udma_target_check_format(&txn, feat),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_FLUSH, SEG_VA, SEG_LEN, NULL, 0),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_FLUSH, SEG_VA, 0, NULL, 0),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, fmt(UBOE_TA_FLUSH, SEG_VA, 8, &c->buf8, feat),
+			UBOE_RSPST_ACCESS);
+
+	/* the data range of WRITE_ATOMIC_ADD and FLUSH: the WRITE right */
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW,
+					UBOE_TA_WRITE_ATOMIC_ADD, SEG_VA, 8,
+					SEG_TOKEN),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ |
+					UBCORE_ACCESS_ATOMIC,
+					UBOE_TA_WRITE_ATOMIC_ADD, SEG_VA, 8,
+					SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UBOE_TA_FLUSH,
+					SEG_VA, SEG_LEN, SEG_TOKEN),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_READ,
+					UBOE_TA_FLUSH, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UBOE_TA_FLUSH,
+					SEG_VA, 8, SEG_TOKEN + 1),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, ACCESS_RW, UBOE_TA_FLUSH,
+					SEG_VA + 8, SEG_LEN, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, seg_check(TOKEN_PLAIN, UBCORE_ACCESS_LOCAL_ONLY,
+					UBOE_TA_FLUSH, SEG_VA, 8, SEG_TOKEN),
+			UBOE_RSPST_ACCESS);
+	seg_init(&tseg, TOKEN_PLAIN, ACCESS_RWA);
+	tseg.invalid = true;
+	txn_init(&txn, UBOE_TA_FLUSH, SEG_VA, 8);
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UBOE_RSPST_ACCESS);
+	txn.pkt.ta_opcode = UBOE_TA_WRITE_ATOMIC_ADD;
+	KUNIT_EXPECT_EQ(test, udma_target_check_seg(&tseg, &txn),
+			UBOE_RSPST_ACCESS);
+
+	/* the word: 8 bytes inside, its own token, the ATOMIC right */
+	KUNIT_EXPECT_EQ(test, add_word_check(ACCESS_RWA, SEG_VA, NOTIFY_TOKEN,
+					     false),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, add_word_check(UBCORE_ACCESS_READ |
+					     UBCORE_ACCESS_ATOMIC, SEG_VA,
+					     NOTIFY_TOKEN, false),
+			UBOE_RSPST_OK);
+	KUNIT_EXPECT_EQ(test, add_word_check(ACCESS_RW, SEG_VA, NOTIFY_TOKEN,
+					     false),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, add_word_check(ACCESS_RWA, SEG_VA + SEG_LEN - 4,
+					     NOTIFY_TOKEN, false),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, add_word_check(ACCESS_RWA, SEG_VA, SEG_TOKEN,
+					     false),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, add_word_check(ACCESS_RWA, SEG_VA, NOTIFY_TOKEN,
+					     true),
+			UBOE_RSPST_ACCESS);
+	KUNIT_EXPECT_EQ(test, add_word_check(UBCORE_ACCESS_LOCAL_ONLY |
+					     ACCESS_RWA, SEG_VA, NOTIFY_TOKEN,
+					     false),
+			UBOE_RSPST_ACCESS);
+}
+
 static void format_notify_and_invalidate(struct kunit *test)
 {
 	const u32 feat = SPEC_UDMA_ATOMICS;
@@ -813,6 +938,7 @@ static struct kunit_case udma_target_cases[] = {
 	KUNIT_CASE(seg_invalidated),
 	KUNIT_CASE(notify_range_and_rights),
 	KUNIT_CASE(format_notify_and_invalidate),
+	KUNIT_CASE(write_atomic_add_and_flush),
 	KUNIT_CASE(invalidate_checks),
 	KUNIT_CASE(rq_take_in_order),
 	KUNIT_CASE(rq_free_running_wrap),

@@ -613,6 +613,11 @@ static const struct mutation mutations[] = {
 	{ "Writeback 0x17", G_WRITE, 16, 0, 0x17, UBOE_DROP_UNKNOWN_TA_OPCODE },
 	{ "Writeback_with_be 0x18", G_WRITE, 16, 0, 0x18,
 	  UBOE_DROP_UNKNOWN_TA_OPCODE },
+	{ "WRITE_ATOMIC_ADD without NTFETAH", G_WRITE, 16, 0, 0x19,
+	  UBOE_DROP_EXT_MISSING },
+	{ "FLUSH with a payload", G_WRITE, 16, 0, 0x1a,
+	  UBOE_DROP_PAYLOAD_LEN },
+	{ "TAOpcode 0x1b", G_WRITE, 16, 0, 0x1b, UBOE_DROP_UNKNOWN_TA_OPCODE },
 	{ "TAOpcode 0xff", G_WRITE, 16, 0, 0xff, UBOE_DROP_UNKNOWN_TA_OPCODE },
 	{ "MANAGEMENT over RTP", G_WRITE, 16, 0, 0x10,
 	  UBOE_DROP_TA_OPCODE_FOR_TP },
@@ -907,6 +912,10 @@ static const struct op_rule {
 	  TAI, 0, OFS, 0, PL_DATA },
 	{ "ATOMIC_RESP", UBOE_TA_ATOMIC_RESP, 1, 0, 0, 0, 0,
 	  TAI, 0, 0, 0, PL_WORD },
+	{ "WRITE_ATOMIC_ADD", UBOE_TA_WRITE_ATOMIC_ADD, 1, 0, 1, 1, 0,
+	  MAE, NTF, TVE | OFS, 0, PL_MEM },
+	{ "FLUSH", UBOE_TA_FLUSH, 1, 0, 0, 1, 0,
+	  MAE, 0, TVE, 0, PL_NONE },
 };
 
 static void op_desc(const struct op_rule *r, char *desc)
@@ -996,7 +1005,7 @@ static void fill(struct uboe_pkt *p, const struct op_rule *r, u8 tp, u8 seg,
 	p->tassn = 0xbeef;
 	p->rc_id = 0xfffff;
 	p->hdrs = hdrs;
-	if (r->opcode >= UBOE_TA_TAACK) {
+	if (uboe_ta_is_response(r->opcode)) {
 		p->sv = true;
 		if (r->opcode == UBOE_TA_TAACK) {
 			p->rspst = UBOE_RSPST_RNR;
@@ -1240,7 +1249,7 @@ static void op_headers(struct kunit *test)
 				    need & bit ? "removed" : "added");
 
 		/* ATAH has no TV_EN or UD_Flag: the reserved_bits case */
-		if ((bit == TVE || bit == UDE) && r->opcode >= UBOE_TA_TAACK)
+		if ((bit == TVE || bit == UDE) && uboe_ta_is_response(r->opcode))
 			continue;
 		memcpy(buf, pkt, off);
 		if (need & bit) {
@@ -1400,7 +1409,7 @@ static void op_wrong_tp(struct kunit *test)
 				UBOE_DROP_TA_OPCODE_FOR_TP);
 	}
 	/* Only SEND, SEND_IMM and WRITE_IMM may ask for a solicited event. */
-	if (r->opcode < UBOE_TA_TAACK) {
+	if (!uboe_ta_is_response(r->opcode)) {
 		fill(&p, r, r->rtp ? UBOE_TP_RTP_DATA : UBOE_TP_UTP_DATA,
 		     UBOE_SEG_ONLY, hdrs, !r->rtp, false);
 		p.solicited = true;

@@ -34,6 +34,17 @@ enum ubcore_opcode {
 	UBCORE_OPC_SEND_IMM		= 0x41,
 	UBCORE_OPC_SEND_INVALIDATE	= 0x42,
 	UBCORE_OPC_NOP			= 0x51,
+	/*
+	 * UMDK's vendor extension: a WRITE, then an atomic add of the
+	 * notify data to an 8-byte word (UMDK's udma provider calls it
+	 * write with atomic add; the remote side is WRITE_NOTIFY's).
+	 */
+	UBCORE_OPC_WRITE_ATOMIC		= 0x60,
+	/*
+	 * The target makes the earlier writes of this initiator to a remote
+	 * range visible before it answers (udma: see udma/resp.c).
+	 */
+	UBCORE_OPC_FLUSH_DMA		= 0x80,
 };
 
 /* Completion statuses, as urma_cr_status_t. */

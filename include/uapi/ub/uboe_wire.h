@@ -159,7 +159,11 @@ enum uboe_nak_code {
  * and Management tables; ATAH opcodes from "ATAH". Write_with_be (0x14),
  * Prefetch_tgt (0x15), Writeback (0x17) and Writeback_with_be (0x18) are
  * the seed's too but not carried by UBoE here: a receiver drops them as
- * unknown.
+ * unknown. WRITE_ATOMIC_ADD and FLUSH are ours (vendor TAOpcodes beyond
+ * the seed's table, for URMA's WRITE_ATOMIC and FLUSH_DMA, which the seed
+ * has no transaction for): 0x19 is the opcode UMDK's udma provider gives
+ * write with atomic add in its SQE, whose other opcodes are the seed's
+ * TAOpcodes; FLUSH takes the next free value.
  */
 enum uboe_ta_opcode {
 	UBOE_TA_SEND		= 0x00,
@@ -182,6 +186,9 @@ enum uboe_ta_opcode {
 	UBOE_TA_TAACK		= 0x11,
 	UBOE_TA_READ_RESP	= 0x12,
 	UBOE_TA_ATOMIC_RESP	= 0x13,
+	/* requests again (vendor) */
+	UBOE_TA_WRITE_ATOMIC_ADD = 0x19,
+	UBOE_TA_FLUSH		= 0x1a,
 };
 
 /*
@@ -190,7 +197,7 @@ enum uboe_ta_opcode {
  * bitmap is ours, see UBOE_EXT_*). Every request has one.
  *
  *  off  size  field
- *   0    1    TAOpcode (enum uboe_ta_opcode, 0x00..0x10)
+ *   0    1    TAOpcode (enum uboe_ta_opcode, 0x00..0x10, 0x19, 0x1a)
  *   1    1    [7:6] TAver (UBOE_TA_VERSION), [5:4] EE_bits (enum
  *             uboe_ee), [3] TV_EN (a TVETAH follows), [2] Poison (payload
  *             holds poisoned data), [1] UD_Flag (a UDETAH follows),
@@ -365,7 +372,9 @@ struct uboe_immetah {
 /*
  * NTFETAH - notify (seed: notify data + target address + access
  * credential). On the LAST or ONLY packet of WRITE_NOTIFY: the target
- * stores the notify data at the address after all data of the WRITE.
+ * stores the notify data at the address after all data of the WRITE; of
+ * WRITE_ATOMIC_ADD: the target atomically adds the notify data to the
+ * word at the address after all data of the WRITE.
  *
  *  off  size  field
  *   0    8    notify data

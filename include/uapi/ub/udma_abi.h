@@ -89,7 +89,8 @@ struct udma_sge {
 /**
  * struct udma_sqe - a send queue entry (JFS, jetty)
  * @opcode: urma_opcode_t (WRITE, WRITE_IMM, WRITE_NOTIFY, READ, CAS, SWAP,
- *	FADD, FSUB, FAND, FOR, FXOR, SEND, SEND_IMM, SEND_INVALIDATE, NOP)
+ *	FADD, FSUB, FAND, FOR, FXOR, SEND, SEND_IMM, SEND_INVALIDATE, NOP,
+ *	WRITE_ATOMIC, FLUSH_DMA)
  * @flags: UDMA_SQE_F_*
  * @num_sge: local SGEs in @sge (0 with UDMA_SQE_F_INLINE)
  * @inline_len: bytes in @inline_data with UDMA_SQE_F_INLINE
@@ -97,17 +98,20 @@ struct udma_sge {
  * @target_idx: the imported JFR or jetty (struct udma_import_resp) the
  *	operation goes to; 0 on an RC jetty: its bound peer
  * @rseg_idx: the imported segment holding the remote range (WRITE*, READ,
- *	atomics); for SEND_INVALIDATE the imported segment to invalidate, a
+ *	atomics, FLUSH_DMA); for SEND_INVALIDATE the imported segment to invalidate, a
  *	segment of the target JFR's or jetty's owner
  * @remote_va: start of the remote range
  * @remote_len: bytes of the remote range: 8 for atomics; for WRITE* and
- *	READ the local total must fit in it
- * @notify_rseg_idx: WRITE_NOTIFY: the imported segment holding the notify
- *	word (may be @rseg_idx or another import of the same target)
- * @notify_va: WRITE_NOTIFY: address of the notify word, 8 bytes at an
- *	8-byte aligned address; the target writes @data there with one 8-byte
- *	store after all data of the WRITE
+ *	READ the local total must fit in it; FLUSH_DMA flushes all of it
+ * @notify_rseg_idx: WRITE_NOTIFY, WRITE_ATOMIC: the imported segment
+ *	holding the notify word (may be @rseg_idx or another import of the
+ *	same target)
+ * @notify_va: WRITE_NOTIFY, WRITE_ATOMIC: address of the notify word, 8
+ *	bytes at an 8-byte aligned address; after all data of the WRITE the
+ *	target writes @data there with one 8-byte store (WRITE_NOTIFY) or
+ *	adds @data to it with one 8-byte atomic (WRITE_ATOMIC)
  * @data: immediate data (WRITE_IMM, SEND_IMM), notify data (WRITE_NOTIFY),
+ *	the addend (WRITE_ATOMIC),
  *	the operand (FADD .. FXOR) or the swap value (CAS, SWAP)
  * @cmp_data: the compare value of CAS
  * @sge: local SGEs: the source of WRITE* and SEND*, the destination of
