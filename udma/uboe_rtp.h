@@ -24,8 +24,14 @@
 struct ubcore_device;
 struct udma_dev;
 
-/* Packets a sender has in flight per TP at most (the receiver's credit). */
-#define UDMA_RTP_WND		128
+/*
+ * Packets a sender has in flight per TP at most (the receiver's credit).
+ * A window-bound transfer: 64 KiB WRITEs between two namespaces of a
+ * stock-kernel guest moved 10.3 MB/s with 128 (its vCPUs half idle), 21
+ * with 256, 18 with 512. The receiver holds one slot per PSN of it
+ * (struct udma_rtp_rx.ooo).
+ */
+#define UDMA_RTP_WND		256
 /* The receiver ACKs at least every this many packets... */
 #define UDMA_RTP_ACK_EVERY	16
 /* ...and at the latest this long after the first one it did not ACK. */
