@@ -128,41 +128,54 @@ static void rtp_tx_queue(struct kunit *test)
 }
 
 /*
+ * A receiving half, zeroed, expecting @epsn; on the heap: its slots, one
+ * per PSN of the window, are too large for a test's stack frame.
+ */
+static struct udma_rtp_rx *rtp_rx_new(struct kunit *test, u32 epsn)
+{
+	struct udma_rtp_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	rx->epsn = epsn;
+	return rx;
+}
+
+/*
  * The receiver's verdict around an expected PSN at the wrap, and ACK
  * coalescing: an ACK every UDMA_RTP_ACK_EVERY (16) packets, or at once
  * for a packet with ACKREQ.
  */
 static void rtp_rx_coalesce(struct kunit *test)
 {
-	struct udma_rtp_rx rx = { .epsn = R_LAST };
+	struct udma_rtp_rx *rx = rtp_rx_new(test, R_LAST);
 	u32 i;
 
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST), UDMA_RTP_NEW);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST - 1),
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, R_LAST), UDMA_RTP_NEW);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, R_LAST - 1),
 			UDMA_RTP_DUP);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0x800000),
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, 0x800000),
 			UDMA_RTP_DUP);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0), UDMA_RTP_GAP);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, UDMA_RTP_WND - 2),
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, 0), UDMA_RTP_GAP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, UDMA_RTP_WND - 2),
 			UDMA_RTP_GAP);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, UDMA_RTP_WND - 1),
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, UDMA_RTP_WND - 1),
 			UDMA_RTP_OUT);
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0x7ffffe),
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, 0x7ffffe),
 			UDMA_RTP_OUT);
 
-	rx.nak_sent = true;
+	rx->nak_sent = true;
 	for (i = 1; i < UDMA_RTP_ACK_EVERY; i++)
-		KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(&rx, false));
-	KUNIT_EXPECT_FALSE(test, rx.nak_sent);
-	KUNIT_EXPECT_EQ(test, rx.unacked, UDMA_RTP_ACK_EVERY - 1);
-	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(&rx, false));
-	KUNIT_EXPECT_EQ(test, rx.epsn, UDMA_RTP_ACK_EVERY - 1);
-	rx.unacked = 0;		/* the ACK went out */
-	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(&rx, false));
-	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(&rx, true));
-	KUNIT_EXPECT_EQ(test, rx.epsn, UDMA_RTP_ACK_EVERY + 1);
+		KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(rx, false));
+	KUNIT_EXPECT_FALSE(test, rx->nak_sent);
+	KUNIT_EXPECT_EQ(test, rx->unacked, UDMA_RTP_ACK_EVERY - 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(rx, false));
+	KUNIT_EXPECT_EQ(test, rx->epsn, UDMA_RTP_ACK_EVERY - 1);
+	rx->unacked = 0;		/* the ACK went out */
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_take(rx, false));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_take(rx, true));
+	KUNIT_EXPECT_EQ(test, rx->epsn, UDMA_RTP_ACK_EVERY + 1);
 	/* what was expected is a duplicate now */
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, R_LAST), UDMA_RTP_DUP);
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, R_LAST), UDMA_RTP_DUP);
 }
 
 static int rtp_dropped;
@@ -180,34 +193,34 @@ static void rtp_drop(void *item)
 static void rtp_rx_reorder(struct kunit *test)
 {
 	static int items[8];
-	struct udma_rtp_rx rx = { .epsn = R_LAST - 1 };
+	struct udma_rtp_rx *rx = rtp_rx_new(test, R_LAST - 1);
 
 	/* R_LAST - 1 is missing; R_LAST, 0 and 2 arrive */
-	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(&rx, 0), UDMA_RTP_GAP);
-	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, 0, &items[2]));
-	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, R_LAST, &items[1]));
-	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(&rx, 2, &items[4]));
-	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_hold(&rx, 0, &items[5]));
-	KUNIT_EXPECT_EQ(test, rx.nr_held, 3);
-	KUNIT_EXPECT_EQ(test, rx.after, 3);
-	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(&rx));
+	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, 0), UDMA_RTP_GAP);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(rx, 0, &items[2]));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(rx, R_LAST, &items[1]));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(rx, 2, &items[4]));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_hold(rx, 0, &items[5]));
+	KUNIT_EXPECT_EQ(test, rx->nr_held, 3);
+	KUNIT_EXPECT_EQ(test, rx->after, 3);
+	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(rx));
 
 	/* the hole filled: R_LAST, then 0; 1 is the next hole */
-	udma_rtp_rx_take(&rx, false);
-	KUNIT_EXPECT_EQ(test, rx.after, 0);
-	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(&rx), (void *)&items[1]);
-	udma_rtp_rx_take(&rx, false);
-	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(&rx), (void *)&items[2]);
-	udma_rtp_rx_take(&rx, false);
-	KUNIT_EXPECT_EQ(test, rx.epsn, 1);
-	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(&rx));
-	KUNIT_EXPECT_EQ(test, rx.nr_held, 1);
+	udma_rtp_rx_take(rx, false);
+	KUNIT_EXPECT_EQ(test, rx->after, 0);
+	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(rx), (void *)&items[1]);
+	udma_rtp_rx_take(rx, false);
+	KUNIT_EXPECT_PTR_EQ(test, udma_rtp_rx_next(rx), (void *)&items[2]);
+	udma_rtp_rx_take(rx, false);
+	KUNIT_EXPECT_EQ(test, rx->epsn, 1);
+	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(rx));
+	KUNIT_EXPECT_EQ(test, rx->nr_held, 1);
 
 	rtp_dropped = 0;
-	udma_rtp_rx_purge(&rx, rtp_drop);
+	udma_rtp_rx_purge(rx, rtp_drop);
 	KUNIT_EXPECT_EQ(test, rtp_dropped, 1);
-	KUNIT_EXPECT_EQ(test, rx.nr_held, 0);
-	KUNIT_EXPECT_NULL(test, rx.ooo[2 % UDMA_RTP_WND]);
+	KUNIT_EXPECT_EQ(test, rx->nr_held, 0);
+	KUNIT_EXPECT_NULL(test, rx->ooo[2 % UDMA_RTP_WND]);
 }
 
 /*
