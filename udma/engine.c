@@ -137,12 +137,6 @@ void udma_rx_kick(struct work_struct *work)
 	queue_work(udma_rx_wq, work);
 }
 
-static int udma_sq_doorbell(struct udma_sq *sq)
-{
-	udma_sq_run(sq);
-	return 0;
-}
-
 /**
  * udma_jfs_doorbell() - ubcore_ops.jfs_doorbell
  * @jfs: the JFS whose SQ has new WQEs
@@ -154,7 +148,8 @@ static int udma_sq_doorbell(struct udma_sq *sq)
  */
 int udma_jfs_doorbell(struct ubcore_jfs *jfs)
 {
-	return udma_sq_doorbell(&to_udma_jfs(jfs)->sq);
+	udma_sq_run(&to_udma_jfs(jfs)->sq);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_jfs_doorbell);
 
@@ -168,7 +163,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_jfs_doorbell);
  */
 int udma_jetty_doorbell(struct ubcore_jetty *jetty)
 {
-	return udma_sq_doorbell(&to_udma_jetty(jetty)->sq);
+	udma_sq_run(&to_udma_jetty(jetty)->sq);
+	return 0;
 }
 
 /**

@@ -415,8 +415,9 @@ static void seg_invalidated(struct kunit *test)
 
 #define NOTIFY_TOKEN	0x777
 
-static enum uboe_rspst notify_check(u32 policy, u32 access, u64 va,
-				    u32 token, bool invalid)
+/* The NTFETAH word of @opcode (WRITE_NOTIFY or WRITE_ATOMIC_ADD). */
+static enum uboe_rspst ntf_word_check(u8 opcode, u32 policy, u32 access,
+				      u64 va, u32 token, bool invalid)
 {
 	struct ubcore_target_seg tseg;
 	struct udma_msg txn;
@@ -424,14 +425,22 @@ static enum uboe_rspst notify_check(u32 policy, u32 access, u64 va,
 	seg_init(&tseg, policy, access);
 	tseg.token_value = NOTIFY_TOKEN;
 	tseg.invalid = invalid;
-	/* The data range is elsewhere: only the notify fields count. */
-	txn_init(&txn, UBOE_TA_WRITE_NOTIFY, 0, 0);
+	/* The data range is elsewhere: only the NTFETAH fields count. */
+	txn_init(&txn, opcode, 0, 0);
 	txn.pkt.token_value = 0;
 	txn.pkt.hdrs |= UBOE_EXT_NTFETAH;
 	txn.pkt.ntf.token_id = 7;
 	txn.pkt.ntf.token_value = token;
 	txn.pkt.ntf.va = va;
+	txn.pkt.ntf.data = 1;
 	return udma_target_check_notify(&tseg, &txn);
+}
+
+static enum uboe_rspst notify_check(u32 policy, u32 access, u64 va,
+				    u32 token, bool invalid)
+{
+	return ntf_word_check(UBOE_TA_WRITE_NOTIFY, policy, access, va, token,
+			      invalid);
 }
 
 static void notify_range_and_rights(struct kunit *test)
@@ -493,20 +502,8 @@ static void notify_range_and_rights(struct kunit *test)
 static enum uboe_rspst add_word_check(u32 access, u64 va, u32 token,
 				      bool invalid)
 {
-	struct ubcore_target_seg tseg;
-	struct udma_msg txn;
-
-	seg_init(&tseg, TOKEN_PLAIN, access);
-	tseg.token_value = NOTIFY_TOKEN;
-	tseg.invalid = invalid;
-	txn_init(&txn, UBOE_TA_WRITE_ATOMIC_ADD, 0, 0);
-	txn.pkt.token_value = 0;
-	txn.pkt.hdrs |= UBOE_EXT_NTFETAH;
-	txn.pkt.ntf.token_id = 7;
-	txn.pkt.ntf.token_value = token;
-	txn.pkt.ntf.va = va;
-	txn.pkt.ntf.data = 1;
-	return udma_target_check_notify(&tseg, &txn);
+	return ntf_word_check(UBOE_TA_WRITE_ATOMIC_ADD, TOKEN_PLAIN, access, va,
+			      token, invalid);
 }
 
 /*
