@@ -503,13 +503,16 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 					URMA_CR_LOC_OPERATION_ERR);
 			return;
 		}
-		rtp = udma_rtp_get(udev, tpn, peer_tpn, &req->pkt.src_eid,
-				   &req->pkt.dst_eid, GFP_KERNEL);
+		rtp = udma_rtp_get(udev, tpn, peer_tpn, &req->pkt.dst_eid,
+				   GFP_KERNEL);
 		if (!rtp) {
 			udma_comp_local(sq, req->pkt.psn,
 					URMA_CR_LOC_OPERATION_ERR);
 			return;
 		}
+		spin_lock_bh(&rtp->lock);
+		udma_rtp_use_locked(rtp, peer_tpn, &req->pkt.src_eid,
+				    &req->pkt.dst_eid);
 		st->gen = rtp->gen;
 		spin_unlock_bh(&rtp->lock);
 		/* its failure fails the WQE (udma_comp_tp_failed()) */
@@ -717,12 +720,13 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	it->skb = skb_get(skb);
 
 	if (pkt->tp_opcode == UBOE_TP_RTP_DATA) {
-		rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &dst, &src,
-				   GFP_ATOMIC);
+		rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &src, GFP_ATOMIC);
 		it->rtp = rtp;
 		queued = false;
 		/* (once taken, @it is the receive work's: not read again) */
 		if (rtp) {
+			spin_lock_bh(&rtp->lock);
+			udma_rtp_use_locked(rtp, pkt->stpn, &dst, &src);
 			queued = udma_rtp_rx_data(rtp, pkt, udma_uboe_take,
 						  udma_uboe_item_drop, it);
 			spin_unlock_bh(&rtp->lock);

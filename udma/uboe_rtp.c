@@ -600,55 +600,66 @@ void udma_rtp_init(struct udma_dev *udev)
  * udma_rtp_get() - the transport state of a TP of a device
  * @udev: the device
  * @tpn: this end's TPN
- * @peer_tpn: the peer's TPN
- * @src: this end's EID (NULL: not known here, the one known stays)
- * @peer: the peer's EID
+ * @peer_tpn: the peer's TPN, for a new one
+ * @peer: the peer's EID, for a new one
  * @gfp: for a new one
  *
- * Created on first use; started over when @tpn was another peer's. The
- * state comes back locked, so that a packet's caller takes @rtp->lock
- * once for the lookup and its own work.
+ * Created on first use. Returned unlocked: the caller takes @rtp->lock
+ * (spin_lock_bh()) and joins it to the TP's ends with
+ * udma_rtp_use_locked() before any other use, so that a packet's caller
+ * takes the lock once for the check and its own work.
  *
  * Context: any; softirq with GFP_ATOMIC.
- * Return: the state (valid until the device is released) with its lock
- * held (spin_lock_bh(): the caller releases it with spin_unlock_bh()),
- * or NULL (no memory, or the device is being removed).
+ * Return: the state (valid until the device is released), or NULL (no
+ * memory, or the device is being removed).
  */
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
-			      const union ubcore_eid *src,
 			      const union ubcore_eid *peer, gfp_t gfp)
 {
 	struct udma_rtp *rtp, *old;
 
 	rtp = xa_load(&udev->rtps, tpn);
-	if (!rtp) {
-		rtp = udma_rtp_alloc(udev, tpn, gfp);
-		if (!rtp)
-			return NULL;
-		rtp->peer_tpn = peer_tpn;
-		rtp->peer = *peer;
-		xa_lock_bh(&udev->rtps);
-		if (udev->rtps_stopped)
-			old = ERR_PTR(-ENODEV);
-		else
-			old = __xa_cmpxchg(&udev->rtps, tpn, NULL, rtp, gfp);
-		xa_unlock_bh(&udev->rtps);
-		if (old) {
-			kfree(rtp);
-			if (xa_is_err(old) || IS_ERR(old))
-				return NULL;
-			rtp = old;
-		}
-	}
-	spin_lock_bh(&rtp->lock);
+	if (rtp)
+		return rtp;
+	rtp = udma_rtp_alloc(udev, tpn, gfp);
+	if (!rtp)
+		return NULL;
+	rtp->peer_tpn = peer_tpn;
+	rtp->peer = *peer;
+	xa_lock_bh(&udev->rtps);
+	if (udev->rtps_stopped)
+		old = ERR_PTR(-ENODEV);
+	else
+		old = __xa_cmpxchg(&udev->rtps, tpn, NULL, rtp, gfp);
+	xa_unlock_bh(&udev->rtps);
+	if (!old)
+		return rtp;
+	kfree(rtp);
+	return xa_is_err(old) || IS_ERR(old) ? NULL : old;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
+
+/**
+ * udma_rtp_use_locked() - join a TP's transport state to the TP's ends
+ * @rtp: the state (udma_rtp_get()), its lock held
+ * @peer_tpn: the peer's TPN
+ * @src: this end's EID (NULL: not known here, the one known stays)
+ * @peer: the peer's EID
+ *
+ * Started over when its TPN was another peer's, or its TP was lost.
+ */
+void udma_rtp_use_locked(struct udma_rtp *rtp, u32 peer_tpn,
+			 const union ubcore_eid *src,
+			 const union ubcore_eid *peer)
+{
+	lockdep_assert_held(&rtp->lock);
 	if (rtp->lost || rtp->peer_tpn != peer_tpn ||
 	    memcmp(&rtp->peer, peer, sizeof(*peer)))
 		udma_rtp_reset_locked(rtp, peer_tpn, peer);
 	if (src)
 		rtp->src = *src;
-	return rtp;
 }
-EXPORT_SYMBOL_IF_KUNIT(udma_rtp_get);
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_use_locked);
 
 /* May @owner send a packet now: room, and no other's message going out. */
 static bool udma_rtp_room_for(const struct udma_rtp *rtp, const void *owner)
@@ -794,7 +805,7 @@ static void udma_rtp_ack_later(struct udma_rtp *rtp)
 /**
  * udma_rtp_rx_data() - a data packet of a TP arrived
  * @rtp: the TP (its peer checked by the caller), locked: as
- *	udma_rtp_get() returns it; still locked on return
+ *	udma_rtp_use_locked() left it; still locked on return
  * @take: queues a packet for the transaction layer; false when it cannot
  *	(the receive queue is full: the packet counts as lost)
  * @drop: frees a packet held after a hole that is not needed any more
@@ -892,10 +903,12 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 	    peer_tpn != pkt->stpn)
 		return UBOE_DROP_UNKNOWN_TPN;
 	/* (an ACK of nothing this end sent is ignored: udma_rtp_tx_ack()) */
-	rtp = udma_rtp_get(udev, pkt->dtpn, peer_tpn,
-			   pkt->has_eid ? &pkt->dst_eid : NULL, src, GFP_ATOMIC);
+	rtp = udma_rtp_get(udev, pkt->dtpn, peer_tpn, src, GFP_ATOMIC);
 	if (!rtp)
 		return UBOE_DROP_NONE;
+	spin_lock_bh(&rtp->lock);
+	udma_rtp_use_locked(rtp, peer_tpn, pkt->has_eid ? &pkt->dst_eid : NULL,
+			    src);
 	if (pkt->tp_opcode == UBOE_TP_ACK) {
 		udma_wire_inc(udev, UDMA_WIRE_RTP_ACK_RX);
 		acked = udma_rtp_tx_ack(&rtp->tx, pkt->psn, pkt->window);

@@ -257,8 +257,10 @@ void udma_rtp_free(struct udma_dev *udev);
 struct seq_file;
 void udma_rtp_show(struct seq_file *m, struct udma_dev *udev);
 struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
-			      const union ubcore_eid *src,
 			      const union ubcore_eid *peer, gfp_t gfp);
+void udma_rtp_use_locked(struct udma_rtp *rtp, u32 peer_tpn,
+			 const union ubcore_eid *src,
+			 const union ubcore_eid *peer);
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		  const void *owner, struct udma_rtp_waiter *w);
 void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
