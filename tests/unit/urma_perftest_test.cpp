@@ -2,17 +2,20 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 // urma_perftest's pure logic: the command line (every option, the defaults
 // per command, each documented constraint and its message), percentiles
-// and bandwidth, the table and JSON output, and the wire format of the
-// TCP exchange (round trips, truncated and foreign messages).
+// and bandwidth, the table and JSON output, the wire format of the TCP
+// exchange (round trips, truncated and foreign messages), and the exchange
+// between two sides over loopback when one of them gives up early.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "config.h"
+#include "exchange.h"
 #include "json.h"
 #include "report.h"
 #include "stats.h"
@@ -658,6 +661,51 @@ TEST(PerftestWire, TruncatedAndGarbage)
     Stop st;
     std::vector<uint8_t> sm = encode(Stop{7});
     EXPECT_FALSE(decode(sm.data() + kHeaderLen, sm.size() - kHeaderLen, &st, &err));
+}
+
+// A side that gives up early (the client of a bandwidth test after "no
+// completion for 30 s") sends its failed Result where the other waits for
+// its Stop; the other must still trade results with it, not wait for a
+// second Result for ever (the two stood still until the harness killed
+// them).
+TEST(PerftestExchange, EarlyFailedResultIsTradedNotAwaitedTwice)
+{
+    Config cfg;
+    cfg.port = 20000 + static_cast<uint32_t>(::getpid() % 20000);
+    std::string server_err;
+    Result server_got;
+    Recv stop_wait = Recv::Ok, result_wait = Recv::Error;
+    std::thread server([&] {
+        Exchange x;
+        if (!x.accept_client(cfg, &server_err))
+            return;
+        Stop st;
+        stop_wait = recv_msg(x, MsgType::Stop, &st, 10000, &server_err);
+        result_wait = recv_msg(x, MsgType::Result, &server_got, 10000, &server_err);
+        Result mine;
+        x.send(encode(mine), &server_err);
+    });
+    Exchange client;
+    std::string err;
+    bool connected = false;
+    for (int i = 0; i < 50 && !connected; i++) {
+        connected = client.connect_server(cfg, &err);
+        if (!connected)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(connected) << err;
+    Result failed;
+    failed.status = kResultFailed;
+    failed.count = 7;
+    ASSERT_TRUE(client.send(encode(failed), &err)) << err;
+    Result back;
+    EXPECT_EQ(recv_msg(client, MsgType::Result, &back, 10000, &err), Recv::Ok) << err;
+    EXPECT_EQ(back.status, kResultOk);
+    server.join();
+    EXPECT_EQ(stop_wait, Recv::Error);
+    EXPECT_EQ(result_wait, Recv::Ok) << server_err;
+    EXPECT_EQ(server_got.status, kResultFailed);
+    EXPECT_EQ(server_got.count, 7u);
 }
 
 }  // namespace

@@ -238,6 +238,11 @@ bool Exchange::read_full(uint8_t *buf, size_t len, int timeout_ms, Recv *st, std
 
 Recv Exchange::recv(MsgType want, std::vector<uint8_t> *payload, int timeout_ms, std::string *err)
 {
+    if (has_early_result_ && want == MsgType::Result) {
+        has_early_result_ = false;
+        *payload = std::move(early_result_);
+        return Recv::Ok;
+    }
     uint8_t hdr[kHeaderLen];
     Recv st = Recv::Ok;
     if (!read_full(hdr, sizeof(hdr), timeout_ms, &st, err))
@@ -264,6 +269,8 @@ Recv Exchange::recv(MsgType want, std::vector<uint8_t> *payload, int timeout_ms,
         res.status != kResultOk) {
         // The peer gave up early and went straight to its result.
         *err = peer_ + " failed (see its output)";
+        has_early_result_ = true;
+        early_result_ = std::move(*payload);
         return Recv::Error;
     }
     *err = peer_ + " sent a " + msg_type_name(h.type) + " message where a " + msg_type_name(want) +

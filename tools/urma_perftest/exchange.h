@@ -49,6 +49,9 @@ public:
     bool send(const std::vector<uint8_t> &msg, std::string *err);
     // The next message, which must be of type want (a Stop from the peer
     // gives Stopped); timeout_ms < 0 waits for ever (but not past Ctrl-C).
+    // A failed Result where another message was due (the peer gave up
+    // early) is an Error, and is kept for the next wait for a Result: the
+    // two sides still trade results, and neither waits for ever.
     Recv recv(MsgType want, std::vector<uint8_t> *payload, int timeout_ms, std::string *err);
     // Whether a message is waiting, without blocking.
     bool readable();
@@ -63,6 +66,8 @@ private:
 
     Fd fd_;
     std::string peer_;
+    bool has_early_result_ = false;
+    std::vector<uint8_t> early_result_;
 };
 
 // Typed helpers over Exchange::recv.
