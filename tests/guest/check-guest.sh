@@ -81,6 +81,14 @@ run_case() {
 	fi
 	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
 	record "$name" $rc
+	# A case killed at its time limit cleaned nothing up: what it left
+	# (the stack loaded, the namespace pair) would fail the cases after it.
+	if ((rc == 124 || rc == 137)); then
+		echo "killed at ${UB_CASE_TIMEOUT:-900} s: unloading what it left" \
+			>> "$OUT/cases/$name.log"
+		ub_nspair_destroy
+		ub_unload_stack >> "$OUT/cases/$name.log" 2>&1 || :
+	fi
 	# the time budget of make check (scripts/check.sh lists the slowest):
 	# seconds (microseconds from EPOCHREALTIME without its decimal point)
 	# and how much of it the vCPUs were idle (waits: timers, sleeps)

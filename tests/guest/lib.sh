@@ -248,6 +248,40 @@ ub_wire_cnt() {
 	WIRE_CNT=$(ub_ns "$1" "$UB_BUSYBOX" cat "$UB_CLASS/$2/wire/$3")
 }
 
+# ub_dump_stall PROGRAM FILES...: what a transfer between the pair's
+# devices that stopped moving waits for: both devices' non-zero wire
+# counters and ubcore TPs, udma's TPs and send queues (debugfs), the last
+# lines of FILES (the transfer's outputs), and the kernel stacks of every
+# thread of the processes running PROGRAM.
+ub_dump_stall() {
+	local prog=$1 ns dev d p t
+	shift
+	mountpoint -q /sys/kernel/debug ||
+		mount -t debugfs none /sys/kernel/debug || true
+	for d in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
+		read -r ns dev <<< "$d"
+		echo "$dev: counters not 0:"
+		ub_ns "$ns" grep -v '^0$' -r "$UB_CLASS/$dev/wire/" |
+			sed "s|.*/wire/| |" || true
+		echo "$dev: TPs:"
+		ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
+	done
+	echo "TPs (/sys/kernel/debug/udma/rtp):"
+	cat /sys/kernel/debug/udma/rtp || true
+	echo "send queues (/sys/kernel/debug/udma/sqs):"
+	cat /sys/kernel/debug/udma/sqs || true
+	echo "the transfer's last lines:"
+	tail -n 3 "$@" || true
+	for p in $(pgrep -f "$prog"); do
+		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline")"
+		grep -E '^(State|Threads):' "/proc/$p/status" || true
+		for t in /proc/"$p"/task/*; do
+			echo " thread ${t##*/}: $(cat "$t/wchan" 2> /dev/null)"
+			sed 's/^/  /' "$t/stack" 2> /dev/null || true
+		done
+	done
+}
+
 # ub_nspair_destroy: the namespaces, whatever is in them (their devices
 # and the veth pair go with them); quiet, never fails.
 ub_nspair_destroy() {

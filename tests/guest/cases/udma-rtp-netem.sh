@@ -60,40 +60,21 @@ progress() {
 
 # stalled: what a transfer that stopped moving waits for, and stop it
 stalled() {
-	local d
 	echo "no ACK in 40 s: stalled"
-	for d in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
-		read -r ns dev <<< "$d"
-		echo "$dev: counters not 0:"
-		ub_ns "$ns" grep -v '^0$' -r "$UB_CLASS/$dev/wire/" | sed "s|.*/wire/| |" || true
-		echo "$dev: TPs:"
-		ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
-	done
-	echo "TPs (/sys/kernel/debug/udma/rtp):"
-	cat /sys/kernel/debug/udma/rtp || true
-	echo "send queues (/sys/kernel/debug/udma/sqs):"
-	cat /sys/kernel/debug/udma/sqs || true
-	echo "the perftests' last lines:"
-	tail -n 3 "$tmp"/*.client "$tmp"/*.server || true
-	for p in $(pgrep -f "$perftest"); do
-		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline")"
-		grep -E '^(State|Threads):' "/proc/$p/status" || true
-		for t in /proc/"$p"/task/*; do
-			echo " thread ${t##*/}: $(cat "$t/wchan" 2> /dev/null)"
-			cat "$t/stack" 2> /dev/null | sed 's/^/  /'
-		done
-	done
+	ub_dump_stall "$perftest" "$tmp"/*.client "$tmp"/*.server
 	touch "$tmp/stalled"
 	pkill -f "$perftest" || true
 }
 
-# run TEST SIZE ITERS: server in B, client in A, both with --check; the
+# run TEST SIZE ITERS: server in B, client in A, both with --check, a
+# completion every 8 WRs (perftest gives up after 30 s without one; 100
+# 64 KiB WRITEs can take longer through netem at the start); the
 # client gets at most $limit s (the counters every 20 s meanwhile; a
 # transfer without an ACK for 40 s is stopped, with what it waits for)
 run() {
 	local t=$1 size=$2 iters=$3 port=21115 srv cli=0 start mon
 	start=$(date +%s)
-	(last= still=0
+	(last='' still=0
 	while sleep 20; do
 		counters "$UB_NS_A" "$UB_DEV_A"
 		counters "$UB_NS_B" "$UB_DEV_B"
@@ -107,11 +88,11 @@ run() {
 	done) &
 	mon=$!
 	ub_ns "$UB_NS_B" "$perftest" "$t" -d "$UB_DEV_B" -s "$size" \
-		-n "$iters" -P $port --check > "$tmp/$t.server" 2>&1 &
+		-n "$iters" -Q 8 -P $port --check > "$tmp/$t.server" 2>&1 &
 	srv=$!
 	sleep 1
 	timeout $limit ip netns exec "$UB_NS_A" "$perftest" "$t" -d "$UB_DEV_A" \
-		-s "$size" -n "$iters" -P $port --check -S "$UB_IP4_B" \
+		-s "$size" -n "$iters" -Q 8 -P $port --check -S "$UB_IP4_B" \
 		> "$tmp/$t.client" 2>&1 || cli=$?
 	kill $mon 2> /dev/null || true
 	wait $mon 2> /dev/null || true
