@@ -249,6 +249,7 @@ bool loop(Loop &l, std::string *err)
         bool sent = !l.sending || send_done(l);
         if (sent && receive_finished(l, t))
             return true;
+        spin_relax(spins);
     }
 }
 

@@ -43,6 +43,7 @@ template <typename T> bool wait_value(const volatile T *p, T v, std::string *err
             *err = "the peer's write did not arrive within 30 s";
             return false;
         }
+        spin_relax(spins);
     }
     return true;
 }

@@ -5,6 +5,7 @@
 // run every size with barriers around it, print the table or the JSON.
 #include "run.h"
 
+#include <sched.h>
 #include <time.h>
 
 #include <cstdio>
@@ -17,6 +18,17 @@ double now_s()
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void spin_relax(uint32_t spins)
+{
+    static const bool one_cpu = [] {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1;
+    }();
+    if (one_cpu && spins % 256 == 255)
+        sched_yield();
 }
 
 std::string cr_error(const urma_cr_t &cr, const char *where)
@@ -42,6 +54,7 @@ bool wait_cr(Side &s, urma_jfc_t *jfc, urma_cr_t *cr, std::string *err)
             *err = "no completion within 30 s";
             return false;
         }
+        spin_relax(spins);
     }
 }
 

@@ -25,6 +25,14 @@ constexpr double kStallSeconds = 30.0;
 
 double now_s();
 
+// Called on every empty poll of a busy-wait (spins counts them): where this
+// process can run on one CPU only, it yields that CPU every 256 empty
+// polls, so that the peer it waits for (the other process of a ping-pong on
+// the same CPU) runs now rather than at the next scheduler tick (4 ms at
+// HZ=250: 8 ms an iteration). With two CPUs or more it does nothing, so
+// that the measured spin is the one every other perftest does.
+void spin_relax(uint32_t spins);
+
 // The next completion record of jfc, whose status must be SUCCESS; false
 // with *err after kStallSeconds or on an error record.
 bool wait_cr(Side &s, urma_jfc_t *jfc, urma_cr_t *cr, std::string *err);
