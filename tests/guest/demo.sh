@@ -19,38 +19,8 @@ echo "udma0: netdev $(cat /sys/class/ubcore/udma0/netdev)," \
 echo "== through liburma: build/examples/urma_devices"
 "$UB_TOP/build/examples/urma_devices"
 
-# demo_op TITLE COMMAND SIZE ITERS [OPTION...]: the same urma_perftest
-# command as a server process and a client process, with --check: the
-# client's table says what moved and how fast. Each section says where they
-# run: server and client (what runs perftest: nothing, or ip netns exec
-# and the namespace) and server_opts and client_opts (the device, and -S,
-# the server's address for the TCP exchange of EIDs, segments and jetty
-# IDs).
-demo_op() {
-	local title=$1 cmd=$2 size=$3 iters=$4 srv rc=0
-	shift 4
-	echo "== $title: $iters x $size bytes = $((iters * size / 1024)) KiB" \
-		"($cmd${*:+ $*}, two processes, the data checked)"
-	"${server[@]}" "$perftest" "$cmd" "${server_opts[@]}" -s "$size" \
-		-n "$iters" --check "$@" > /tmp/server.log 2>&1 &
-	srv=$!
-	# The client retries a refused connection for only 2 s and a server in
-	# a namespace starts later: until it listens, in its namespace (ip netns
-	# exec becomes perftest in the same process, $srv).
-	ub_wait_listen 21115 10 "$srv" || rc=$?
-	[ $rc -ne 0 ] || "${client[@]}" "$perftest" "$cmd" "${client_opts[@]}" \
-		-s "$size" -n "$iters" --check "$@" || rc=$?
-	wait $srv || rc=$?
-	[ $rc -eq 0 ] || { cat /tmp/server.log; echo "FAIL: $cmd"; exit 1; }
-}
-perftest=$UB_TOP/build/tools/urma_perftest/urma_perftest
-echo "== a URMA exchange between two processes on udma0 (build/tools/urma_perftest)"
-server=() client=()
-server_opts=(-d udma0) client_opts=(-d udma0 -S 127.0.0.1)
-demo_op "WRITE" write_bw 65536 2000
-demo_op "READ" read_bw 65536 2000
-demo_op "SEND/RECV" send_bw 4096 2000
-demo_op "atomic (compare-and-swap, 8 bytes)" atomic_lat 8 1000
+. "$UB_TOP/tests/guest/demo-exchange.sh"
+demo_local_exchange "$UB_TOP/build/tools/urma_perftest/urma_perftest"
 
 # The same between two hosts: the namespace pair of the test cases
 # (lib.sh). A device of another namespace is another host to udma, so
@@ -67,8 +37,8 @@ echo "== a URMA exchange between the two hosts: server on $UB_DEV_B in" \
 	"$UB_NS_B, client on $UB_DEV_A in $UB_NS_A, over UBoE packets on the veth"
 # (ip netns exec, not lib.sh's ub_ns: a function in the background would be
 # a subshell, and $! not perftest's process.)
-server=(ip netns exec "$UB_NS_B") client=(ip netns exec "$UB_NS_A")
-server_opts=(-d "$UB_DEV_B") client_opts=(-d "$UB_DEV_A" -S "$UB_IP4_B")
+DEMO_SERVER=(ip netns exec "$UB_NS_B") DEMO_CLIENT=(ip netns exec "$UB_NS_A")
+DEMO_SERVER_OPTS=(-d "$UB_DEV_B") DEMO_CLIENT_OPTS=(-d "$UB_DEV_A" -S "$UB_IP4_B")
 # Small counts: at the veth's MTU of 1500 a packet carries 1 KiB, and the
 # wire path under TCG moves about 10 MB/s. 128 WRs at least: perftest's
 # window (-T), which it lowers to -n with a warning otherwise.
