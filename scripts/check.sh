@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # "make check": every test of the project.
 #   1. dependencies, userspace build;
-#   2. the test kernel (built once, cached), the modules against it;
+#   2. the test kernel (built once, cached), the modules against it, and
+#      make install of both into build/install-root (a guest case mounts
+#      it);
 #   3. two QEMU guests with that kernel share out the KUnit suites, the
 #      in-guest cases and the GoogleTest integration binaries; beside them,
 #      niced, the host GoogleTest suites, make install into a DESTDIR and
@@ -118,6 +120,11 @@ if grep -E 'warning:|error:' "$res/kmod.log"; then
 fi
 step "list the KUnit suites (manifest)" "$res/manifest-kunit.log" \
 	python3 "$UB_TOP/scripts/suites.py" kunit "$UB_TOP" "$build/kmod/test" "$manifest"
+# make install for the test kernel, staged for the guest case
+# installed-stack (a few seconds; it must exist before the guests boot).
+step "make install into build/install-root (for the guest)" "$res/install-root.log" \
+	"$UB_TOP/scripts/install-root.sh" "$build" "$kdir" "$build/kmod/test" \
+	"$build/install-root"
 host_script_join install "$UB_TOP/tests/host/install.sh" "$build" "$kdir" "$build/kmod/test"
 host_script_join dkms-build "$UB_TOP/tests/host/dkms.sh" --build
 host_script_join guest-tmp-checkout "$UB_TOP/tests/host/guest-tmp-checkout.sh" \
