@@ -20,8 +20,9 @@ demo_op() {
 	srv=$!
 	# The client retries a refused connection for only 2 s and a server in
 	# a namespace starts later: until it listens, in its namespace (ip netns
-	# exec becomes perftest in the same process, $srv).
-	ub_wait_listen 21115 10 "$srv" || rc=$?
+	# exec becomes perftest in the same process, $srv). A server that never
+	# listens would wait for its client for ever.
+	ub_wait_listen 21115 60 "$srv" || { rc=$?; kill "$srv"; }
 	[ $rc -ne 0 ] || "${DEMO_CLIENT[@]}" "$DEMO_PERFTEST" "$cmd" "${DEMO_CLIENT_OPTS[@]}" \
 		-s "$size" -n "$iters" --check "$@" || rc=$?
 	wait $srv || rc=$?
