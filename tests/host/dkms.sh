@@ -6,7 +6,9 @@
 # host's /usr/src, /var/lib/dkms and /lib/modules stay as they are; dkms
 # keeps its signing key in /var/lib/dkms as always). The stock-kernel guest
 # then loads the modules DKMS installed, binds udma to lo and lists the
-# device through liburma. Last, dkms remove takes the modules out again.
+# device through liburma. A kernel update (the test kernel as the new one)
+# has Debian's postinst hook rebuild them for it. Last, dkms remove takes
+# the modules of both kernels out again.
 #   usage: dkms.sh [--build | --probe] OUTDIR
 # --build: the DKMS part only (make check runs it beside its guests);
 # --probe OUTDIR: the guest and the removal, after a --build.
@@ -51,6 +53,47 @@ dkms_build() {
 	for m in ubcore udma uburma ipourma; do
 		[ -f "$mods/$m.ko" ] || fail "$m.ko not installed by dkms"
 	done
+	dkms_kernel_update
+}
+
+# A kernel update: a new kernel's package runs the kernel's postinst hooks,
+# Debian's /etc/kernel/postinst.d/dkms among them, which has DKMS build and
+# install every AUTOINSTALL module for the new release. The hook runs as
+# it is, for the test kernel as the new kernel, in a mount namespace of
+# its own where the host's trees are out of reach: /lib/modules is a
+# tmpfs holding only the new release's build link (what its headers
+# package installs), and a framework.conf.d file points DKMS at this
+# test's trees.
+dkms_kernel_update() {
+	local new_kdir new_rel new_mods status
+	new_kdir=$("$UB_TOP/scripts/test-kernel.sh")
+	new_rel=$(ub_kernel_release "$new_kdir")
+	new_mods=$t/mods/$new_rel/updates/dkms
+	[ "$new_rel" != "$rel" ] || fail "the test kernel's release is the stock one's ($rel)"
+	# the new kernel's package has made its modules' directory
+	mkdir -p "$t/framework.conf.d" "$t/mods/$new_rel"
+	printf '%s\n' "source_tree=$t/root/usr/src" "dkms_tree=$t/dkms" \
+		"install_tree=$t/mods" > "$t/framework.conf.d/ub-urma-test.conf"
+	echo "== a kernel update to $new_rel: /etc/kernel/postinst.d/dkms $new_rel"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private bash -euc '
+		mount -t tmpfs ub-urma-test /lib/modules
+		mkdir -p "/lib/modules/$2"
+		ln -s "$3" "/lib/modules/$2/build"
+		mount --bind "$1/framework.conf.d" /etc/dkms/framework.conf.d
+		/etc/kernel/postinst.d/dkms "$2"' sh "$t" "$new_rel" "$new_kdir" \
+		> "$t/update.log" 2>&1 || { tail -30 "$t/update.log"; fail "the postinst hook"; }
+	status=$(dkms status "ub-urma/$ver" "${trees[@]}")
+	echo "$status"
+	[[ $status == *"ub-urma/$ver, $new_rel, x86_64: installed"* ]] ||
+		{ tail -30 "$t/update.log"; fail "the hook did not install for $new_rel"; }
+	[[ $status == *"ub-urma/$ver, $rel, x86_64: installed"* ]] ||
+		fail "the modules of $rel are gone"
+	for m in ubcore udma uburma ipourma; do
+		[ -f "$new_mods/$m.ko" ] || fail "$m.ko not installed for $new_rel"
+		[[ $(modinfo -F vermagic "$new_mods/$m.ko") == "$new_rel "* ]] ||
+			fail "$m.ko of $new_rel is not built for it"
+	done
 }
 
 dkms_probe() {
@@ -85,7 +128,9 @@ PROBE
 	echo "== dkms remove"
 	dkms remove "ub-urma/$ver" --all "${trees[@]}" > /dev/null
 	for m in ubcore udma uburma ipourma; do
-		[ ! -e "$mods/$m.ko" ] || fail "$m.ko left after dkms remove"
+		for f in "$t"/mods/*/updates/dkms/"$m".ko; do
+			[ ! -e "$f" ] || fail "$f left after dkms remove"
+		done
 	done
 	rm -rf "$t"
 }
