@@ -2,7 +2,7 @@
 # Host test of the DKMS packaging against Debian's stock kernel: "make dkms
 # DESTDIR=..." lays out /usr/src/ub-urma-<version> (module sources and
 # dkms.conf); dkms add, build and install it for the stock kernel's release,
-# with the DKMS, source and install trees in the build directory (so the
+# with the DKMS, source and install trees of its own (so the
 # host's /usr/src, /var/lib/dkms and /lib/modules stay as they are; dkms
 # keeps its signing key in /var/lib/dkms as always). The stock-kernel guest
 # then loads the modules DKMS installed, binds udma to lo and lists the
@@ -29,12 +29,25 @@ kdir=$(ub_stock_kdir)
 rel=$(ub_kernel_release "$kdir")
 ver=$(sed -n 's/^project.* VERSION \([0-9.]*\).*/\1/p' "$UB_TOP/CMakeLists.txt")
 t=$UB_TOP/build/dkms-test
-trees=(--sourcetree "$t/root/usr/src" --dkmstree "$t/dkms" --installtree "$t/mods")
+# DKMS builds in its tree (<dkms tree>/ub-urma/<version>/build), a path
+# that the compiler's input names: so that another checkout's make check
+# (a fresh clone) compiles nothing that has not changed, for either
+# kernel, the tree is at a fixed path in UB_CACHE and the kernels' gcc
+# is ccache's when it is installed (UB_CCACHE=0: not); one checkout's
+# DKMS test at a time (flock).
+dtree=$UB_CACHE/dkms-tree
+mkdir -p "$UB_CACHE"
+exec 9> "$dtree.lock"
+flock 9
+if [[ ${UB_CCACHE:-1} != 0 && -d /usr/lib/ccache ]]; then
+	export PATH=/usr/lib/ccache:$PATH
+fi
+trees=(--sourcetree "$t/root/usr/src" --dkmstree "$dtree" --installtree "$t/mods")
 mods=$t/mods/$rel/updates/dkms
 
 dkms_build() {
-	rm -rf "$t"
-	mkdir -p "$t/dkms" "$t/mods/$rel"
+	rm -rf "$t" "$dtree"
+	mkdir -p "$dtree" "$t/mods/$rel"
 	echo "== make dkms DESTDIR=$t/root"
 	make -s -C "$UB_TOP" dkms DESTDIR="$t/root"
 	src=$t/root/usr/src/ub-urma-$ver
@@ -72,7 +85,7 @@ dkms_kernel_update() {
 	[ "$new_rel" != "$rel" ] || fail "the test kernel's release is the stock one's ($rel)"
 	# the new kernel's package has made its modules' directory
 	mkdir -p "$t/framework.conf.d" "$t/mods/$new_rel"
-	printf '%s\n' "source_tree=$t/root/usr/src" "dkms_tree=$t/dkms" \
+	printf '%s\n' "source_tree=$t/root/usr/src" "dkms_tree=$dtree" \
 		"install_tree=$t/mods" > "$t/framework.conf.d/ub-urma-test.conf"
 	echo "== a kernel update to $new_rel: /etc/kernel/postinst.d/dkms $new_rel"
 	# shellcheck disable=SC2016 # expanded by the inner shell
