@@ -91,11 +91,11 @@ static inline struct ums_sock *ums_sk(const struct sock *sk)
 
 /*
  * The UMS socket a clcsock's callbacks serve: its sk_user_data, read
- * under its sk_callback_lock (not RCU: the writer holds that lock too).
+ * under its sk_callback_lock, which its writers hold too.
  */
 static inline struct ums_sock *ums_clcsk_owner(struct sock *clcsk)
 {
-	return (void *)((uintptr_t)rcu_access_pointer(clcsk->sk_user_data) &
+	return (void *)((uintptr_t)READ_ONCE(clcsk->sk_user_data) &
 			SK_USER_DATA_PTRMASK);
 }
 

@@ -256,6 +256,7 @@ static struct kunit_suite ums_clc_suite = {
 	.name = "ums_clc",
 	.test_cases = ums_clc_cases,
 };
+
 kunit_test_suite(ums_clc_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the UMS CLC codec");
