@@ -598,11 +598,10 @@ static int ums_accept(struct socket *sock, struct socket *new_sock,
 	/* room again: TCP may hold connections the full queue left there */
 	ums_listen_kick(lums);
 
-	lock_sock(&ums->sk);
+	/* off the queue, the child is ours alone: no lock of its own */
 	sock_graft(&ums->sk, new_sock);
 	new_sock->state = SS_CONNECTED;
 	ums_fallback_attach(ums);
-	release_sock(&ums->sk);
 out:
 	release_sock(lsk);
 	return rc;

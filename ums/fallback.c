@@ -131,7 +131,8 @@ static void ums_fb_error_report(struct sock *clcsk)
 
 /**
  * ums_fallback_attach() - point a fallen-back socket at its clcsock
- * @ums: the socket, fallen back, under its socket lock
+ * @ums: the socket, fallen back, under its socket lock (a child being
+ *	accepted: no one else sees it)
  *
  * The file (if any: a kernel socket has none) is the clcsock's from now
  * on until release; the clcsock's wakeups reach the UMS socket's waiters.
