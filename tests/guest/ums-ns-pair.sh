@@ -22,6 +22,8 @@
 #  - /proc/net/ums_fallback of each namespace: every count exact;
 #  - ums.ko unloads; with smc.ko loaded it refuses to load, naming smc.
 set -eu
+# run from the repo top, by guest-run.sh or check-guest.sh
+export UB_TOP=${UB_TOP:-$PWD}
 . "$UB_TOP/tests/guest/lib.sh"
 
 PY=/usr/bin/python3
@@ -53,8 +55,8 @@ pair() {
 	[[ -z $9 ]] || cexp=(--expect "$9")
 	port=$((port + 1))
 	echo "== $name"
-	ub_ns "$sns" "$PY" "$peer" server "$skind" "$addr" "$port" 1 "${sexp[@]}" &
-	srv=$!
+	ip netns exec "$sns" "$PY" "$peer" server "$skind" "$addr" "$port" 1 "${sexp[@]}" &
+	srv=$! # ip execs the server: its PID, in its namespace
 	ub_wait_listen "$port" 30 "$srv" || ub_fail "$name: no server"
 	ub_ns "$cns" "$PY" "$peer" client "$ckind" "$addr" "$port" "$cmd" \
 		"${cexp[@]}" || ub_fail "$name: the client failed"
@@ -85,10 +87,10 @@ ub_insmod "$UB_KMOD/ums/ums.ko"
 ub_nspair_add_devs
 mkdir -p "$tmp"
 for ns in "$A" "$B"; do
-	ub_ns "$ns" "$UB_BUSYBOX" sh -c 'read -r v < /proc/sys/net/ums/snd_buf &&
-		[ "$v" = 1048576 ] && read -r v < /proc/sys/net/ums/rcv_buf &&
-		[ "$v" = 1048576 ] && read -r v < /proc/sys/net/ums/autocorking_size &&
-		[ "$v" = 524288 ]' || ub_fail "$ns: net.ums defaults"
+	v=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/sys/net/ums/snd_buf \
+		/proc/sys/net/ums/rcv_buf /proc/sys/net/ums/autocorking_size)
+	[[ $(echo $v) == "1048576 1048576 524288" ]] ||
+		ub_fail "$ns: net.ums snd_buf, rcv_buf, autocorking_size: $v"
 done
 echo "== net.ums ranges (per namespace)"
 ub_ns "$A" "$UB_BUSYBOX" sh -c '
@@ -132,9 +134,9 @@ out=$("$ums_run" -x true 2>&1) && ub_fail "ums_run -x succeeded"
 if command -v iperf3 > /dev/null; then
 	echo "== iperf3 under ums_run, 2 s"
 	port=$((port + 1))
-	ub_ns "$B" "$ums_run" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
+	ip netns exec "$B" "$ums_run" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
 		> "$tmp/iperf3.server" 2>&1 &
-	srv=$!
+	srv=$! # ip execs the server: its PID, in its namespace
 	ub_wait_listen "$port" 30 "$srv" || ub_fail "no iperf3 server"
 	ub_ns "$A" "$ums_run" -d iperf3 -c "$UB_IP4_B" -p "$port" -t 2 \
 		> "$tmp/iperf3.client" 2> "$tmp/iperf3.err" ||
