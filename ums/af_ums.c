@@ -289,15 +289,21 @@ static void ums_connect_work(struct work_struct *work)
 	sock_put(sk);	/* ums_connect()'s */
 }
 
-/* Wait until a connect in progress has ended; 0 or a negative errno. */
-static int ums_wait_connect(struct sock *sk, long timeo)
+/*
+ * Under @sk's lock, which is dropped while asleep: wait until @done(@sk)
+ * (read under the lock), at most @timeo. Return: 0 or a negative errno.
+ */
+static int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
+		    bool exclusive)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-	struct ums_sock *ums = ums_sk(sk);
 	int rc = 0;
 
-	add_wait_queue(sk_sleep(sk), &wait);
-	while (READ_ONCE(ums->connect_nonblock)) {
+	if (exclusive)
+		add_wait_queue_exclusive(sk_sleep(sk), &wait);
+	else
+		add_wait_queue(sk_sleep(sk), &wait);
+	while (!done(sk)) {
 		if (!timeo) {
 			rc = -EAGAIN;
 			break;
@@ -306,11 +312,21 @@ static int ums_wait_connect(struct sock *sk, long timeo)
 			rc = sock_intr_errno(timeo);
 			break;
 		}
-		sk_wait_event(sk, &timeo, !READ_ONCE(ums->connect_nonblock),
-			      &wait);
+		sk_wait_event(sk, &timeo, done(sk), &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return rc;
+}
+
+static bool ums_connect_ended(struct sock *sk)
+{
+	return !READ_ONCE(ums_sk(sk)->connect_nonblock);
+}
+
+/* Wait until a connect in progress has ended; 0 or a negative errno. */
+static int ums_wait_connect(struct sock *sk, long timeo)
+{
+	return ums_wait(sk, timeo, ums_connect_ended, false);
 }
 
 static int ums_connect(struct socket *sock, struct sockaddr *addr, int alen,
@@ -556,14 +572,19 @@ out:
 	return rc;
 }
 
+/* A child to accept, or no more listening. */
+static bool ums_accept_ready(struct sock *lsk)
+{
+	return !list_empty(&ums_sk(lsk)->accept_q) ||
+	       lsk->sk_state != UMS_LISTEN;
+}
+
 static int ums_accept(struct socket *sock, struct socket *new_sock,
 		      int flags, bool kern)
 {
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *lsk = sock->sk;
 	struct ums_sock *lums = ums_sk(lsk);
 	struct ums_sock *ums;
-	long timeo;
 	int rc = 0;
 
 	lock_sock(lsk);
@@ -571,25 +592,10 @@ static int ums_accept(struct socket *sock, struct socket *new_sock,
 		rc = -EINVAL;
 		goto out;
 	}
-	timeo = sock_rcvtimeo(lsk, flags & O_NONBLOCK);
-	add_wait_queue_exclusive(sk_sleep(lsk), &wait);
-	while (list_empty(&lums->accept_q)) {
-		if (lsk->sk_state != UMS_LISTEN) {
-			rc = -EINVAL;
-			break;
-		}
-		if (!timeo) {
-			rc = -EAGAIN;
-			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
-		sk_wait_event(lsk, &timeo, !list_empty(&lums->accept_q) ||
-			      lsk->sk_state != UMS_LISTEN, &wait);
-	}
-	remove_wait_queue(sk_sleep(lsk), &wait);
+	rc = ums_wait(lsk, sock_rcvtimeo(lsk, flags & O_NONBLOCK),
+		      ums_accept_ready, true);
+	if (!rc && lsk->sk_state != UMS_LISTEN)
+		rc = -EINVAL;
 	if (rc)
 		goto out;
 	ums = list_first_entry(&lums->accept_q, struct ums_sock, accept_node);

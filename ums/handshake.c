@@ -94,6 +94,32 @@ static int ums_clc_declined(struct ums_sock *ums, const u8 *buf, int len)
 	return UMS_CLC_DECL_PEERDECL;
 }
 
+/* What a handshake works in: the message buffer and a proposal. */
+struct ums_clc_work {
+	u8 msg[UMS_CLC_MAX_LEN];
+	struct ums_clc_prop_info info;
+};
+
+/*
+ * The peer's next message. Return: 0 when it is one of @type, its length
+ * in *@len; else the end of the handshake: the fallback reason after a
+ * decline, or a malformed or unexpected message (> 0: every code is), or
+ * the connection's error (< 0).
+ */
+static int ums_clc_expect(struct ums_sock *ums, u8 *buf, u8 type, int *len)
+{
+	*len = ums_clc_recv(ums->clcsock, buf);
+	if (*len == -EPROTO)
+		return ums_clc_unexpected(ums);
+	if (*len < 0)
+		return *len;
+	if (((struct ums_clc_hdr *)buf)->type == UMS_CLC_DECLINE)
+		return ums_clc_declined(ums, buf, *len);
+	if (((struct ums_clc_hdr *)buf)->type != type)
+		return ums_clc_unexpected(ums);
+	return 0;
+}
+
 /**
  * ums_clc_client() - the client's handshake
  * @ums: the socket, its clcsock connected
@@ -103,57 +129,34 @@ static int ums_clc_declined(struct ums_sock *ums, const u8 *buf, int len)
 int ums_clc_client(struct ums_sock *ums)
 {
 	struct sock *clcsk = ums->clcsock->sk;
-	struct ums_clc_prop_info *info;
+	struct ums_clc_work *w;
 	int len, rc;
-	u8 *buf;
 
 	if (!tcp_sk(clcsk)->syn_smc)
 		return UMS_CLC_DECL_PEERNOUMS;
 	if (ums_dev_is_local(clcsk))
 		return ums_clc_decline(ums->clcsock, UMS_CLC_DECL_LOCAL);
-	buf = kmalloc(UMS_CLC_MAX_LEN, GFP_KERNEL);
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!buf || !info) {
-		rc = ums_clc_decline(ums->clcsock, UMS_CLC_DECL_MEM);
-		goto out;
-	}
-	rc = ums_dev_local_info(clcsk, info);
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return ums_clc_decline(ums->clcsock, UMS_CLC_DECL_MEM);
+	rc = ums_dev_local_info(clcsk, &w->info);
 	if (rc) {
 		rc = ums_clc_decline(ums->clcsock, rc);
 		goto out;
 	}
-	memcpy(info->peer_id, ums_peer_id, UMS_CLC_PEER_ID_LEN);
-	info->session_id = get_random_u32();
-	len = ums_clc_build_proposal(buf, UMS_CLC_MAX_LEN, info);
-	rc = ums_clc_send(ums->clcsock, buf, len);
-	if (rc)
-		goto out;
-	len = ums_clc_recv(ums->clcsock, buf);
-	if (len == -EPROTO) {
-		rc = ums_clc_unexpected(ums);
-		goto out;
-	}
-	if (len < 0) {
-		rc = len;
-		goto out;
-	}
-	switch (((struct ums_clc_hdr *)buf)->type) {
-	case UMS_CLC_DECLINE:
-		rc = ums_clc_declined(ums, buf, len);
-		break;
-	case UMS_CLC_ACCEPT:
-		/* a link needs the URMA data path */
+	memcpy(w->info.peer_id, ums_peer_id, UMS_CLC_PEER_ID_LEN);
+	w->info.session_id = get_random_u32();
+	len = ums_clc_build_proposal(w->msg, sizeof(w->msg), &w->info);
+	rc = ums_clc_send(ums->clcsock, w->msg, len);
+	if (!rc)
+		rc = ums_clc_expect(ums, w->msg, UMS_CLC_ACCEPT, &len);
+	if (!rc)	/* a link needs the URMA data path */
 		rc = ums_clc_decline(ums->clcsock,
-				     ums_clc_parse_accept(buf, len) ?
+				     ums_clc_parse_accept(w->msg, len) ?
 				     UMS_CLC_DECL_SYNCERR :
 				     UMS_CLC_DECL_NOACTLINK);
-		break;
-	default:
-		rc = ums_clc_unexpected(ums);
-	}
 out:
-	kfree(info);
-	kfree(buf);
+	kfree(w);
 	return rc;
 }
 
@@ -169,45 +172,24 @@ out:
 int ums_clc_server(struct ums_sock *ums)
 {
 	struct sock *clcsk = ums->clcsock->sk;
-	struct ums_clc_prop_info *info;
+	struct ums_clc_work *w;
 	int len, rc;
-	u8 *buf;
 
 	if (!tcp_sk(clcsk)->syn_smc)
 		return UMS_CLC_DECL_PEERNOUMS;
-	buf = kmalloc(UMS_CLC_MAX_LEN, GFP_KERNEL);
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!buf || !info) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	len = ums_clc_recv(ums->clcsock, buf);
-	if (len == -EPROTO) {
-		rc = ums_clc_unexpected(ums);
-		goto out;
-	}
-	if (len < 0) {
-		rc = len;
-		goto out;
-	}
-	switch (((struct ums_clc_hdr *)buf)->type) {
-	case UMS_CLC_DECLINE:
-		rc = ums_clc_declined(ums, buf, len);
-		break;
-	case UMS_CLC_PROPOSAL:
-		if (ums_clc_parse_proposal(buf, len, info))
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	rc = ums_clc_expect(ums, w->msg, UMS_CLC_PROPOSAL, &len);
+	if (!rc) {
+		if (ums_clc_parse_proposal(w->msg, len, &w->info))
 			rc = UMS_CLC_DECL_SYNCERR;
 		else if (ums_dev_is_local(clcsk))
 			rc = UMS_CLC_DECL_LOCAL;
 		else
-			rc = ums_dev_check_peer(clcsk, info);
+			rc = ums_dev_check_peer(clcsk, &w->info);
 		rc = ums_clc_decline(ums->clcsock, rc);
-		break;
-	default:
-		rc = ums_clc_unexpected(ums);
 	}
-out:
-	kfree(info);
-	kfree(buf);
+	kfree(w);
 	return rc;
 }

@@ -20,7 +20,8 @@
 #    too: the client declines NOUMSDEV without a proposal;
 #  - ums_run's errors, and iperf3 with client and server under ums_run;
 #  - /proc/net/ums_fallback of each namespace: every count exact;
-#  - ums.ko unloads; with smc.ko loaded it refuses to load, naming smc.
+#  - no TCP socket left (sockstat), ums.ko unloads; with smc.ko loaded it
+#    refuses to load, naming smc.
 set -eu
 # run from the repo top, by guest-run.sh or check-guest.sh
 export UB_TOP=${UB_TOP:-$PWD}
@@ -154,7 +155,15 @@ else
 	echo "== iperf3 not installed: not run"
 fi
 
-echo "== unload"
+echo "== no TCP socket left in either namespace, ums.ko unloads"
+for ns in "$A" "$B"; do
+	for ((i = 0; ; i++)); do
+		st=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/net/sockstat /proc/net/sockstat6)
+		[[ $st == *"TCP: inuse 0 "*"TCP6: inuse 0"* ]] && break
+		((i < 100)) || ub_fail "$ns: TCP sockets left: $st"
+		ub_sleep 0.1
+	done
+done
 ub_rmmod ums
 [[ ! -e /proc/net/ums ]] || ub_fail "/proc/net/ums is still there"
 echo "== with smc.ko loaded, ums.ko refuses to load"
