@@ -16,6 +16,8 @@
 #    IPv4 with 8 MiB, over IPv6 with a non-blocking connect, TCP_NODELAY,
 #    SO_RCVTIMEO, poll, FIONREAD, MSG_PEEK and shutdown;
 #  - AF_SMC <-> AF_SMC in one namespace over loopback: LOCAL, no proposal;
+#  - a listener (non-blocking accept: EAGAIN, then poll) closed with a
+#    connection in its queue: the client sees it end;
 #  - the server's device gone: it declines NOUMSDEV; the client's gone
 #    too: the client declines NOUMSDEV without a proposal;
 #  - ums_run's errors, and iperf3 with client and server under ums_run;
@@ -47,8 +49,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# pair NAME SRV_NS SRV_KIND ADDR CLI_NS CLI_KIND CMD SRV_EXPECT CLI_EXPECT:
-# one connection (tests/guest/ums_peer.py), both ends checked.
+# pair NAME SRV_NS SRV_KIND ADDR CLI_NS CLI_KIND CMD SRV_EXPECT CLI_EXPECT
+# [ROLE]: one connection (tests/guest/ums_peer.py, the server's ROLE
+# "server" or "drop"), both ends checked.
 pair() {
 	local name=$1 sns=$2 skind=$3 addr=$4 cns=$5 ckind=$6 cmd=$7
 	local sexp=() cexp=()
@@ -56,7 +59,8 @@ pair() {
 	[[ -z $9 ]] || cexp=(--expect "$9")
 	port=$((port + 1))
 	echo "== $name"
-	ip netns exec "$sns" "$PY" "$peer" server "$skind" "$addr" "$port" 1 "${sexp[@]}" &
+	ip netns exec "$sns" "$PY" "$peer" "${10:-server}" "$skind" "$addr" \
+		"$port" 1 "${sexp[@]}" &
 	srv=$! # ip execs the server: its PID, in its namespace
 	ub_wait_listen "$port" 30 "$srv" || ub_fail "$name: no server"
 	ub_ns "$cns" "$PY" "$peer" client "$ckind" "$addr" "$port" "$cmd" \
@@ -116,14 +120,16 @@ pair "AF_SMC <-> AF_SMC (IPv6), socket API" "$B" smc "$UB_IP6_B" "$A" smc API \
 	"$NOACTLINK" "$PEERDECL/$NOACTLINK"
 pair "AF_SMC <-> AF_SMC over loopback" "$A" smc 127.0.0.1 "$A" smc \
 	SUM:1048576 "$PEERDECL/$LOCAL" "$LOCAL"
+pair "AF_SMC listener closed with a connection not accepted" "$B" smc \
+	"$UB_IP4_B" "$A" smc DROPPED "" "" drop
 ub_ns "$B" "$UB_ADMIN" dev del "$UB_DEV_B"
 pair "AF_SMC <-> AF_SMC, no device on the server" "$B" smc "$UB_IP4_B" "$A" \
 	smc SUM:1048576 "$NOUMSDEV" "$PEERDECL/$NOUMSDEV"
 ub_ns "$A" "$UB_ADMIN" dev del "$UB_DEV_A"
 pair "AF_SMC <-> AF_SMC, no device on either" "$B" smc "$UB_IP6_B" "$A" smc \
 	SUM:1048576 "$PEERDECL/$NOUMSDEV" "$NOUMSDEV"
-expect_fb "$A" "$PEERNOUMS=1:0 $NOACTLINK=0:0 $PEERDECL=3:1 $LOCAL=1:0 $NOUMSDEV=1:0"
-expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:2 $NOUMSDEV=0:1 $PEERDECL=0:1"
+expect_fb "$A" "$PEERNOUMS=1:0 $PEERDECL=4:1 $LOCAL=1:0 $NOUMSDEV=1:0"
+expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:3 $NOUMSDEV=0:1 $PEERDECL=0:1"
 echo "   /proc/net/ums_fallback of $A:"
 ub_ns "$A" "$UB_BUSYBOX" cat /proc/net/ums_fallback
 
@@ -149,8 +155,8 @@ if command -v iperf3 > /dev/null; then
 		ub_fail "ums_run -d: no socket mapped: $(<"$tmp/iperf3.err")"
 	# iperf3's control and data connections, both AF_SMC on both ends
 	# (no device on either: the client declines)
-	expect_fb "$A" "$PEERNOUMS=1:0 $PEERDECL=3:1 $LOCAL=1:0 $NOUMSDEV=3:0"
-	expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:2 $NOUMSDEV=0:1 $PEERDECL=0:3"
+	expect_fb "$A" "$PEERNOUMS=1:0 $PEERDECL=4:1 $LOCAL=1:0 $NOUMSDEV=3:0"
+	expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:3 $NOUMSDEV=0:1 $PEERDECL=0:3"
 else
 	echo "== iperf3 not installed: not run"
 fi

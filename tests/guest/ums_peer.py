@@ -4,6 +4,7 @@
 
   ums_peer.py server KIND ADDR PORT COUNT [--expect REASON[/PEER]]
   ums_peer.py client KIND ADDR PORT CMD [--expect REASON[/PEER]]
+  ums_peer.py drop KIND ADDR PORT 1
 
 KIND is "smc" (socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or _SMC6), the
 address family of ADDR for the clcsock) or "tcp". The server serves COUNT
@@ -11,6 +12,9 @@ connections, one at a time, then exits 0 if every one went well. A
 connection starts with a command line from the client:
   "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n");
   "PEEK"   the server sends b"hello" and waits for the client to close.
+"drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
+connection to accept, and closes the listener without accepting it; the
+client's CMD "DROPPED" then sees its connection end (EOF or reset).
 The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
 (the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
 poll checked, over a non-blocking connect) or "HOLD" (SUM:1 then wait for
@@ -132,6 +136,35 @@ def serve(kind, addr, port, count, expect):
     ls.close()
 
 
+def drop(kind, addr, port):
+    ls = make_socket(kind, family(addr))
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(8)
+    ls.setblocking(False)
+    try:
+        ls.accept()
+        fail("accept on an empty queue returned")
+    except BlockingIOError:
+        pass
+    p = select.poll()
+    p.register(ls, select.POLLIN)
+    if not p.poll(30000):
+        fail("the listener: no POLLIN in 30 s")
+    ls.close()
+
+
+def client_dropped(s, addr, port):
+    s.connect((addr, port))
+    s.settimeout(30)
+    try:
+        s.sendall(b"SUM 1\n")
+        if s.recv(1) != b"":
+            fail("data from a listener that was closed")
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+
+
 def client_sum(s, n, expect):
     data = os.urandom(n)
     s.sendall(f"SUM {n}\n".encode())
@@ -199,6 +232,9 @@ def client(kind, addr, port, cmd, expect):
         if cmd == "API":
             client_api(s, addr, port, expect)
             return
+        if cmd == "DROPPED":
+            client_dropped(s, addr, port)
+            return
         s.connect((addr, port))
         if cmd.startswith("SUM:"):
             client_sum(s, int(cmd[4:]), expect)
@@ -217,11 +253,13 @@ def main():
         i = a.index("--expect")
         expect = a[i + 1]
         del a[i:i + 2]
-    if len(a) != 5 or a[0] not in ("server", "client"):
+    if len(a) != 5 or a[0] not in ("server", "client", "drop"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     if a[0] == "server":
         serve(a[1], a[2], int(a[3]), int(a[4]), expect)
+    elif a[0] == "drop":
+        drop(a[1], a[2], int(a[3]))
     else:
         client(a[1], a[2], int(a[3]), a[4], expect)
 
