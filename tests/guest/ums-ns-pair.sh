@@ -138,19 +138,28 @@ out=$("$ums_run" 2>&1) && ub_fail "ums_run with no command succeeded"
 [[ $out == *"ums_run: Error: Missing command param"* ]] || ub_fail "ums_run: $out"
 out=$("$ums_run" -x true 2>&1) && ub_fail "ums_run -x succeeded"
 [[ $out == *"ums_run: Error: invalid option: -x"* ]] || ub_fail "ums_run -x: $out"
-if command -v iperf3 > /dev/null; then
-	echo "== iperf3 under ums_run, 2 s"
+# iperf3 -c over the veth to B, 2 s, its receiver line in IPERF
+iperf() {
 	port=$((port + 1))
-	ip netns exec "$B" "$ums_run" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
+	ip netns exec "$B" "$@" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
 		> "$tmp/iperf3.server" 2>&1 &
-	srv=$! # ip execs the server: its PID, in its namespace
+	srv=$!
 	ub_wait_listen "$port" 30 "$srv" || ub_fail "no iperf3 server"
-	ub_ns "$A" "$ums_run" -d iperf3 -c "$UB_IP4_B" -p "$port" -t 2 \
+	ub_ns "$A" "$@" iperf3 -c "$UB_IP4_B" -p "$port" -t 2 \
 		> "$tmp/iperf3.client" 2> "$tmp/iperf3.err" ||
 		ub_fail "iperf3 client: $(<"$tmp/iperf3.client") $(<"$tmp/iperf3.err")"
 	wait "$srv" || ub_fail "iperf3 server: $(<"$tmp/iperf3.server")"
 	srv=
-	grep -E 'receiver$' "$tmp/iperf3.client"
+	IPERF=$(grep -E 'receiver$' "$tmp/iperf3.client") ||
+		ub_fail "iperf3: no receiver line: $(<"$tmp/iperf3.client")"
+}
+
+if command -v iperf3 > /dev/null; then
+	echo "== iperf3, 2 s, plain TCP then under ums_run (both ends)"
+	iperf
+	echo "   TCP:     $IPERF"
+	iperf "$ums_run" -d
+	echo "   ums_run: $IPERF"
 	grep -q "libums-preload: map sock to AF_SMC" "$tmp/iperf3.err" ||
 		ub_fail "ums_run -d: no socket mapped: $(<"$tmp/iperf3.err")"
 	# iperf3's control and data connections, both AF_SMC on both ends
