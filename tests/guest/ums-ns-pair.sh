@@ -9,6 +9,7 @@
 # each one moves data checked by SHA-256 (tests/guest/ums_peer.py), and
 # both ends check their line of /proc/net/ums{,6} while it is open
 # (Fallback True, the reason and the peer's). In order:
+#  - AF_SMC connect refused, blocking and non-blocking (poll, SO_ERROR);
 #  - AF_SMC client -> TCP server: no SMC option in the SYN/ACK, PEERNOUMS;
 #  - TCP client -> AF_SMC server (IPv6): PEERNOUMS on the server;
 #  - AF_SMC <-> AF_SMC, UB devices on both: proposal, the server declines
@@ -58,7 +59,7 @@ pair() {
 	[[ -z $8 ]] || sexp=(--expect "$8")
 	[[ -z $9 ]] || cexp=(--expect "$9")
 	port=$((port + 1))
-	echo "== $name"
+	echo "== $name ($SECONDS s)"
 	ip netns exec "$sns" "$PY" "$peer" "${10:-server}" "$skind" "$addr" \
 		"$port" 1 "${sexp[@]}" &
 	srv=$! # ip execs the server: its PID, in its namespace
@@ -110,6 +111,9 @@ ub_ns "$A" "$UB_BUSYBOX" sh -c '
 ub_ns "$B" "$UB_BUSYBOX" grep -qx 1048576 /proc/sys/net/ums/snd_buf ||
 	ub_fail "net.ums.snd_buf is not per namespace"
 
+echo "== AF_SMC connect refused, blocking and not ($SECONDS s)"
+ub_ns "$A" "$PY" "$peer" client smc "$UB_IP4_B" 4999 REFUSED ||
+	ub_fail "refused connects"
 pair "AF_SMC client -> TCP server" "$B" tcp "$UB_IP4_B" "$A" smc SUM:4194304 \
 	"" "$PEERNOUMS"
 pair "TCP client -> AF_SMC server (IPv6)" "$B" smc "$UB_IP6_B" "$A" tcp \
@@ -170,7 +174,7 @@ else
 	echo "== iperf3 not installed: not run"
 fi
 
-echo "== no TCP socket left in either namespace, ums.ko unloads"
+echo "== no TCP socket left in either namespace, ums.ko unloads ($SECONDS s)"
 for ns in "$A" "$B"; do
 	for ((i = 0; ; i++)); do
 		st=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/net/sockstat /proc/net/sockstat6)

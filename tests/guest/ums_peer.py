@@ -15,6 +15,9 @@ connection starts with a command line from the client:
 "drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
 connection to accept, and closes the listener without accepting it; the
 client's CMD "DROPPED" then sees its connection end (EOF or reset).
+The client's CMD "REFUSED" connects where nothing listens: a blocking
+connect is refused; a non-blocking one reports EINPROGRESS, then poll
+POLLERR and SO_ERROR ECONNREFUSED.
 The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
 (the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
 poll checked, over a non-blocking connect) or "HOLD" (SUM:1 then wait for
@@ -165,6 +168,30 @@ def client_dropped(s, addr, port):
         pass
 
 
+def client_refused(kind, addr, port):
+    s = make_socket(kind, family(addr))
+    with s:
+        try:
+            s.connect((addr, port))
+            fail("connect where nothing listens succeeded")
+        except ConnectionRefusedError:
+            pass
+    s = make_socket(kind, family(addr))
+    with s:
+        s.setblocking(False)
+        rc = s.connect_ex((addr, port))
+        if rc != errno.EINPROGRESS:
+            fail(f"non-blocking connect: {os.strerror(rc)}, want EINPROGRESS")
+        p = select.poll()
+        p.register(s, select.POLLOUT)
+        ev = p.poll(30000)
+        if not ev or not ev[0][1] & select.POLLERR:
+            fail(f"refused non-blocking connect: poll {ev}")
+        err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if err != errno.ECONNREFUSED:
+            fail(f"SO_ERROR {os.strerror(err)}, want ECONNREFUSED")
+
+
 def client_sum(s, n, expect):
     data = os.urandom(n)
     s.sendall(f"SUM {n}\n".encode())
@@ -227,6 +254,9 @@ def client_api(s, addr, port, expect):
 
 
 def client(kind, addr, port, cmd, expect):
+    if cmd == "REFUSED":
+        client_refused(kind, addr, port)
+        return
     s = make_socket(kind, family(addr))
     with s:
         if cmd == "API":
