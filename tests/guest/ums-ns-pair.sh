@@ -95,7 +95,7 @@ mkdir -p "$tmp"
 for ns in "$A" "$B"; do
 	v=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/sys/net/ums/snd_buf \
 		/proc/sys/net/ums/rcv_buf /proc/sys/net/ums/autocorking_size)
-	[[ $(echo $v) == "1048576 1048576 524288" ]] ||
+	[[ $v == $'1048576\n1048576\n524288' ]] ||
 		ub_fail "$ns: net.ums snd_buf, rcv_buf, autocorking_size: $v"
 done
 echo "== net.ums ranges (per namespace)"
