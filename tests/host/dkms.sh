@@ -48,7 +48,7 @@ dkms_build() {
 	status=$(dkms status "ub-urma/$ver" "${trees[@]}")
 	echo "$status"
 	[[ $status == *"ub-urma/$ver, $rel, x86_64: installed"* ]] || fail "dkms status is not installed"
-	for m in ubcore udma uburma ipourma; do
+	for m in ubcore udma uburma ipourma ums; do
 		[ -f "$mods/$m.ko" ] || fail "$m.ko not installed by dkms"
 	done
 }
@@ -84,7 +84,7 @@ PROBE
 
 	echo "== dkms remove"
 	dkms remove "ub-urma/$ver" --all "${trees[@]}" > /dev/null
-	for m in ubcore udma uburma ipourma; do
+	for m in ubcore udma uburma ipourma ums; do
 		[ ! -e "$mods/$m.ko" ] || fail "$m.ko left after dkms remove"
 	done
 	rm -rf "$t"
