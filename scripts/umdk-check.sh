@@ -167,7 +167,7 @@ perftest_run() {
 	local name=$1 cmd=$2 lib=$prefix/lib log rc=0 server port
 	shift 2
 	log=$out/perftest-${name// /-}
-	port=$((21000 + 2 * (${#passed[@]} + ${#failed[@]})))
+	port=$((21000 + 2 * (${#passed[@]} + ${#failed[@]} + ${#unsupported[@]})))
 	echo "== urma_perftest $name"
 	"${server_pre[@]}" env LD_LIBRARY_PATH="$lib" timeout 300 "$out/urma_perftest" "$cmd" \
 		-d "$server_dev" -P "$port" "$@" > "$log-server.log" 2>&1 &
@@ -205,9 +205,8 @@ ping_help() {
 # stack has no aggregation module, so without that family the run is
 # listed as unsupported, with the reason, not as passed.
 ping_run() {
-	local eids=() src dst rc=0 log=$out/ping-run.log
-	eids=("${client_pre[@]}" cat "/sys/class/ubcore/$dev/eids/eid0")
-	src=$("${eids[@]}" 2> /dev/null)
+	local src dst rc=0 log=$out/ping-run.log
+	src=$("${client_pre[@]}" cat "/sys/class/ubcore/$dev/eids/eid0" 2> /dev/null)
 	dst=$("${server_pre[@]}" cat "/sys/class/ubcore/$server_dev/eids/eid0" 2> /dev/null)
 	echo "== urma_ping -c 3 -I $src $dst"
 	"${client_pre[@]}" env LD_LIBRARY_PATH="$prefix/lib" timeout 60 "$out/urma_ping" -c 3 -i 1 -W 2 \
