@@ -4,12 +4,14 @@
  *
  * The data path of an IPoURMA netdev, on ubcore's kernel API
  * (include/ub/ubcore_dp.h):
- * - TX: ipourma_xmit() copies the IPv6 packet behind the header into a
- *   slot of a pre-registered buffer and posts a SEND (UM) from the
- *   netdev's JFS to the destination EID's imported well-known jetty. A
- *   copy, not the skb's pages as SGEs: zero-copy TX is a later step. The
- *   queue stops when every slot (hence every JFS entry) is in flight and
- *   wakes when completions free a quarter of them.
+ * - TX: ipourma_xmit() posts a SEND (UM) from the netdev's JFS to the
+ *   destination EID's imported well-known jetty, without a copy: its two
+ *   SGEs are the IPoURMA header (one constant buffer) and the skb's data,
+ *   both named through the linear map's local-only segment, so the skb
+ *   (which may be a clone: TCP keeps the original for retransmission)
+ *   is not written. The skb lives until its completion. The queue stops
+ *   when every slot (hence every JFS entry) is in flight and wakes when
+ *   completions free a quarter of them.
  * - RX: each well-known jetty has IPOURMA_RX_DEPTH buffers posted; the
  *   JFCs' completion callback schedules NAPI, whose poll reaps both JFCs
  *   within its budget, builds an skb per message, hands it to the stack
@@ -96,7 +98,7 @@ int ipourma_dp_init(struct ipourma_priv *priv)
 	struct ubcore_jfs_cfg jfs_cfg = {
 		.depth = IPOURMA_TX_DEPTH,
 		.trans_mode = UBCORE_TP_UM,
-		.max_sge = 1,
+		.max_sge = IPOURMA_TX_SGE,
 		.max_rsge = 1,
 	};
 	int ret;
@@ -125,21 +127,21 @@ int ipourma_dp_init(struct ipourma_priv *priv)
 		ret = PTR_ERR(priv->jfs);
 		goto err_jfc_rx;
 	}
-	priv->tx_buf = vzalloc(IPOURMA_TX_DEPTH * IPOURMA_MSG_MAX);
-	if (!priv->tx_buf) {
+	priv->tx_hdr = kmalloc(IPOURMA_HDR_LEN, GFP_KERNEL);
+	if (!priv->tx_hdr) {
 		ret = -ENOMEM;
 		goto err_jfs;
 	}
-	priv->tx_seg = ipourma_reg(priv, priv->tx_buf,
-				   IPOURMA_TX_DEPTH * IPOURMA_MSG_MAX);
-	if (IS_ERR(priv->tx_seg)) {
-		ret = PTR_ERR(priv->tx_seg);
-		goto err_buf;
+	ipourma_hdr_write(priv->tx_hdr, htons(ETH_P_IPV6));
+	priv->lin_seg = ubcore_register_linear_seg(dev, priv->token);
+	if (IS_ERR(priv->lin_seg)) {
+		ret = PTR_ERR(priv->lin_seg);
+		goto err_hdr;
 	}
 	return 0;
 
-err_buf:
-	vfree(priv->tx_buf);
+err_hdr:
+	kfree(priv->tx_hdr);
 err_jfs:
 	ubcore_delete_jfs(priv->jfs);
 err_jfc_rx:
@@ -168,10 +170,17 @@ static void ipourma_check(struct ipourma_priv *priv, const char *what, int ret)
  */
 void ipourma_dp_fini(struct ipourma_priv *priv)
 {
-	ipourma_check(priv, "unregister tx seg",
-		      ubcore_unregister_seg(priv->tx_seg));
-	vfree(priv->tx_buf);
+	u32 slot;
+
 	ipourma_check(priv, "delete jfs", ubcore_delete_jfs(priv->jfs));
+	/* the packets whose completion NAPI did not reap */
+	for (slot = 0; slot < IPOURMA_TX_DEPTH; slot++) {
+		dev_kfree_skb_any(priv->tx_skb[slot]);
+		priv->tx_skb[slot] = NULL;
+	}
+	ipourma_check(priv, "unregister linear seg",
+		      ubcore_unregister_seg(priv->lin_seg));
+	kfree(priv->tx_hdr);
 	ipourma_check(priv, "delete rx jfc", ubcore_delete_jfc(priv->jfc_rx));
 	ipourma_check(priv, "delete tx jfc", ubcore_delete_jfc(priv->jfc_tx));
 	ipourma_check(priv, "free token id",
@@ -332,34 +341,43 @@ static u32 ipourma_tx_free(struct ipourma_priv *priv)
 	return IPOURMA_TX_DEPTH - (READ_ONCE(priv->tx_head) - tail);
 }
 
-/* Post @skb to @peer from slot tx_head; the TX queue's lock is held. */
+/*
+ * Post @skb to @peer from slot tx_head; the TX queue's lock is held. On
+ * success the slot owns @skb.
+ */
 static int ipourma_post_tx(struct ipourma_priv *priv, struct sk_buff *skb,
 			   struct ipourma_peer *peer)
 {
 	u32 slot = priv->tx_head % IPOURMA_TX_DEPTH;
-	u8 *buf = priv->tx_buf + slot * IPOURMA_MSG_MAX;
-	struct ubcore_sge sge = {
-		.addr = (uintptr_t)buf,
-		.len = skb->len + IPOURMA_HDR_LEN,
-		.tseg = priv->tx_seg,
+	struct ubcore_sge sge[IPOURMA_TX_SGE] = {
+		{ .addr = (uintptr_t)priv->tx_hdr, .len = IPOURMA_HDR_LEN,
+		  .tseg = priv->lin_seg },
+		{ .addr = (uintptr_t)skb->data, .len = skb->len,
+		  .tseg = priv->lin_seg },
 	};
 	struct ubcore_jfs_wr wr = {
 		.opcode = UBCORE_OPC_SEND,
 		.flag.bs.complete_enable = 1,
 		.user_ctx = slot,
 		.tjetty = peer->tjetty,
-		.send.src = { .sge = &sge, .num_sge = 1 },
+		.send.src = { .sge = sge, .num_sge = IPOURMA_TX_SGE },
 	};
 	struct ubcore_jfs_wr *bad = NULL;
 	int ret;
 
-	ipourma_hdr_write(buf, htons(ETH_P_IPV6));
-	ret = skb_copy_bits(skb, 0, buf + IPOURMA_HDR_LEN, skb->len);
-	if (ret)
-		return ret;
+	/*
+	 * The netdev has no NETIF_F_SG: the core linearized @skb, whose head
+	 * (kmalloc or page-fragment memory) is in the linear map.
+	 */
+	if (WARN_ON_ONCE(skb_is_nonlinear(skb) || !virt_addr_valid(skb->data)))
+		return -EFAULT;
+	/* the completion may be reaped before the post returns */
+	priv->tx_skb[slot] = skb;
 	ret = ubcore_post_jfs_wr(priv->jfs, &wr, &bad);
-	if (ret)
+	if (ret) {
+		priv->tx_skb[slot] = NULL;
 		return ret;
+	}
 	WRITE_ONCE(priv->tx_head, priv->tx_head + 1);
 	return 0;
 }
@@ -432,7 +450,6 @@ netdev_tx_t ipourma_xmit(struct sk_buff *skb, struct net_device *ndev)
 	}
 	ipourma_count(priv, IPOURMA_STAT_TX_PACKETS, 1);
 	ipourma_count(priv, IPOURMA_STAT_TX_BYTES, len);
-	dev_consume_skb_any(skb);
 
 	if (!ipourma_tx_free(priv)) {
 		netif_stop_queue(ndev);
@@ -454,8 +471,8 @@ drop:
 	return NETDEV_TX_OK;
 }
 
-/* Reap the send completions; the NAPI poll. */
-static void ipourma_tx_reap(struct ipourma_priv *priv)
+/* Reap the send completions; the NAPI poll (@budget: its budget). */
+static void ipourma_tx_reap(struct ipourma_priv *priv, int budget)
 {
 	struct ubcore_cr cr[IPOURMA_POLL_BATCH];
 	u32 tail = priv->tx_tail, head;
@@ -477,6 +494,8 @@ static void ipourma_tx_reap(struct ipourma_priv *priv)
 	head = READ_ONCE(priv->tx_head);
 	while (tail != head && priv->tx_done[tail % IPOURMA_TX_DEPTH]) {
 		priv->tx_done[tail % IPOURMA_TX_DEPTH] = false;
+		napi_consume_skb(priv->tx_skb[tail % IPOURMA_TX_DEPTH], budget);
+		priv->tx_skb[tail % IPOURMA_TX_DEPTH] = NULL;
 		tail++;
 	}
 	if (tail == priv->tx_tail)
@@ -552,7 +571,7 @@ int ipourma_poll(struct napi_struct *napi, int budget)
 	struct ubcore_cr cr[IPOURMA_POLL_BATCH];
 	int done = 0, n, i;
 
-	ipourma_tx_reap(priv);
+	ipourma_tx_reap(priv, budget);
 	while (done < budget) {
 		n = ubcore_poll_jfc(priv->jfc_rx,
 				    min(budget - done, IPOURMA_POLL_BATCH), cr);

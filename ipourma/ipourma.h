@@ -38,6 +38,8 @@
 /* Receive buffers posted per well-known jetty, and TX slots per netdev. */
 #define IPOURMA_RX_DEPTH	64
 #define IPOURMA_TX_DEPTH	64
+/* SGEs of a SEND: the header, then the packet (a linear skb). */
+#define IPOURMA_TX_SGE		2
 /* Completion records taken per ubcore_poll_jfc() call. */
 #define IPOURMA_POLL_BATCH	16
 
@@ -250,8 +252,13 @@ struct ipourma_ep {
  * @jfc_tx: send completions (the JFS's and the jetties' send side)
  * @jfc_rx: receive completions of every well-known jetty
  * @jfs: the JFS every packet is sent from
- * @tx_buf: IPOURMA_TX_DEPTH slots of IPOURMA_MSG_MAX bytes (vmalloc)
- * @tx_seg: @tx_buf registered
+ * @lin_seg: the kernel's linear map, registered local-only
+ *	(ubcore_register_linear_seg()): the SGEs of a packet name its skb
+ * @tx_hdr: the IPoURMA header every packet starts with (kmalloc'd, in
+ *	@lin_seg; read-only once written)
+ * @tx_skb: per slot, the packet in flight from it (its memory is the
+ *	SEND's source until the completion); set by xmit before the post,
+ *	freed and cleared by the NAPI poll as tail passes the slot
  * @tx_head: slots handed out; written by xmit only (the TX queue's lock),
  *	WRITE_ONCE, read by the NAPI poll with READ_ONCE
  * @tx_tail: slots completed; written by the NAPI poll only
@@ -284,8 +291,9 @@ struct ipourma_priv {
 	struct ubcore_jfc *jfc_tx;
 	struct ubcore_jfc *jfc_rx;
 	struct ubcore_jfs *jfs;
-	void *tx_buf;
-	struct ubcore_target_seg *tx_seg;
+	struct ubcore_target_seg *lin_seg;
+	__be16 *tx_hdr;
+	struct sk_buff *tx_skb[IPOURMA_TX_DEPTH];
 	u32 tx_head;
 	u32 tx_tail;
 	bool tx_done[IPOURMA_TX_DEPTH];

@@ -288,6 +288,37 @@ err_use:
 EXPORT_SYMBOL_GPL(ubcore_register_seg);
 
 /**
+ * ubcore_register_linear_seg() - the kernel's linear map as one local segment
+ * @dev: the device
+ * @token_id: a token ID of @dev that a kernel caller allocated
+ *
+ * With it, a kernel client's SGEs name any memory of the linear map
+ * (kmalloc'd buffers, skb heads, page_address() of lowmem pages) by its
+ * kernel address without registering each buffer, as RDMA's local DMA
+ * lkey lets a ULP post its sk_buffs. The segment is UBCORE_ACCESS_LOCAL_ONLY:
+ * no remote request passes a target's access check on it, and a user
+ * context cannot name a kernel caller's segment in its SGEs. Unregister it
+ * with ubcore_unregister_seg().
+ *
+ * Context: process context; may sleep.
+ * Return: as ubcore_register_seg(); ERR_PTR(-EINVAL) for a token ID of a
+ * user context or of another device.
+ */
+struct ubcore_target_seg *ubcore_register_linear_seg(struct ubcore_device *dev,
+						     struct ubcore_token_id *token_id)
+{
+	struct ubcore_seg_cfg cfg = {
+		.va = PAGE_OFFSET,
+		.len = (uintptr_t)high_memory - PAGE_OFFSET,
+		.token_id = token_id,
+		.flag = UBCORE_SEG_FLAG_ACCESS_SET(UBCORE_ACCESS_LOCAL_ONLY),
+	};
+
+	return ubcore_register_seg(dev, &cfg, NULL);
+}
+EXPORT_SYMBOL_GPL(ubcore_register_linear_seg);
+
+/**
  * ubcore_unregister_seg() - end remote access to a registered segment
  * @tseg: from ubcore_register_seg()
  *

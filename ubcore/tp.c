@@ -702,6 +702,8 @@ static struct ubcore_tp *tp_new(struct ubcore_cm *cm,
 	INIT_LIST_HEAD(&tp->checks);
 	INIT_LIST_HEAD(&tp->imports);
 	tp->created_ns = ktime_get_boottime_ns();
+	tp->xport.retry_cnt = UBCORE_TP_XPORT_UNSET;
+	tp->xport.ack_timeout = UBCORE_TP_XPORT_UNSET;
 	tp->linked = true;
 	ubcore_tp_fsm_init(&tp->fsm, &cm_fsm_ops, &cm->stats, &key->local,
 			   &key->remote, tpn, cm->rto_ns, cm->retries);
@@ -927,6 +929,7 @@ int ubcore_tjetty_connect(struct ubcore_tjetty *tj, u32 local_jetty)
 	tj->tp = tp;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tjetty_connect);
 
 /**
  * ubcore_tjetty_disconnect() - give back the TP of ubcore_tjetty_connect()
@@ -948,6 +951,7 @@ void ubcore_tjetty_disconnect(struct ubcore_tjetty *tj)
 	WRITE_ONCE(tj->tp, NULL);
 	ubcore_tp_close(tp);
 }
+EXPORT_SYMBOL_IF_KUNIT(ubcore_tjetty_disconnect);
 
 /**
  * ubcore_tjetty_check_tp() - is the TP of an import the one its caller named
@@ -1026,6 +1030,195 @@ int ubcore_get_tp_list(struct ubcore_device *dev,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ubcore_get_tp_list);
+
+/*
+ * The ESTABLISHED TP whose handle is @tp_handle, if @uctx uses it: one of
+ * its imports or bound jetties holds it (@all: every local user of the TP
+ * is @uctx's). A kernel caller (@uctx NULL) uses every TP. Caller holds
+ * cm->lock. Return: the TP, or an ERR_PTR: -EINVAL (no such TP), -EPERM.
+ */
+static struct ubcore_tp *tp_of_handle(struct ubcore_cm *cm,
+				      const struct ubcore_ucontext *uctx,
+				      u64 tp_handle, bool all)
+{
+	const struct ubcore_tjetty *tj;
+	struct ubcore_tp *tp;
+	u32 mine = 0;
+
+	lockdep_assert_held(&cm->lock);
+	tp = tp_handle <= U32_MAX ? xa_load(&cm->tps, tp_handle) : NULL;
+	if (!tp || !tp_established(tp))
+		return ERR_PTR(ubcore_inval(cm->dev, "tp_handle %llu", tp_handle));
+	if (!uctx)
+		return tp;
+	list_for_each_entry(tj, &tp->imports, tp_node)
+		mine += tj->uctx == uctx;
+	/* (an open still on its way counts in users, not yet in imports) */
+	if (mine && (!all || mine == tp->users))
+		return tp;
+	dev_dbg_ratelimited(&cm->dev->dev,
+			    "TP %llu: %s of its %u users are the caller's\n",
+			    tp_handle, mine ? "not all" : "none", tp->users);
+	return ERR_PTR(-EPERM);
+}
+
+/**
+ * ubcore_get_tp_attr() - the attributes of a TP (urma_get_tp_attr())
+ * @dev: the device
+ * @uctx: the caller's context (NULL: a kernel caller)
+ * @tp_handle: from ubcore_get_tp_list()
+ * @attr: filled in
+ *
+ * Context: process context; takes cm->lock.
+ * Return: 0, -EINVAL (no ESTABLISHED TP @tp_handle), -EPERM (none of
+ * @uctx's imports or bound jetties uses it).
+ */
+int ubcore_get_tp_attr(struct ubcore_device *dev,
+		       const struct ubcore_ucontext *uctx, u64 tp_handle,
+		       struct ubcore_tp_attr *attr)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_tp_xport def = {
+		.retry_cnt = UBCORE_TP_XPORT_UNSET,
+		.ack_timeout = UBCORE_TP_XPORT_UNSET,
+	};
+	struct ubcore_tp *tp;
+
+	if (!cm || !attr)
+		return -EINVAL;
+	if (dev->ops->tp_defaults)
+		dev->ops->tp_defaults(dev, &def);
+	mutex_lock(&cm->lock);
+	tp = tp_of_handle(cm, uctx, tp_handle, false);
+	if (IS_ERR(tp)) {
+		mutex_unlock(&cm->lock);
+		return PTR_ERR(tp);
+	}
+	*attr = (struct ubcore_tp_attr){
+		.tpn = tp->fsm.local_tpn,
+		.peer_tpn = tp->fsm.peer_tpn,
+		.local = tp->key.local,
+		.peer = tp->key.remote,
+		.trans_mode = tp->key.mode == UBOE_MGMT_TM_RC ?
+			      UBCORE_TP_RC : UBCORE_TP_RM,
+		.xport = tp->xport,
+	};
+	mutex_unlock(&cm->lock);
+	if (attr->xport.retry_cnt == UBCORE_TP_XPORT_UNSET)
+		attr->xport.retry_cnt = def.retry_cnt;
+	if (attr->xport.ack_timeout == UBCORE_TP_XPORT_UNSET)
+		attr->xport.ack_timeout = def.ack_timeout;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_tp_attr);
+
+/**
+ * ubcore_set_tp_attr() - set a TP's transport values (urma_set_tp_attr())
+ * @dev: the device
+ * @uctx: the caller's context (NULL: a kernel caller)
+ * @tp_handle: from ubcore_get_tp_list()
+ * @xport: the values to set; UBCORE_TP_XPORT_UNSET: leave that one
+ *
+ * A TP shared with another context (an RM TP that two processes' imports
+ * of the same EID pair use) is refused: one user must not change how
+ * another's requests are retried. The values go with the TP: a TP opened
+ * again starts with the provider's defaults.
+ *
+ * Context: process context; takes cm->lock.
+ * Return: 0, -EINVAL (no ESTABLISHED TP @tp_handle, a value out of its
+ * range), -EPERM (a local user of the TP is not @uctx's), -EOPNOTSUPP
+ * (the device's TPs have no such values).
+ */
+int ubcore_set_tp_attr(struct ubcore_device *dev,
+		       const struct ubcore_ucontext *uctx, u64 tp_handle,
+		       const struct ubcore_tp_xport *xport)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_tp *tp;
+
+	if (!cm || !xport)
+		return -EINVAL;
+	if (!dev->ops->tp_defaults)
+		return -EOPNOTSUPP;
+	if (xport->retry_cnt != UBCORE_TP_XPORT_UNSET &&
+	    xport->retry_cnt > UBCORE_TP_RETRY_CNT_MAX)
+		return ubcore_inval(dev, "TP retry count %u", xport->retry_cnt);
+	if (xport->ack_timeout != UBCORE_TP_XPORT_UNSET &&
+	    xport->ack_timeout > UBCORE_TP_ACK_TIMEOUT_MAX)
+		return ubcore_inval(dev, "TP ACK timeout %u", xport->ack_timeout);
+	mutex_lock(&cm->lock);
+	tp = tp_of_handle(cm, uctx, tp_handle, true);
+	if (IS_ERR(tp)) {
+		mutex_unlock(&cm->lock);
+		return PTR_ERR(tp);
+	}
+	if (xport->retry_cnt != UBCORE_TP_XPORT_UNSET)
+		WRITE_ONCE(tp->xport.retry_cnt, xport->retry_cnt);
+	if (xport->ack_timeout != UBCORE_TP_XPORT_UNSET)
+		WRITE_ONCE(tp->xport.ack_timeout, xport->ack_timeout);
+	mutex_unlock(&cm->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ubcore_set_tp_attr);
+
+/**
+ * ubcore_get_jetty_tpn() - the TPN of a jetty's own TP (urma_get_tpn())
+ * @jetty: an RC jetty; the caller keeps its binding as it is meanwhile
+ * @tpn: this end's TPN, on success
+ *
+ * Context: process context; takes cm->lock.
+ * Return: 0, or -ENOTCONN: the jetty has no TP of its own (not RC, not
+ * bound) or its TP is not ESTABLISHED (its peer was lost).
+ */
+int ubcore_get_jetty_tpn(struct ubcore_jetty *jetty, u32 *tpn)
+{
+	struct ubcore_tjetty *tj = jetty->remote_jetty;
+	struct ubcore_tp *tp = tj ? tj->tp : NULL;
+	int ret = -ENOTCONN;
+
+	if (!tp)
+		return ret;
+	/* the bound import's user reference keeps @tp */
+	mutex_lock(&tp->cm->lock);
+	if (tp_established(tp)) {
+		*tpn = tp->fsm.local_tpn;
+		ret = 0;
+	}
+	mutex_unlock(&tp->cm->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_jetty_tpn);
+
+/**
+ * ubcore_tp_xport() - a TP's own transport values, for its provider
+ * @dev: the device
+ * @tpn: the TP's local TPN
+ * @xport: filled in; UBCORE_TP_XPORT_UNSET where the TP has none of its own
+ *	(the provider's default applies)
+ *
+ * Context: any context, softirq included; does not sleep (RCU).
+ * Return: 0, or -ENOENT (no TP @tpn).
+ */
+int ubcore_tp_xport(struct ubcore_device *dev, u32 tpn,
+		    struct ubcore_tp_xport *xport)
+{
+	struct ubcore_cm *cm = dev ? dev->cm : NULL;
+	struct ubcore_tp *tp;
+	int ret = -ENOENT;
+
+	if (!cm)
+		return ret;
+	rcu_read_lock();
+	tp = xa_load(&cm->tps, tpn);
+	if (tp) {
+		xport->retry_cnt = READ_ONCE(tp->xport.retry_cnt);
+		xport->ack_timeout = READ_ONCE(tp->xport.ack_timeout);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_xport);
 
 /**
  * ubcore_tp_resolve() - the TP to send on for an import

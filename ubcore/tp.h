@@ -84,6 +84,9 @@ struct ubcore_tp_target {
  * @ka_misses: keepalive probes sent since the peer was last heard
  * @ka_sent: jiffies when the last probe was sent
  * @ka_msg_id: the message ID of the last probe
+ * @xport: its own transport values (urma_set_tp_attr()), each
+ *	UBCORE_TP_XPORT_UNSET until set; written under cm->lock with
+ *	WRITE_ONCE, read locklessly (RCU) by ubcore_tp_xport()
  */
 struct ubcore_tp {
 	struct ubcore_cm *cm;
@@ -112,6 +115,7 @@ struct ubcore_tp {
 	u32 ka_misses;
 	unsigned long ka_sent;
 	u32 ka_msg_id;
+	struct ubcore_tp_xport xport;
 };
 
 /* Why a received management message was dropped (counted per device). */

@@ -191,6 +191,13 @@ static const struct uburma_cmd_desc uburma_cmds[] = {
 			  struct uburma_cmd_get_tp_list, UBURMA_CMD_F_UNLOCKED),
 	UBURMA_CMD_DESC_UD(UBURMA_CMD_IMPORT_JETTY_EX, uburma_cmd_import_jetty_ex,
 			   struct uburma_cmd_import_jetty_ex),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_GET_TP_ATTR, uburma_cmd_get_tp_attr,
+			    struct uburma_cmd_get_tp_attr),
+	UBURMA_CMD_DESC_F(UBURMA_CMD_SET_TP_ATTR, uburma_cmd_set_tp_attr,
+			  struct uburma_cmd_set_tp_attr,
+			  UBURMA_CMD_F_LOCK | UBURMA_CMD_F_CTX | UBURMA_CMD_F_NO_OUT),
+	UBURMA_CMD_DESC_OBJ(UBURMA_CMD_GET_TPN, uburma_cmd_get_tpn,
+			    struct uburma_cmd_get_tpn),
 };
 
 /* Sets *@new_fd and *@new_file to the fd the command reserved, if any. */

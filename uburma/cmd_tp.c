@@ -3,14 +3,16 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * The TP-aware commands (user guide 5.1.2.2; liburma's urma_get_tp_list(),
- * urma_import_jetty_ex(), urma_import_jfr_ex(), urma_bind_jetty_ex()): the
- * TP table of ubcore's connection manager, read and named by handle.
+ * urma_import_jetty_ex(), urma_import_jfr_ex(), urma_bind_jetty_ex(),
+ * urma_get_tp_attr(), urma_set_tp_attr(), urma_get_tpn()): the TP table
+ * of ubcore's connection manager, read and named by handle.
  */
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include <ub/ubcore_jetty.h>
 #include <ub/ubcore_tp.h>
 
 #include "uburma.h"
@@ -79,4 +81,78 @@ int uburma_cmd_import_jetty_ex(struct uburma_file *ufile, void *args)
 	ex->out.tpn = cmd.out.tpn;
 	ex->out.handle = cmd.out.handle;
 	return 0;
+}
+
+/* UBURMA_CMD_GET_TP_ATTR */
+int uburma_cmd_get_tp_attr(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_get_tp_attr *cmd = args;
+	struct ubcore_tp_attr attr;
+	int ret;
+
+	ret = ubcore_get_tp_attr(ufile->udev->ub_dev, ufile->ucontext,
+				 cmd->in.tp_handle, &attr);
+	if (ret)
+		return ret;
+	BUILD_BUG_ON(sizeof(attr.local.raw) != sizeof(cmd->out.sip));
+	cmd->out.bitmap = UBURMA_TP_ATTR_SIP | UBURMA_TP_ATTR_DIP;
+	memcpy(cmd->out.sip, attr.local.raw, sizeof(cmd->out.sip));
+	memcpy(cmd->out.dip, attr.peer.raw, sizeof(cmd->out.dip));
+	if (attr.xport.retry_cnt != UBCORE_TP_XPORT_UNSET) {
+		cmd->out.bitmap |= UBURMA_TP_ATTR_RETRY_TIMES_INIT;
+		cmd->out.retry_times_init = attr.xport.retry_cnt;
+	}
+	if (attr.xport.ack_timeout != UBCORE_TP_XPORT_UNSET) {
+		cmd->out.bitmap |= UBURMA_TP_ATTR_AT;
+		cmd->out.at = attr.xport.ack_timeout;
+	}
+	cmd->out.trans_mode = attr.trans_mode;
+	/* only ESTABLISHED TPs have a handle */
+	cmd->out.state = UBURMA_TP_STATE_ACTIVE;
+	cmd->out.tpn = attr.tpn;
+	cmd->out.peer_tpn = attr.peer_tpn;
+	return 0;
+}
+
+/* UBURMA_CMD_SET_TP_ATTR */
+int uburma_cmd_set_tp_attr(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_set_tp_attr *cmd = args;
+	struct ubcore_tp_xport xport = {
+		.retry_cnt = UBCORE_TP_XPORT_UNSET,
+		.ack_timeout = UBCORE_TP_XPORT_UNSET,
+	};
+
+	BUILD_BUG_ON(UBURMA_TP_RETRY_TIMES_MAX != UBCORE_TP_RETRY_CNT_MAX);
+	BUILD_BUG_ON(UBURMA_TP_AT_MAX != UBCORE_TP_ACK_TIMEOUT_MAX);
+	if (!cmd->in.bitmap || (cmd->in.bitmap & ~UBURMA_TP_ATTR_SETTABLE)) {
+		dev_dbg_ratelimited(&ufile->udev->ub_dev->dev,
+				    "set_tp_attr: bits 0x%x cannot be set\n",
+				    cmd->in.bitmap & ~UBURMA_TP_ATTR_SETTABLE);
+		return -EINVAL;
+	}
+	if (cmd->in.bitmap & UBURMA_TP_ATTR_RETRY_TIMES_INIT) {
+		if (cmd->in.retry_times_init > UBURMA_TP_RETRY_TIMES_MAX)
+			return -EINVAL;
+		xport.retry_cnt = cmd->in.retry_times_init;
+	}
+	if (cmd->in.bitmap & UBURMA_TP_ATTR_AT) {
+		if (cmd->in.at > UBURMA_TP_AT_MAX)
+			return -EINVAL;
+		xport.ack_timeout = cmd->in.at;
+	}
+	return ubcore_set_tp_attr(ufile->udev->ub_dev, ufile->ucontext,
+				  cmd->in.tp_handle, &xport);
+}
+
+/* UBURMA_CMD_GET_TPN */
+int uburma_cmd_get_tpn(struct uburma_file *ufile, void *args)
+{
+	struct uburma_cmd_get_tpn *cmd = args;
+	struct ubcore_jetty *jetty;
+
+	jetty = uburma_handle_object(ufile, cmd->in.handle, UBURMA_OBJ_JETTY);
+	if (IS_ERR(jetty))
+		return PTR_ERR(jetty);
+	return ubcore_get_jetty_tpn(jetty, &cmd->out.tpn);
 }

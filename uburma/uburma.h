@@ -303,5 +303,8 @@ int uburma_import_target(struct uburma_file *ufile,
 /* cmd_tp.c */
 int uburma_cmd_get_tp_list(struct uburma_file *ufile, void *args);
 int uburma_cmd_import_jetty_ex(struct uburma_file *ufile, void *args);
+int uburma_cmd_get_tp_attr(struct uburma_file *ufile, void *args);
+int uburma_cmd_set_tp_attr(struct uburma_file *ufile, void *args);
+int uburma_cmd_get_tpn(struct uburma_file *ufile, void *args);
 
 #endif /* _UBURMA_H */

@@ -189,6 +189,7 @@ static const struct ubcore_ops udma_ops = {
 	.device_group = &udma_wire_group,
 	.send_mgmt = udma_send_mgmt,
 	.tp_lost = udma_tp_lost,
+	.tp_defaults = udma_tp_defaults,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)

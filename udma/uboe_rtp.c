@@ -125,10 +125,69 @@ module_param_named(uboe_retry_cnt, udma_rtp_retry_cnt, uint, 0644);
 MODULE_PARM_DESC(uboe_retry_cnt,
 		 "UBoE TP timeouts in a row before its requests fail with ACK_TIMEOUT_ERR (default 7)");
 
-static unsigned long udma_rtp_rto0(void)
+/* 4.096 us << at: a TP's ACK timeout (urma_tp_attr_value_t's at), in ns. */
+static u64 udma_rtp_at_ns(u8 at)
 {
-	return max(msecs_to_jiffies(clamp_val(READ_ONCE(udma_rtp_rto_ms), 1,
-					      UDMA_RTP_RTO_MAX_MS)), 1UL);
+	return 4096ULL << at;
+}
+
+/**
+ * udma_tp_defaults() - ubcore_ops.tp_defaults: the module parameters as a
+ *	TP's transport values
+ * @ub_dev: the device
+ * @xport: filled in: uboe_retry_cnt (at most UBCORE_TP_RETRY_CNT_MAX, the
+ *	width of urma_tp_attr_value_t's field), and the smallest ACK timeout
+ *	exponent whose timeout covers uboe_rto_ms (15, 134 ms, for 100 ms)
+ */
+void udma_tp_defaults(struct ubcore_device *ub_dev,
+		      struct ubcore_tp_xport *xport)
+{
+	u64 rto_ns = (u64)clamp_val(READ_ONCE(udma_rtp_rto_ms), 1,
+				    UDMA_RTP_RTO_MAX_MS) * NSEC_PER_MSEC;
+	u8 at = 0;
+
+	while (at < UBCORE_TP_ACK_TIMEOUT_MAX && udma_rtp_at_ns(at) < rto_ns)
+		at++;
+	xport->retry_cnt = min_t(unsigned int, READ_ONCE(udma_rtp_retry_cnt),
+				 UBCORE_TP_RETRY_CNT_MAX);
+	xport->ack_timeout = at;
+}
+
+/*
+ * The TP's own values (urma_set_tp_attr(), kept by ubcore with the TP),
+ * else UBCORE_TP_XPORT_UNSET: the module parameters apply.
+ */
+static struct ubcore_tp_xport udma_rtp_xport(const struct udma_rtp *rtp)
+{
+	struct ubcore_tp_xport x;
+
+	if (ubcore_tp_xport(&rtp->udev->ub_dev, rtp->tpn, &x)) {
+		x.retry_cnt = UBCORE_TP_XPORT_UNSET;
+		x.ack_timeout = UBCORE_TP_XPORT_UNSET;
+	}
+	return x;
+}
+
+/* The first RTO of @rtp, jiffies. */
+static unsigned long udma_rtp_rto0(const struct udma_rtp *rtp)
+{
+	struct ubcore_tp_xport x = udma_rtp_xport(rtp);
+	unsigned int ms = READ_ONCE(udma_rtp_rto_ms);
+
+	if (x.ack_timeout != UBCORE_TP_XPORT_UNSET)
+		ms = min_t(u64, DIV_ROUND_UP_ULL(udma_rtp_at_ns(x.ack_timeout),
+						 NSEC_PER_MSEC),
+			   UDMA_RTP_RTO_MAX_MS);
+	return max(msecs_to_jiffies(clamp_val(ms, 1, UDMA_RTP_RTO_MAX_MS)), 1UL);
+}
+
+/* The timeouts in a row after which @rtp fails. */
+static unsigned int udma_rtp_retry_limit(const struct udma_rtp *rtp)
+{
+	struct ubcore_tp_xport x = udma_rtp_xport(rtp);
+
+	return x.retry_cnt != UBCORE_TP_XPORT_UNSET ? x.retry_cnt :
+	       READ_ONCE(udma_rtp_retry_cnt);
 }
 
 /* The pure parts ------------------------------------------------------ */
@@ -491,7 +550,7 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 		woken = true;
 		goto out;
 	}
-	if (++rtp->retries > READ_ONCE(udma_rtp_retry_cnt)) {
+	if (++rtp->retries > udma_rtp_retry_limit(rtp)) {
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_ACK_TIMEOUTS);
 		net_info_ratelimited("%s: TP %u: no ACK from %pI6c after %u retries\n",
 				     rtp->udev->ub_dev.dev_name, rtp->tpn,
@@ -555,7 +614,7 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	memset(&rtp->rx, 0, sizeof(rtp->rx));
 	rtp->peer_tpn = peer_tpn;
 	rtp->peer = *peer;
-	rtp->rto = udma_rtp_rto0();
+	rtp->rto = udma_rtp_rto0(rtp);
 	rtp->retries = 0;
 	rtp->failed = false;
 	rtp->lost = false;
@@ -576,7 +635,7 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	rtp->tpn = tpn;
 	spin_lock_init(&rtp->lock);
 	udma_rtp_tx_init(&rtp->tx);
-	rtp->rto = udma_rtp_rto0();
+	rtp->rto = udma_rtp_rto0(rtp);
 	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
 	/* softirq context, as a timer_list's: the same locking */
 	hrtimer_init(&rtp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -921,7 +980,7 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 	}
 	if (acked) {
 		rtp->retries = 0;
-		rtp->rto = udma_rtp_rto0();
+		rtp->rto = udma_rtp_rto0(rtp);
 	}
 	/* the hole the receiver names: the oldest unacknowledged packet */
 	if (pkt->tp_opcode == UBOE_TP_NAK && pkt->syndrome == UBOE_NAK_SEQ_ERR &&
@@ -1032,14 +1091,16 @@ void udma_rtp_show(struct seq_file *m, struct udma_dev *udev)
 	xa_for_each(&udev->rtps, tpn, rtp) {
 		spin_lock_bh(&rtp->lock);
 		waiters = list_count_nodes(&rtp->waiters);
-		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u rto_ms %u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
+		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u/%u rto_ms %u/%u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
 			   udev->ub_dev.dev_name, rtp->tpn, rtp->peer.raw,
 			   rtp->peer_tpn, rtp->gen,
 			   rtp->failed ? " failed" : "",
 			   rtp->lost ? " lost" : "",
 			   rtp->stopped ? " stopped" : "",
 			   rtp->tx.next, rtp->tx.una, rtp->tx.nr, rtp->tx.wnd,
-			   rtp->retries, jiffies_to_msecs(rtp->rto),
+			   rtp->retries, udma_rtp_retry_limit(rtp),
+			   jiffies_to_msecs(rtp->rto),
+			   jiffies_to_msecs(udma_rtp_rto0(rtp)),
 			   timer_pending(&rtp->rto_timer),
 			   rtp->tx_owner ? "yes" : "no", waiters,
 			   rtp->rx.epsn, rtp->rx.nr_held, rtp->rx.after,

@@ -273,5 +273,8 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
 void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn);
+struct ubcore_tp_xport;
+void udma_tp_defaults(struct ubcore_device *ub_dev,
+		      struct ubcore_tp_xport *xport);
 
 #endif /* _UDMA_UBOE_RTP_H */

@@ -206,6 +206,8 @@ struct ubcore_cm;
  * (include/ub/ubcore_dp.h gives their context). ubcore serialises nothing
  * for the provider beyond what the object lifetimes imply.
  */
+struct ubcore_tp_xport;
+
 struct ubcore_ops {
 	struct module *owner;
 	const char *driver_name;
@@ -322,6 +324,15 @@ struct ubcore_ops {
 	 * manager. NULL: nothing to fail.
 	 */
 	void (*tp_lost)(struct ubcore_device *dev, u32 tpn);
+	/*
+	 * The transport values a TP has until urma_set_tp_attr() sets its
+	 * own (ubcore_get_tp_attr() reports them; the provider reads a TP's
+	 * own with ubcore_tp_xport()). Any context; must not sleep. NULL:
+	 * the device's TPs have no such values (get reports none, set is
+	 * refused).
+	 */
+	void (*tp_defaults)(struct ubcore_device *dev,
+			    struct ubcore_tp_xport *xport);
 };
 
 /**

@@ -41,6 +41,7 @@ struct ubcore_device;
 #define UBCORE_SEG_FLAG_CACHEABLE	BIT(3)
 #define UBCORE_SEG_FLAG_DSVA		BIT(4)
 #define UBCORE_SEG_FLAG_ACCESS(f)	(((f) >> 5) & 0x3f)
+#define UBCORE_SEG_FLAG_ACCESS_SET(a)	(((a) & 0x3f) << 5)
 #define UBCORE_SEG_FLAG_NON_PIN		BIT(11)
 #define UBCORE_SEG_FLAG_USER_IOVA	BIT(12)
 #define UBCORE_SEG_FLAG_TOKEN_ID_VALID	BIT(13)
@@ -216,6 +217,8 @@ struct ubcore_target_seg *ubcore_register_seg(struct ubcore_device *dev,
 					      struct ubcore_seg_cfg *cfg,
 					      struct ubcore_udata *udata);
 int ubcore_unregister_seg(struct ubcore_target_seg *tseg);
+struct ubcore_target_seg *ubcore_register_linear_seg(struct ubcore_device *dev,
+						     struct ubcore_token_id *token_id);
 
 struct ubcore_target_seg *ubcore_import_seg(struct ubcore_device *dev,
 					    struct ubcore_target_seg_cfg *cfg,

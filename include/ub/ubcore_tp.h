@@ -18,6 +18,7 @@ struct ubcore_device;
 struct ubcore_jetty;
 struct ubcore_tjetty;
 struct ubcore_tjetty_cfg;
+struct ubcore_ucontext;
 struct ubcore_udata;
 
 /**
@@ -58,6 +59,53 @@ struct ubcore_tjetty *ubcore_import_jetty_ex(struct ubcore_device *dev,
 					     struct ubcore_udata *udata);
 int ubcore_bind_jetty_ex(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty,
 			 const struct ubcore_active_tp_cfg *active);
+
+/* A value of struct ubcore_tp_xport that the TP does not set itself. */
+#define UBCORE_TP_XPORT_UNSET		0xff
+/* The largest values (their widths in urma_tp_attr_value_t). */
+#define UBCORE_TP_RETRY_CNT_MAX		7
+#define UBCORE_TP_ACK_TIMEOUT_MAX	31
+
+/**
+ * struct ubcore_tp_xport - how a TP's transport retransmits
+ *	(urma_tp_attr_value_t's retry_times_init and at)
+ * @retry_cnt: retransmission timeouts in a row before the TP's requests
+ *	fail, 0 .. UBCORE_TP_RETRY_CNT_MAX
+ * @ack_timeout: the first retransmission timeout is 4.096 us << @ack_timeout,
+ *	0 .. UBCORE_TP_ACK_TIMEOUT_MAX
+ */
+struct ubcore_tp_xport {
+	u8 retry_cnt;
+	u8 ack_timeout;
+};
+
+/**
+ * struct ubcore_tp_attr - a TP's attributes (urma_get_tp_attr())
+ * @tpn: this end's TPN (its tp_handle)
+ * @peer_tpn: the peer's
+ * @local: this end's EID (SIP: an EID is an IP address)
+ * @peer: the peer's EID (DIP)
+ * @trans_mode: UBCORE_TP_RM or UBCORE_TP_RC
+ * @xport: its transport values (a TP's own, else the provider's defaults)
+ */
+struct ubcore_tp_attr {
+	u32 tpn;
+	u32 peer_tpn;
+	union ubcore_eid local;
+	union ubcore_eid peer;
+	u32 trans_mode;
+	struct ubcore_tp_xport xport;
+};
+
+int ubcore_get_tp_attr(struct ubcore_device *dev,
+		       const struct ubcore_ucontext *uctx, u64 tp_handle,
+		       struct ubcore_tp_attr *attr);
+int ubcore_set_tp_attr(struct ubcore_device *dev,
+		       const struct ubcore_ucontext *uctx, u64 tp_handle,
+		       const struct ubcore_tp_xport *xport);
+int ubcore_get_jetty_tpn(struct ubcore_jetty *jetty, u32 *tpn);
+int ubcore_tp_xport(struct ubcore_device *dev, u32 tpn,
+		    struct ubcore_tp_xport *xport);
 
 int ubcore_tp_resolve(struct ubcore_device *dev, const struct ubcore_tjetty *tj,
 		      u32 *tpn, u32 *peer_tpn);

@@ -435,7 +435,8 @@ void urma_log_set_thread_tag(const char *tag);
 /* User TP and control-plane TP management                                   */
 /* ========================================================================= */
 
-/* Returns the TP number created with a jetty (user TP only), or a negative value on error. */
+/* Returns the TPN of the jetty's own TP (user TP; on udma: an RC jetty's while it is bound),
+ * or a negative value on error. */
 int urma_get_tpn(urma_jetty_t *jetty);
 
 /* Get a context's network addresses, count in *cnt; returns an array to free with urma_free_net_addr_list() or NULL. */
@@ -444,7 +445,8 @@ urma_net_addr_info_t *urma_get_net_addr_list(urma_context_t *ctx, uint32_t *cnt)
 /* Free an array returned by urma_get_net_addr_list(); returns nothing. */
 void urma_free_net_addr_list(urma_net_addr_info_t *net_addr_list);
 
-/* Apply the attr fields selected by mask to TP tpn (user TP only); returns 0 on success, non-zero on error. */
+/* Apply cfg and the attr fields selected by mask to TP tpn (user TP; on udma: checks, then the retry
+ * count and ACK timeout only); returns 0 on success, non-zero on error. */
 int urma_modify_tp(urma_context_t *ctx, uint32_t tpn, urma_tp_cfg_t *cfg, urma_tp_attr_t *attr,
                    urma_tp_attr_mask_t mask);
 

@@ -16,6 +16,7 @@
 #include "device.h"
 #include "log.h"
 #include "object.h"
+#include "provider_ops.h"
 #include "uburma_cmd.h"
 #include "urma_api.h"
 
@@ -174,6 +175,7 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     impl->cap = attr.dev_cap;
     urma_context_t *ctx = &impl->pub;
     ctx->dev = dev;
+    ctx->ops = urma::provider_ops();
     ctx->dev_fd = fd.release();
     ctx->async_fd = async_fd.release();
     ctx->eid = eid;

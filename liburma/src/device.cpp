@@ -129,6 +129,16 @@ void fill_device_attr(const uburma_cmd_query_device &cmd, urma_device_attr_t *de
     cap->atomic_feat.bs.fetch_and_and = !!(a & 64u);
     cap->trans_mode = static_cast<uint16_t>(cmd.out.trans_mode);
     cap->congestion_ctrl_alg = static_cast<uint16_t>(cmd.out.congestion_ctrl_alg);
+    // udma takes every priority (ubcore checks 0..15 only) and carries all
+    // of them on the connection manager's reliable TPs: each is an RTP
+    // service level. UMDK's urma_perftest picks its jetty priority by
+    // looking for exactly the RTP type here when the device has TP-aware
+    // imports (ctx->ops->import_jetty_ex); the kernel has no per-priority
+    // answer to report.
+    for (uint32_t i = 0; i < URMA_MAX_PRIORITY_CNT; i++) {
+        cap->priority_info[i].SL = i;
+        cap->priority_info[i].tp_type.bs.rtp = 1;
+    }
     dev_attr->port_cnt = 1;
     dev_attr->port_attr[0].state = static_cast<urma_port_state_t>(cmd.out.port_state);
     dev_attr->port_attr[0].active_mtu = static_cast<urma_mtu_t>(cmd.out.active_mtu);

@@ -44,6 +44,8 @@ if [[ ${UB_CCACHE:-1} != 0 && -d /usr/lib/ccache ]]; then
 fi
 trees=(--sourcetree "$t/root/usr/src" --dkmstree "$dtree" --installtree "$t/mods")
 mods=$t/mods/$rel/updates/dkms
+# the modules of dist/dkms.conf.in
+dkms_modules=(ubcore udma uburma ipourma ums)
 
 dkms_build() {
 	rm -rf "$t" "$dtree"
@@ -63,7 +65,7 @@ dkms_build() {
 	status=$(dkms status "ub-urma/$ver" "${trees[@]}")
 	echo "$status"
 	[[ $status == *"ub-urma/$ver, $rel, x86_64: installed"* ]] || fail "dkms status is not installed"
-	for m in ubcore udma uburma ipourma; do
+	for m in "${dkms_modules[@]}"; do
 		[ -f "$mods/$m.ko" ] || fail "$m.ko not installed by dkms"
 	done
 	dkms_kernel_update
@@ -102,7 +104,7 @@ dkms_kernel_update() {
 		{ tail -30 "$t/update.log"; fail "the hook did not install for $new_rel"; }
 	[[ $status == *"ub-urma/$ver, $rel, x86_64: installed"* ]] ||
 		fail "the modules of $rel are gone"
-	for m in ubcore udma uburma ipourma; do
+	for m in "${dkms_modules[@]}"; do
 		[ -f "$new_mods/$m.ko" ] || fail "$m.ko not installed for $new_rel"
 		[[ $(modinfo -F vermagic "$new_mods/$m.ko") == "$new_rel "* ]] ||
 			fail "$m.ko of $new_rel is not built for it"
@@ -140,7 +142,7 @@ PROBE
 
 	echo "== dkms remove"
 	dkms remove "ub-urma/$ver" --all "${trees[@]}" > /dev/null
-	for m in ubcore udma uburma ipourma; do
+	for m in "${dkms_modules[@]}"; do
 		for f in "$t"/mods/*/updates/dkms/"$m".ko; do
 			[ ! -e "$f" ] || fail "$f left after dkms remove"
 		done

@@ -20,7 +20,7 @@ echo "== make userspace_install DESTDIR=$dest"
 mk userspace_install > "$dest.log" 2>&1 || { cat "$dest.log"; fail "install"; }
 rm -f "$dest.log"
 p=$dest/usr/local
-for f in lib/liburma.so.0.1.0 include/ub/umdk/urma/urma_api.h \
+for f in lib/liburma.so.0.1.0 lib/libums-preload.so include/ub/umdk/urma/urma_api.h \
 	include/ub/umdk/urma/urma_types.h include/ub/umdk/urma/urma_opcode.h \
 	lib/pkgconfig/liburma.pc; do
 	[ -f "$p/$f" ] || fail "$p/$f not installed"
@@ -32,7 +32,7 @@ readelf -d "$p/lib/liburma.so.0.1.0" | grep 'SONAME.*\[liburma\.so\.0\]' ||
 # The manual pages are roff with a title and a NAME, every @VARIABLE@
 # filled in, and render without a warning (when groff is here: it is
 # not one of scripts/deps.sh's packages).
-for f in man1/urma_perftest.1 man7/liburma.7 man8/urma_admin.8; do
+for f in man1/urma_perftest.1 man1/ums_run.1 man7/liburma.7 man8/urma_admin.8; do
 	f=$p/share/man/$f
 	[ -f "$f" ] || fail "$f not installed"
 	grep -q '^\.TH ' "$f" || fail "$f has no .TH"
@@ -45,7 +45,8 @@ for f in man1/urma_perftest.1 man7/liburma.7 man8/urma_admin.8; do
 done
 # Each tool's manual page names every long option of its --help, so that
 # the two stay in step.
-for t in urma_admin:man8/urma_admin.8 urma_perftest:man1/urma_perftest.1; do
+for t in urma_admin:man8/urma_admin.8 urma_perftest:man1/urma_perftest.1 \
+	ums_run:man1/ums_run.1; do
 	page=$p/share/man/${t#*:} t=${t%%:*}
 	[ -x "$p/bin/$t" ] || fail "$t not installed"
 	out=$(LD_LIBRARY_PATH=$p/lib "$p/bin/$t" --help) || fail "$t --help"

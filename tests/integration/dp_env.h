@@ -165,13 +165,14 @@ protected:
     }
 
     // The next completion record of jfc within timeout_ms; a failure (and
-    // status 0xff) if none comes.
-    urma_cr_t wait_cr(urma_jfc_t *jfc, int timeout_ms = 30000)
+    // status 0xff) if none comes. poll: urma_poll_jfc or a provider entry.
+    urma_cr_t wait_cr(urma_jfc_t *jfc, int timeout_ms = 30000,
+                      int (*poll)(urma_jfc_t *, int, urma_cr_t *) = urma_poll_jfc)
     {
         urma_cr_t cr = {};
         uint64_t end = now_ms() + static_cast<uint64_t>(timeout_ms);
         for (;;) {
-            int n = urma_poll_jfc(jfc, 1, &cr);
+            int n = poll(jfc, 1, &cr);
             if (n == 1)
                 return cr;
             EXPECT_EQ(n, 0);

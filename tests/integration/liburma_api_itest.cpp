@@ -567,35 +567,6 @@ TEST_F(ApiTest, AddressesOnLo)
     EXPECT_EQ(urma_get_smac(ctx_, nullptr), URMA_EINVAL);
 }
 
-// The calls this stack does not support yet: their arguments are checked,
-// then URMA_ENOPERM (NULL with EPERM, -EPERM) and the reason in the log.
-TEST_F(ApiTest, NotSupportedYetSaySo)
-{
-    urma_jfc_t *jfc = make_jfc();
-    ASSERT_NE(jfc, nullptr);
-    urma_jfr_t *jfr = make_jfr(jfc);
-    ASSERT_NE(jfr, nullptr);
-    urma_jetty_cfg_t jcfg = ub_itest::jetty_cfg_shared(jfc, jfr);
-    urma_jetty_t *jetty = urma_create_jetty(ctx_, &jcfg);
-    ASSERT_NE(jetty, nullptr);
-
-    EXPECT_EQ(urma_get_tpn(jetty), -URMA_ENOPERM);
-    EXPECT_TRUE(logged("transport layer"));
-    urma_tp_attr_value_t tattr = {};
-    uint8_t acnt = 0;
-    uint32_t bitmap = 0;
-    EXPECT_EQ(urma_set_tp_attr(ctx_, 1, 1, 1, &tattr), URMA_ENOPERM);
-    EXPECT_EQ(urma_get_tp_attr(ctx_, 1, &acnt, &bitmap, &tattr), URMA_ENOPERM);
-    urma_tp_cfg_t tpcfg = {};
-    urma_tp_attr_t tpattr = {};
-    EXPECT_EQ(urma_modify_tp(ctx_, 1, &tpcfg, &tpattr, urma_tp_attr_mask_t{}), URMA_ENOPERM);
-    // urma_get_tp_list and the *_ex calls work: urma_cm_itest.
-
-    EXPECT_EQ(urma_delete_jetty(jetty), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfr(jfr), URMA_SUCCESS);
-    EXPECT_EQ(urma_delete_jfc(jfc), URMA_SUCCESS);
-}
-
 bool readable(int fd)
 {
     struct pollfd p = {fd, POLLIN, 0};

@@ -52,6 +52,18 @@ bool tp_table_empty()
     return ub_itest::wait_for([] { return tp_table().empty(); }, 3000);
 }
 
+// Whether udma0's TP end tpn is "Target established" within 3 s: the
+// target's end is when the CONN_ACK arrives, which the connection
+// manager's work handles after the import returned.
+bool target_established(uint32_t tpn)
+{
+    return ub_itest::wait_for([tpn] {
+        auto now = tp_table();
+        const TpRow *r = find_tp(now, tpn);
+        return r != nullptr && r->state == "Target established";
+    }, 3000);
+}
+
 class CmTest : public ub_itest::CtxTest {
 protected:
     void SetUp() override
@@ -522,13 +534,7 @@ TEST_F(CmTest, TpListAndTheExCalls)
     ASSERT_EQ(rows.size(), 2u) << describe(rows);
     const uint32_t mine = tj->tp.tpn;
     const uint32_t peer = find_tp(rows, mine)->peer_tpn;
-    // the target's end is established when the CONN_ACK arrives, which
-    // the connection manager's work handles after the import returned
-    EXPECT_TRUE(ub_itest::wait_for([peer] {
-        auto now = tp_table();
-        const TpRow *r = find_tp(now, peer);
-        return r != nullptr && r->state == "Target established";
-    }, 3000)) << describe(tp_table());
+    EXPECT_TRUE(target_established(peer)) << describe(tp_table());
     cnt = 8;
     ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
     ASSERT_EQ(cnt, 2u) << "both ends of the TP to udma0's own EID";
@@ -636,6 +642,213 @@ TEST_F(CmTest, TpListAndTheExCalls)
     EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb2), URMA_SUCCESS);
+}
+
+// A udma module parameter, as a number.
+unsigned udma_param(const std::string &name)
+{
+    std::ifstream f("/sys/module/udma/parameters/" + name);
+    unsigned v = 0;
+    f >> v;
+    return v;
+}
+
+// urma_get_tp_attr / urma_set_tp_attr on a TP of urma_get_tp_list
+// (docs/connection-manager.md, "TP attributes"): of UMDK's bitmap a TP has
+// retry_times_init, at (udma's defaults: uboe_retry_cnt, and the smallest
+// at whose 4.096 us << at covers uboe_rto_ms), SIP and DIP (its EIDs); the
+// first two can be set, all or nothing, by the only context that uses the
+// TP. Refused: a handle that names no TP (URMA_EINVAL), a TP this context
+// does not use or shares with another (URMA_ENOPERM), any other bit or a
+// count that is not the bitmap's (URMA_EINVAL).
+TEST_F(CmTest, TpAttrReadSetAndRefused)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    urma_target_jetty_t *tj = import(t, URMA_TM_RM);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    const uint32_t mine = tj->tp.tpn;
+    ASSERT_NE(find_tp(tp_table(), mine), nullptr) << describe(tp_table());
+    const uint32_t peer = find_tp(tp_table(), mine)->peer_tpn;
+    EXPECT_TRUE(target_established(peer)) << describe(tp_table());
+
+    urma_tp_attr_value_t v = {};
+    uint8_t cnt = 0;
+    uint32_t bits = 0;
+    ASSERT_EQ(urma_get_tp_attr(ctx_, mine, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(bits, 0xfu) << "retry_times_init, at, SIP, DIP";
+    EXPECT_EQ(cnt, 4u);
+    EXPECT_EQ(v.retry_times_init, std::min(udma_param("uboe_retry_cnt"), 7u));
+    unsigned at = 0;
+    while ((4096ull << at) < udma_param("uboe_rto_ms") * 1000000ull)
+        at++;
+    EXPECT_EQ(v.at, at);
+    EXPECT_EQ(std::memcmp(v.sip, t->jetty_id.eid.raw, sizeof(v.sip)), 0);
+    EXPECT_EQ(std::memcmp(v.dip, t->jetty_id.eid.raw, sizeof(v.dip)), 0) << "a TP to udma0's own EID";
+
+    urma_tp_attr_value_t set = {};
+    set.retry_times_init = 2;
+    set.at = 12;
+    ASSERT_EQ(urma_set_tp_attr(ctx_, mine, 2, 0x3, &set), URMA_SUCCESS);
+    ASSERT_EQ(urma_get_tp_attr(ctx_, mine, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 2u);
+    EXPECT_EQ(v.at, 12u);
+    set.retry_times_init = 5;
+    ASSERT_EQ(urma_set_tp_attr(ctx_, mine, 1, 0x1, &set), URMA_SUCCESS) << "one bit, the other stays";
+    ASSERT_EQ(urma_get_tp_attr(ctx_, mine, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 5u);
+    EXPECT_EQ(v.at, 12u);
+
+    // a handle that names no TP
+    EXPECT_EQ(urma_get_tp_attr(ctx_, 0, &cnt, &bits, &v), URMA_EINVAL);
+    EXPECT_EQ(urma_get_tp_attr(ctx_, 1ull << 40, &cnt, &bits, &v), URMA_EINVAL);
+    EXPECT_EQ(urma_set_tp_attr(ctx_, std::max(mine, peer) + 1000, 1, 0x1, &set), URMA_EINVAL);
+    // the target's end: no import of this context uses it
+    ub_itest::log_clear();
+    EXPECT_EQ(urma_get_tp_attr(ctx_, peer, &cnt, &bits, &v), URMA_ENOPERM);
+    EXPECT_TRUE(logged("not used by this context")) << "no reason logged";
+    EXPECT_EQ(urma_set_tp_attr(ctx_, peer, 1, 0x1, &set), URMA_ENOPERM);
+    // bits a TP here does not have, or cannot set; a count not the bitmap's
+    set.retry_times_init = 1;
+    ub_itest::log_clear();
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 2, 0x1 | 0x10, &set), URMA_EINVAL) << "SMA";
+    EXPECT_TRUE(logged("cannot be set")) << "no reason logged";
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 2, 0x1 | 0x4, &set), URMA_EINVAL) << "SIP: its EID";
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 2, 0x1 | (1u << 15), &set), URMA_EINVAL) << "spray_en";
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 0, 0, &set), URMA_EINVAL) << "nothing to set";
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 2, 0x1, &set), URMA_EINVAL) << "count";
+    ASSERT_EQ(urma_get_tp_attr(ctx_, mine, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 5u) << "a refused set changed nothing";
+    EXPECT_EQ(v.at, 12u);
+
+    // Another context's import of the same EID pair shares the RM TP: both
+    // read it, neither sets it, until the other one leaves.
+    urma_context_t *ctx2 = ub_itest::open_ctx();
+    ASSERT_NE(ctx2, nullptr) << std::strerror(errno);
+    urma_target_jetty_t *tj2 = import(ctx2, t->jetty_id, URMA_TM_RM);
+    ASSERT_NE(tj2, nullptr) << std::strerror(errno);
+    EXPECT_EQ(tj2->tp.tpn, mine);
+    EXPECT_EQ(urma_get_tp_attr(ctx2, mine, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 5u);
+    EXPECT_EQ(urma_set_tp_attr(ctx2, mine, 1, 0x1, &set), URMA_ENOPERM);
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 1, 0x1, &set), URMA_ENOPERM);
+    EXPECT_EQ(urma_unimport_jetty(tj2), URMA_SUCCESS);
+    EXPECT_EQ(urma_get_tp_attr(ctx2, mine, &cnt, &bits, &v), URMA_ENOPERM);
+    EXPECT_EQ(urma_delete_context(ctx2), URMA_SUCCESS);
+    EXPECT_EQ(urma_set_tp_attr(ctx_, mine, 1, 0x1, &set), URMA_SUCCESS);
+
+    // A TP opened again starts with the defaults.
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    tj = import(t, URMA_TM_RM);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    ASSERT_EQ(urma_get_tp_attr(ctx_, tj->tp.tpn, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, std::min(udma_param("uboe_retry_cnt"), 7u));
+    EXPECT_EQ(v.at, at);
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+}
+
+// urma_get_tpn: an RC jetty's TP is made at bind (not at create, as UMDK's
+// user TP), so the jetty has a TPN while it is bound: its TP's at this end,
+// the one urma_get_tp_list lists. urma_modify_tp on it does what is left
+// of UMDK's user-TP set-up: it checks that the TP is what the call says
+// (mode, peer TPN, ACTIVE) and applies cfg's retry_num and ack_timeout;
+// whatever else it names is refused with URMA_EINVAL (UMDK's status where
+// its udma has no modify_tp).
+TEST_F(CmTest, GetTpnAndModifyTpOfABoundRcJetty)
+{
+    urma_jetty_t *a = jetty(URMA_TM_RC);
+    urma_jetty_t *b = jetty(URMA_TM_RC);
+    urma_jetty_t *m = jetty(URMA_TM_RM);
+    ASSERT_TRUE(a && b && m);
+    ub_itest::log_clear();
+    EXPECT_EQ(urma_get_tpn(a), -URMA_EINVAL) << "not bound: no TP";
+    EXPECT_TRUE(logged("no TP of its own")) << "no reason logged";
+    EXPECT_EQ(urma_get_tpn(m), -URMA_EINVAL) << "RM: the EID pair's TP, not the jetty's";
+    EXPECT_EQ(urma_get_tpn(nullptr), -URMA_EINVAL);
+    urma_target_jetty_t *tb = import(b, URMA_TM_RC);
+    ASSERT_NE(tb, nullptr) << std::strerror(errno);
+    ASSERT_EQ(urma_bind_jetty(a, tb), URMA_SUCCESS);
+    const int tpn = urma_get_tpn(a);
+    ASSERT_GT(tpn, 0);
+    auto rows = tp_table();
+    const TpRow *r = find_tp(rows, static_cast<uint32_t>(tpn));
+    ASSERT_NE(r, nullptr) << tpn << " in\n" << describe(rows);
+    EXPECT_EQ(r->mode, "RC");
+    EXPECT_EQ(r->state, "Initiator established");
+    const uint32_t peer = r->peer_tpn;
+    urma_get_tp_cfg_t lc = {};
+    lc.trans_mode = URMA_TM_RC;
+    lc.local_eid = a->jetty_id.eid;
+    lc.peer_eid = b->jetty_id.eid;
+    urma_tp_info_t tps[4] = {};
+    uint32_t n = 4;
+    ASSERT_EQ(urma_get_tp_list(ctx_, &lc, &n, tps), URMA_SUCCESS);
+    EXPECT_TRUE(std::any_of(tps, tps + n, [tpn](const urma_tp_info_t &i) {
+        return i.tp_handle == static_cast<uint64_t>(tpn);
+    }));
+
+    urma_tp_cfg_t cfg = {};
+    cfg.trans_mode = URMA_TM_RC;
+    cfg.retry_num = 3;
+    cfg.ack_timeout = 10;
+    urma_tp_attr_t attr = {};
+    attr.peer_tpn = peer;
+    attr.state = URMA_TP_STATE_ACTIVE;
+    urma_tp_attr_mask_t mask = {};
+    mask.bs.peer_tpn = 1;
+    mask.bs.state = 1;
+    ASSERT_EQ(urma_modify_tp(ctx_, tpn, &cfg, &attr, mask), URMA_SUCCESS);
+    urma_tp_attr_value_t v = {};
+    uint8_t cnt = 0;
+    uint32_t bits = 0;
+    ASSERT_EQ(urma_get_tp_attr(ctx_, tpn, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 3u);
+    EXPECT_EQ(v.at, 10u);
+
+    // what it cannot honour, each refused and nothing changed
+    cfg.retry_num = 6;
+    auto refused = [&](const char *what) {
+        ub_itest::log_clear();
+        EXPECT_EQ(urma_modify_tp(ctx_, tpn, &cfg, &attr, mask), URMA_EINVAL) << what;
+        EXPECT_TRUE(logged("not supported")) << what << ": no reason logged";
+    };
+    mask.bs.tx_psn = 1;
+    refused("a PSN");
+    mask.bs.tx_psn = 0;
+    mask.value = 0xffffffff;
+    refused("every bit, as urma_perftest's user-TP mode");
+    mask.value = 0;
+    mask.bs.peer_tpn = 1;
+    attr.peer_tpn = peer + 1;
+    refused("another peer TPN");
+    attr.peer_tpn = peer;
+    mask.bs.state = 1;
+    attr.state = URMA_TP_STATE_ERROR;
+    refused("state ERROR");
+    attr.state = URMA_TP_STATE_ACTIVE;
+    cfg.trans_mode = URMA_TM_RM;
+    refused("another mode");
+    cfg.trans_mode = URMA_TM_RC;
+    cfg.oor_cnt = 64;
+    refused("an OOR window");
+    cfg.oor_cnt = 0;
+    cfg.retry_num = 8;
+    refused("9 retries");
+    cfg.retry_num = 6;
+    ASSERT_EQ(urma_get_tp_attr(ctx_, tpn, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 3u);
+    // the other end of the pair's TP (no bind of this context uses it), no TP
+    EXPECT_EQ(urma_modify_tp(ctx_, peer, &cfg, &attr, urma_tp_attr_mask_t{}), URMA_ENOPERM);
+    EXPECT_EQ(urma_modify_tp(ctx_, std::max<uint32_t>(tpn, peer) + 1000, &cfg, &attr, urma_tp_attr_mask_t{}),
+              URMA_EINVAL);
+    EXPECT_EQ(urma_modify_tp(ctx_, tpn, nullptr, &attr, mask), URMA_EINVAL);
+
+    EXPECT_EQ(urma_unbind_jetty(a), URMA_SUCCESS);
+    EXPECT_EQ(urma_get_tpn(a), -URMA_EINVAL) << "unbound: its TP went";
+    EXPECT_TRUE(tp_table_empty()) << describe(tp_table());
+    EXPECT_EQ(urma_modify_tp(ctx_, tpn, &cfg, &attr, mask), URMA_EINVAL) << "a TP that went";
+    EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
 }
 
 // lo up or down, as "ip link set lo up/down" (its sysfs flags: IFF_UP 0x1).

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "dp_env.h"
+#include "provider_ops.h"
 #include "target.h"
 
 namespace {
@@ -175,6 +176,35 @@ TEST_F(Ops, ImmediateData)
     EXPECT_EQ(r.completion_len, 300u);
     EXPECT_EQ(r.user_ctx, 77u);
     EXPECT_EQ(std::memcmp(dst.buf + 512, src.buf, 300), 0);
+}
+
+// The provider table a context carries (UMDK's applications use it):
+// the library's table, and a WRITE posted and polled through it.
+TEST_F(Ops, ThroughTheContextsProviderTable)
+{
+    const urma_ops_t *ops = ctx_->ops;
+    ASSERT_EQ(ops, urma::provider_ops());
+    EXPECT_STREQ(ops->name, "udma");
+    ASSERT_NE(ops->import_jetty_ex, nullptr);
+    Region &src = region(4096);
+    Region &dst = region(4096);
+    ub_itest::fill(src.buf, 4096, 16);
+    std::memset(dst.buf, 0, 4096);
+    urma_sge_t s = sge(src, 0, 4096, false);
+    urma_sge_t d = sge(dst, 0, 4096, true);
+    urma_jfs_wr_t wr = {};
+    urma_jfs_wr_t *bad = nullptr;
+    wr.opcode = URMA_OPC_WRITE;
+    wr.flag = signaled();
+    wr.tjetty = tjfr_;
+    wr.user_ctx = 5;
+    wr.rw.src = {&s, 1};
+    wr.rw.dst = {&d, 1};
+    ASSERT_EQ(ops->post_jfs_wr(jfs_, &wr, &bad), URMA_SUCCESS);
+    urma_cr_t cr = wait_cr(scq_, 30000, ops->poll_jfc);
+    EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(cr.user_ctx, 5u);
+    EXPECT_EQ(std::memcmp(dst.buf, src.buf, 4096), 0);
 }
 
 // Several local SGEs gathered into one remote range, a remote range read

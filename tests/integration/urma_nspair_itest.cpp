@@ -592,6 +592,84 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
     EXPECT_TRUE(ub_itest::wait_for([] { return tps_a().empty(); }, 5000)) << both_tables();
 }
 
+// The transport values of urma_set_tp_attr take effect on the TP's
+// traffic (docs/connection-manager.md, "TP attributes"): the RM TP to the
+// peer set to retry_times_init 1 and at 12 (4.096 us << 12: a first RTO
+// of 17 ms, rounded up to a jiffy) before it carries anything; udma's
+// debugfs shows its retry limit and first RTO, its get reads them back
+// (DIP: the peer's EID); then the peer goes silent (netem loss 100% on
+// vB: the WRITE arrives, its ACKs do not) and the WRITE fails with
+// ACK_TIMEOUT_ERR after 2 timeouts (~60 ms), counted in rtp_ack_timeouts:
+// with udma's defaults (100 ms, 7 retries: 8.7 s) the keepalive would lose
+// the peer first, at 5 s, and no RTO would count. The others of the device
+// keep the module's values.
+TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
+{
+    start([](Side &s, Chan &c) {
+        Buf *b = nullptr;
+        PEER_CHECK(offer(s, c, URMA_TM_RM, &b));
+        PEER_CHECK(c.hear("done"));
+        return 0;
+    });
+    Offer o;
+    ASSERT_NO_FATAL_FAILURE(take_offer(URMA_TM_RM, &o));
+    auto &[m, j, l, tj] = o;
+    ASSERT_TRUE(tables_have(1)) << both_tables();
+    ASSERT_TRUE(peer_end_is("Target established")) << both_tables();
+    uint64_t handle = 0;
+    ASSERT_EQ(me.tp_count(URMA_TM_RM, m.jetty[0].eid, &handle), 1);
+    ASSERT_EQ(handle, tj->tp.tpn);
+
+    urma_tp_attr_value_t v = {};
+    v.retry_times_init = 1;
+    v.at = 12;
+    ASSERT_EQ(urma_set_tp_attr(me.ctx, handle, 2, 0x3, &v), URMA_SUCCESS);
+    v = {};
+    uint8_t cnt = 0;
+    uint32_t bits = 0;
+    ASSERT_EQ(urma_get_tp_attr(me.ctx, handle, &cnt, &bits, &v), URMA_SUCCESS);
+    EXPECT_EQ(v.retry_times_init, 1u);
+    EXPECT_EQ(v.at, 12u);
+    EXPECT_EQ(std::memcmp(v.dip, m.jetty[0].eid.raw, sizeof(v.dip)), 0);
+    EXPECT_EQ(std::memcmp(v.sip, me.eid.raw, sizeof(v.sip)), 0);
+
+    urma_target_seg_t *rs = me.import_seg(m.seg);
+    ASSERT_NE(rs, nullptr);
+    ASSERT_NO_FATAL_FAILURE(completes(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 1), 1));
+    // "udmaA tp N peer ... retries 0/1 rto_ms R/R0 ...": this TP's line
+    // (debugfs as the initial mount namespace has it: this process's /sys
+    // is its network namespace's sysfs, without debugfs)
+    const std::string rtp = read_file("/proc/1/root/sys/kernel/debug/udma/rtp");
+    const std::string head = kDevA + " tp " + std::to_string(handle) + " ";
+    const size_t at = rtp.find(head);
+    ASSERT_NE(at, std::string::npos) << rtp;
+    const size_t r = rtp.find("retries ", at);
+    ASSERT_NE(r, std::string::npos) << rtp;
+    unsigned retries = 9, limit = 9, rto = 0, rto0 = 0;
+    ASSERT_EQ(std::sscanf(rtp.c_str() + r, "retries %u/%u rto_ms %u/%u", &retries, &limit, &rto, &rto0), 4) << rtp;
+    EXPECT_EQ(limit, 1u) << rtp;
+    EXPECT_GE(rto0, 17u) << rtp;
+    EXPECT_LE(rto0, 17u + 10u) << "17 ms, rounded up to a jiffy (HZ >= 100):\n" << rtp;
+
+    struct Restore {
+        ~Restore() { EXPECT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc del dev \"$UB_VETH_B\" root"), 0); }
+    } restore;
+    ASSERT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc add dev \"$UB_VETH_B\" root netem loss 100%"), 0);
+    const long timeouts = wire_a("rtp_ack_timeouts");
+    const uint64_t t0 = ub_itest::now_ms();
+    ASSERT_EQ(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 2), URMA_SUCCESS);
+    urma_cr_t cr;
+    ASSERT_TRUE(me.poll(me.scq, &cr, 10000));
+    const uint64_t took = ub_itest::now_ms() - t0;
+    EXPECT_EQ(cr.status, URMA_CR_ACK_TIMEOUT_ERR);
+    EXPECT_EQ(cr.user_ctx, 2u);
+    EXPECT_LT(took, 2500u) << "the keepalive (5 s) did not come first";
+    EXPECT_EQ(wire_a("rtp_ack_timeouts"), timeouts + 1) << "the RTO failed it";
+    std::printf("[ INFO     ] WRITE failed after %llu ms (retry_times_init 1, first RTO %u ms)\n",
+                static_cast<unsigned long long>(took), rto0);
+    ASSERT_TRUE(peer.say("done"));
+}
+
 // ---- the peer vanishing mid-stream (issue 11) ------------------------------
 
 // A module parameter, set for a test and put back after it.

@@ -3,7 +3,8 @@
 // The whole of urma_api.h from a C program (urma_api_all.c), linked against
 // the shared liburma: every declared function is defined (the link), each
 // refuses invalid arguments as the API says (the run), and none of the
-// header's functions is left out of the program (the comparison).
+// header's functions is left out of the program (the comparison); and
+// docs/umdk-api.md gives each function of the header its status.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -47,6 +48,30 @@ TEST(LiburmaApi, ProgramCallsEveryFunction)
     std::set<std::string> called = called_names(slurp(URMA_API_ALL_SOURCE));
     for (const std::string &name : declared)
         EXPECT_TRUE(called.count(name)) << name << " is not called by urma_api_all.c";
+}
+
+// docs/umdk-api.md: one line per function of the header, each once, each
+// with one of the page's three statuses.
+TEST(LiburmaApi, DocListsEveryFunctionWithItsStatus)
+{
+    std::set<std::string> declared = called_names(slurp(URMA_API_HEADER));
+    std::set<std::string> listed;
+    std::istringstream doc(slurp(UMDK_API_DOC));
+    std::regex line(R"(^- `(urma_[a-z0-9_]+)`: (works with limits|works|refused)(\.| .+)$)");
+    std::string text;
+    while (std::getline(doc, text)) {
+        if (text.rfind("- `urma_", 0) != 0)
+            continue;
+        std::smatch m;
+        if (!std::regex_match(text, m, line)) {
+            ADD_FAILURE() << "no status: " << text;
+            continue;
+        }
+        EXPECT_TRUE(listed.insert(m[1]).second) << m[1] << " is listed twice";
+        EXPECT_TRUE(declared.count(m[1])) << m[1] << " is not in urma_api.h";
+    }
+    for (const std::string &name : declared)
+        EXPECT_TRUE(listed.count(name)) << name << " is not in docs/umdk-api.md";
 }
 
 TEST(LiburmaApi, EveryFunctionRefusesInvalidArguments)

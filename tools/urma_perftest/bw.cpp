@@ -206,8 +206,10 @@ bool loop(Loop &l, std::string *err)
     const Config &c = l.s.cfg;
     double last_progress = now_s();
     uint32_t spins = 0;
+    uint32_t idle = 0; // polls in a row that reaped nothing
     for (;;) {
         double t = now_s();
+        double progress_before = last_progress;
         bool stop_now = false;
         if (l.sending && !l.send_finished) {
             if (c.duration != 0 && t - l.start >= c.duration)
@@ -249,7 +251,8 @@ bool loop(Loop &l, std::string *err)
         bool sent = !l.sending || send_done(l);
         if (sent && receive_finished(l, t))
             return true;
-        spin_relax(spins);
+        idle = last_progress == progress_before ? idle + 1 : 0;
+        spin_relax(idle);
     }
 }
 

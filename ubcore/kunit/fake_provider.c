@@ -11,6 +11,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <ub/ubcore_tp.h>
+
 #include "fake_provider.h"
 
 int fake_modify_err;
@@ -277,6 +279,14 @@ static void fake_free_tjetty(struct ubcore_tjetty *tjetty)
 	kfree(tjetty);
 }
 
+/* udma's defaults with its module parameters' defaults (7, 100 ms). */
+static void fake_tp_defaults(struct ubcore_device *dev,
+			     struct ubcore_tp_xport *xport)
+{
+	xport->retry_cnt = 7;
+	xport->ack_timeout = 15;
+}
+
 static const struct ubcore_ops fake_obj_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = "kunitobj",
@@ -312,6 +322,7 @@ static const struct ubcore_ops fake_obj_ops = {
 	.flush_jfs = fake_flush_jfs,
 	.flush_jetty = fake_flush_jetty,
 	.send_mgmt = fake_send_mgmt,
+	.tp_defaults = fake_tp_defaults,
 };
 
 struct ubcore_device *fake_provider_dev(struct kunit *test, const char *name_fmt,

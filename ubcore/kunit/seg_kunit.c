@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include <ub/ubcore_device.h>
 
@@ -18,7 +19,7 @@ static const struct ubcore_device_cap seg_cap = {
 	.trans_mode = UBCORE_TM_RM,
 };
 
-#define SEG_FLAG(access)	((access) << 5)
+#define SEG_FLAG(access)	UBCORE_SEG_FLAG_ACCESS_SET(access)
 
 static void access_all_combinations(struct kunit *test)
 {
@@ -182,6 +183,70 @@ static void kernel_segment_lifecycle(struct kunit *test)
 	fake_provider_dev_free(dev);
 }
 
+/* Whether @tseg is the segment @dev's lookup finds for [@p, @p + @len). */
+static bool seg_covers(struct ubcore_device *dev, struct ubcore_target_seg *tseg,
+		       const void *p, u64 len)
+{
+	struct ubcore_target_seg *found;
+
+	found = ubcore_find_get_seg(dev, tseg->seg.token_id, (uintptr_t)p, len);
+	if (found)
+		ubcore_obj_ref_put(&found->obj_ref);
+	return found == tseg;
+}
+
+/*
+ * The linear map as one local-only segment: kmalloc'd memory and lowmem
+ * pages are inside, vmalloc memory is not; another device's token ID is
+ * refused.
+ */
+static void linear_segment(struct kunit *test)
+{
+	struct ubcore_device *dev = fake_provider_dev(test, "kunitseg%d", &seg_cap);
+	struct ubcore_device *other = fake_provider_dev(test, "kunitseg%d", &seg_cap);
+	struct ubcore_token_id *token, *otoken;
+	struct ubcore_target_seg *tseg;
+	struct page *page;
+	void *buf, *vbuf;
+
+	token = ubcore_alloc_token_id(dev, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, token);
+	otoken = ubcore_alloc_token_id(other, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, otoken);
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_register_linear_seg(dev, otoken),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_register_linear_seg(dev, NULL),
+			    ERR_PTR(-EINVAL));
+
+	tseg = ubcore_register_linear_seg(dev, token);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tseg);
+	KUNIT_EXPECT_EQ(test, UBCORE_SEG_FLAG_ACCESS(tseg->seg.attr),
+			(u32)UBCORE_ACCESS_LOCAL_ONLY);
+	KUNIT_EXPECT_EQ(test, tseg->seg.ubva.va, (u64)PAGE_OFFSET);
+	KUNIT_EXPECT_NULL(test, tseg->umem);
+
+	buf = kunit_kzalloc(test, 1500, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_TRUE(test, seg_covers(dev, tseg, buf, 1500));
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, seg_covers(dev, tseg, page_address(page),
+					   PAGE_SIZE));
+	__free_page(page);
+	vbuf = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, vbuf);
+	KUNIT_EXPECT_FALSE(test, seg_covers(dev, tseg, vbuf, 1));
+	vfree(vbuf);
+	KUNIT_EXPECT_FALSE(test, seg_covers(dev, tseg, high_memory, 1));
+
+	KUNIT_EXPECT_EQ(test, ubcore_unregister_seg(tseg), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->obj_cnt[UBCORE_OBJ_SEG]), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(token), 0);
+	KUNIT_EXPECT_EQ(test, ubcore_free_token_id(otoken), 0);
+	fake_provider_dev_free(other);
+	fake_provider_dev_free(dev);
+}
+
 /* Invalidation ends remote lookups only; unregistration is unchanged. */
 static void invalidated_segment(struct kunit *test)
 {
@@ -302,6 +367,7 @@ static struct kunit_case ubcore_seg_cases[] = {
 	KUNIT_CASE(access_all_combinations),
 	KUNIT_CASE(token_id_range_and_reuse),
 	KUNIT_CASE(kernel_segment_lifecycle),
+	KUNIT_CASE(linear_segment),
 	KUNIT_CASE(invalidated_segment),
 	KUNIT_CASE(user_segment_without_mm),
 	KUNIT_CASE(import_segment),

@@ -852,6 +852,103 @@ static void peer_device_removed_tells_the_imports(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&tp_ev.count), 2);
 }
 
+/* An RM import of b's JFR by a's context @uctx (not created: connected only). */
+static void rm_import_of(struct cm_ctx *ctx, struct ubcore_tjetty *tj,
+			 struct ubcore_ucontext *uctx)
+{
+	*tj = (struct ubcore_tjetty){
+		.ub_dev = ctx->a,
+		.uctx = uctx,
+		.cfg = {
+			.id = { .eid = ctx->eb, .id = ctx->jfr_b->id },
+			.trans_mode = UBCORE_TP_RM,
+			.type = UBCORE_TARGET_JFR,
+			.token_value = TOKEN,
+		},
+	};
+}
+
+/*
+ * urma_get_tp_attr / urma_set_tp_attr: a TP's transport values are read by
+ * the contexts that use it, set only by one that is its only user, kept
+ * with the TP (the provider reads them with ubcore_tp_xport()) and gone
+ * with it; a kernel caller may use any TP.
+ */
+static void tp_attr_belongs_to_its_users(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_ucontext *u1 = kunit_kzalloc(test, sizeof(*u1), GFP_KERNEL);
+	struct ubcore_ucontext *u2 = kunit_kzalloc(test, sizeof(*u2), GFP_KERNEL);
+	struct ubcore_tp_xport set = { .retry_cnt = 2,
+				       .ack_timeout = UBCORE_TP_XPORT_UNSET };
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tjetty t1, t2;
+	struct ubcore_tp_attr attr;
+	struct ubcore_tp_xport x;
+	u32 tpn;
+
+	KUNIT_ASSERT_NOT_NULL(test, u1);
+	KUNIT_ASSERT_NOT_NULL(test, u2);
+	rm_import_of(ctx, &t1, u1);
+	rm_import_of(ctx, &t2, u2);
+	KUNIT_ASSERT_EQ(test, ubcore_tjetty_connect(&t1, 0), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	tpn = ia[0].tpn;
+
+	KUNIT_ASSERT_EQ(test, ubcore_get_tp_attr(ctx->a, u1, tpn, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.tpn, tpn);
+	KUNIT_EXPECT_EQ(test, attr.peer_tpn, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, memcmp(attr.local.raw, ctx->ea.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(attr.peer.raw, ctx->eb.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, attr.trans_mode, (u32)UBCORE_TP_RM);
+	KUNIT_EXPECT_EQ(test, attr.xport.retry_cnt, 7);		/* defaults */
+	KUNIT_EXPECT_EQ(test, attr.xport.ack_timeout, 15);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_xport(ctx->a, tpn, &x), 0);
+	KUNIT_EXPECT_EQ(test, x.retry_cnt, UBCORE_TP_XPORT_UNSET);
+
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u1, tpn, &set), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_get_tp_attr(ctx->a, u1, tpn, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.xport.retry_cnt, 2);
+	KUNIT_EXPECT_EQ(test, attr.xport.ack_timeout, 15);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_xport(ctx->a, tpn, &x), 0);
+	KUNIT_EXPECT_EQ(test, x.retry_cnt, 2);
+	KUNIT_EXPECT_EQ(test, x.ack_timeout, UBCORE_TP_XPORT_UNSET);
+
+	/* no TP of that handle; a value out of its range; not u2's */
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->a, u1, tpn + 100, &attr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->a, u1, tpn + (1ULL << 32), &attr),
+			-EINVAL);
+	set.retry_cnt = UBCORE_TP_RETRY_CNT_MAX + 1;
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u1, tpn, &set), -EINVAL);
+	set.retry_cnt = 3;
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->a, u2, tpn, &attr), -EPERM);
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u2, tpn, &set), -EPERM);
+	/* b's end: no import there; the kernel may */
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->b, u1, ib[0].tpn, &attr), -EPERM);
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->b, NULL, ib[0].tpn, &attr), 0);
+
+	/* shared with u2: both read, neither sets */
+	KUNIT_ASSERT_EQ(test, ubcore_tjetty_connect(&t2, 0), 0);
+	KUNIT_EXPECT_PTR_EQ(test, t2.tp, t1.tp);
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->a, u2, tpn, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.xport.retry_cnt, 2);
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u1, tpn, &set), -EPERM);
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u2, tpn, &set), -EPERM);
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, NULL, tpn, &set), 0);
+	ubcore_tjetty_disconnect(&t2);
+	set.retry_cnt = 4;
+	KUNIT_EXPECT_EQ(test, ubcore_set_tp_attr(ctx->a, u1, tpn, &set), 0);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_xport(ctx->a, tpn, &x), 0);
+	KUNIT_EXPECT_EQ(test, x.retry_cnt, 4);
+
+	ubcore_tjetty_disconnect(&t1);
+	wait_tps(test, ctx->b, 0);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_xport(ctx->a, tpn, &x), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ubcore_get_tp_attr(ctx->a, u1, tpn, &attr), -EINVAL);
+}
+
 static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rm_imports_share_one_tp),
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
@@ -870,6 +967,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(keepalive_silent_peer_then_refusal),
 	KUNIT_CASE(unasked_keepalive_refusal_is_dropped),
 	KUNIT_CASE(peer_device_removed_tells_the_imports),
+	KUNIT_CASE(tp_attr_belongs_to_its_users),
 	{}
 };
 

@@ -70,6 +70,9 @@ enum uburma_cmd {
 	UBURMA_CMD_DELETE_JETTY_GRP,
 	UBURMA_CMD_GET_TP_LIST,
 	UBURMA_CMD_IMPORT_JETTY_EX,
+	UBURMA_CMD_GET_TP_ATTR,
+	UBURMA_CMD_SET_TP_ATTR,
+	UBURMA_CMD_GET_TPN,
 };
 
 /*
@@ -627,6 +630,87 @@ struct uburma_cmd_import_jetty_ex {
 		__u32 tpn;
 		__u32 reserved;
 		__aligned_u64 handle;
+	} out;
+};
+
+/*
+ * The bits of a TP attribute bitmap (urma_get_tp_attr(), urma_set_tp_attr():
+ * UMDK's numbering, one per field of urma_tp_attr_value_t in order). A TP
+ * of this stack has the first four; the others name nothing here.
+ */
+#define UBURMA_TP_ATTR_RETRY_TIMES_INIT	(1U << 0)	/* retries, 0-7 */
+#define UBURMA_TP_ATTR_AT		(1U << 1)	/* ACK timeout, 0-31 */
+#define UBURMA_TP_ATTR_SIP		(1U << 2)	/* this end's EID */
+#define UBURMA_TP_ATTR_DIP		(1U << 3)	/* the peer's EID */
+/* The ones a TP has (read), and the ones that may be set. */
+#define UBURMA_TP_ATTR_HAS	(UBURMA_TP_ATTR_RETRY_TIMES_INIT | \
+				 UBURMA_TP_ATTR_AT | UBURMA_TP_ATTR_SIP | \
+				 UBURMA_TP_ATTR_DIP)
+#define UBURMA_TP_ATTR_SETTABLE	(UBURMA_TP_ATTR_RETRY_TIMES_INIT | \
+				 UBURMA_TP_ATTR_AT)
+/* The largest values of the settable ones (their widths in UMDK's struct). */
+#define UBURMA_TP_RETRY_TIMES_MAX	7
+#define UBURMA_TP_AT_MAX		31
+
+/* The state of a TP as urma_tp_state_t names it. */
+#define UBURMA_TP_STATE_ACTIVE		2
+
+/*
+ * UBURMA_CMD_GET_TP_ATTR (urma_get_tp_attr()): the attributes of the TP
+ * in.tp_handle (UBURMA_CMD_GET_TP_LIST's: ESTABLISHED) that one of the
+ * caller's imports or bound jetties uses. out.bitmap: those filled in
+ * (UBURMA_TP_ATTR_HAS); the rest is ours: its TPNs, mode and state.
+ * at: the ACK timeout is 4.096 us << at. EINVAL: no such TP (not
+ * ESTABLISHED); EPERM: none of the caller's imports uses it.
+ */
+struct uburma_cmd_get_tp_attr {
+	struct {
+		__aligned_u64 tp_handle;
+	} in;
+	struct {
+		__u32 bitmap;		/* UBURMA_TP_ATTR_* */
+		__u8 retry_times_init;
+		__u8 at;
+		__u8 sip[16];
+		__u8 dip[16];
+		__u8 trans_mode;	/* urma_transport_mode_t */
+		__u8 state;		/* urma_tp_state_t */
+		__u32 tpn;
+		__u32 peer_tpn;
+	} out;
+};
+
+/*
+ * UBURMA_CMD_SET_TP_ATTR (urma_set_tp_attr()): sets the attributes of
+ * in.bitmap on the TP in.tp_handle, all or none: each must be in
+ * UBURMA_TP_ATTR_SETTABLE and within its width (else EINVAL), and every
+ * local user of the TP must be the caller's (else EPERM: a TP shared with
+ * another context, as an RM TP of two processes' imports to the same EID
+ * pair, keeps its values). A TP starts with the provider's defaults.
+ */
+struct uburma_cmd_set_tp_attr {
+	struct {
+		__aligned_u64 tp_handle;
+		__u32 bitmap;		/* UBURMA_TP_ATTR_* */
+		__u8 retry_times_init;
+		__u8 at;
+		__u8 reserved[2];
+	} in;
+};
+
+/*
+ * UBURMA_CMD_GET_TPN (urma_get_tpn()): the TPN at this end of the TP of
+ * the jetty in.handle: an RC jetty's, while it is bound (the TP belongs
+ * to the bound pair). ENOTCONN: the jetty has no TP of its own (RM, UM,
+ * or RC not bound).
+ */
+struct uburma_cmd_get_tpn {
+	struct {
+		__aligned_u64 handle;
+	} in;
+	struct {
+		__u32 tpn;
+		__u32 reserved;
 	} out;
 };
 

@@ -61,7 +61,7 @@ transfers() {
 		# what it waits for is shown before it is killed
 		for ((w = 0; w < 300; w++)); do
 			kill -0 $cli 2> /dev/null || break
-			sleep 1
+			ub_sleep 1
 		done
 		if kill -0 $cli 2> /dev/null; then
 			echo "transfer $i stuck for 300 s:"

@@ -3,7 +3,7 @@
 # lo: workers as root and as nobody, forks and SIGKILLs; every object count
 # back to 0 afterwards (the fuzzer checks), then the stack unloads. The
 # harness judges the kernel log (KASAN, lockdep, WARN) and kmemleak.
-# Operations: 8000 in "make check", 240000 in "make check-long"
+# Operations: 6000 in "make check", 240000 in "make check-long"
 # (UB_CHECK_LONG); UB_FUZZ_SEED replays a seed.
 # A stuck round is the fuzzer's own finding (its watchdog dumps the stuck
 # tasks' kernel stacks and sysrq w, then SIGKILLs them). As a backstop the
@@ -13,7 +13,7 @@
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
-iterations=8000
+iterations=6000
 case_timeout=900
 if [[ -n ${UB_CHECK_LONG:-} ]]; then
 	iterations=240000

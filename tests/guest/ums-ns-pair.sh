@@ -1,0 +1,199 @@
+#!/bin/bash
+# UMS (ums.ko, AF_SMC) between the two hosts of lib.sh's namespace pair and
+# over loopback. Runs on the stock kernel (scripts/guest-run.sh --kernel
+# stock OUT tests/guest/ums-ns-pair.sh): ums.ko cannot load where SMC is
+# built in (the test kernel has CONFIG_SMC=y), which the last step checks
+# with smc.ko. Not one of make check's cases yet (tests/guest/cases/).
+#
+# Every connection ends in a fallback to TCP today (no URMA data path):
+# each one moves data checked by SHA-256 (tests/guest/ums_peer.py), and
+# both ends check their line of /proc/net/ums{,6} while it is open
+# (Fallback True, the reason and the peer's). In order:
+#  - AF_SMC connect refused, blocking and non-blocking (poll, SO_ERROR);
+#  - AF_SMC client -> TCP server: no SMC option in the SYN/ACK, PEERNOUMS;
+#  - TCP client -> AF_SMC server (IPv6): PEERNOUMS on the server;
+#  - AF_SMC <-> AF_SMC, UB devices on both: proposal, the server declines
+#    NOACTLINK (a link needs the data path), the client PEERDECL; over
+#    IPv4 with 8 MiB, over IPv6 with a non-blocking connect, TCP_NODELAY,
+#    SO_RCVTIMEO, poll, FIONREAD, MSG_PEEK and shutdown;
+#  - AF_SMC <-> AF_SMC in one namespace over loopback: LOCAL, no proposal;
+#  - a listener (non-blocking accept: EAGAIN, then poll) closed with a
+#    connection in its queue: the client sees it end;
+#  - the server's device gone: it declines NOUMSDEV; the client's gone
+#    too: the client declines NOUMSDEV without a proposal;
+#  - ums_run's errors, and iperf3 with client and server under ums_run;
+#  - /proc/net/ums_fallback of each namespace: every count exact;
+#  - no TCP socket left (sockstat), ums.ko unloads; with smc.ko loaded it
+#    refuses to load, naming smc.
+set -eu
+# run from the repo top, by guest-run.sh or check-guest.sh
+export UB_TOP=${UB_TOP:-$PWD}
+. "$UB_TOP/tests/guest/lib.sh"
+
+PY=/usr/bin/python3
+peer=$UB_TOP/tests/guest/ums_peer.py
+ums_run=$UB_TOP/build/tools/ums_run/ums_run
+A=$UB_NS_A B=$UB_NS_B
+PEERNOUMS=0x03010000 NOUMSDEV=0x03030000 NOACTLINK=0x030a0000
+LOCAL=0x030e0000 PEERDECL=0x05000000
+srv=
+port=5000
+tmp=/tmp/ums-ns-pair
+
+cleanup() {
+	[[ -z $srv ]] || kill "$srv" 2> /dev/null || true
+	ub_nspair_destroy
+	if ub_module_loaded ums; then ub_rmmod ums || true; fi
+	if ub_module_loaded smc; then modprobe -r smc || true; fi
+	ub_unload_stack || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# pair NAME SRV_NS SRV_KIND ADDR CLI_NS CLI_KIND CMD SRV_EXPECT CLI_EXPECT
+# [ROLE]: one connection (tests/guest/ums_peer.py, the server's ROLE
+# "server" or "drop"), both ends checked.
+pair() {
+	local name=$1 sns=$2 skind=$3 addr=$4 cns=$5 ckind=$6 cmd=$7
+	local sexp=() cexp=()
+	[[ -z $8 ]] || sexp=(--expect "$8")
+	[[ -z $9 ]] || cexp=(--expect "$9")
+	port=$((port + 1))
+	echo "== $name ($SECONDS s)"
+	ip netns exec "$sns" "$PY" "$peer" "${10:-server}" "$skind" "$addr" \
+		"$port" 1 "${sexp[@]}" &
+	srv=$! # ip execs the server: its PID, in its namespace
+	ub_wait_listen "$port" 30 "$srv" || ub_fail "$name: no server"
+	ub_ns "$cns" "$PY" "$peer" client "$ckind" "$addr" "$port" "$cmd" \
+		"${cexp[@]}" || ub_fail "$name: the client failed"
+	wait "$srv" || ub_fail "$name: the server failed"
+	srv=
+}
+
+# expect_fb NS "CODE=CLIENT:SERVER...": NS's fallback counts exactly these,
+# every other one 0.
+expect_fb() {
+	local ns=$1 code c s want
+	local -A got=()
+	while read -r code c s _; do
+		[[ $code == 0x* ]] && got[$code]=$c:$s
+	done <<< "$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/net/ums_fallback)"
+	((${#got[@]} == 9)) || ub_fail "$ns: /proc/net/ums_fallback: ${!got[*]}"
+	for code in "${!got[@]}"; do
+		want=0:0
+		[[ " $2 " == *" $code="* ]] && { want=${2#*"$code="}; want=${want%% *}; }
+		[[ ${got[$code]} == "$want" ]] ||
+			ub_fail "$ns: fallbacks $code (client:server) ${got[$code]}, want $want"
+	done
+}
+
+ub_nspair_create
+ub_load_stack
+ub_insmod "$UB_KMOD/ums/ums.ko"
+ub_nspair_add_devs
+mkdir -p "$tmp"
+for ns in "$A" "$B"; do
+	v=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/sys/net/ums/snd_buf \
+		/proc/sys/net/ums/rcv_buf /proc/sys/net/ums/autocorking_size)
+	[[ $v == $'1048576\n1048576\n524288' ]] ||
+		ub_fail "$ns: net.ums snd_buf, rcv_buf, autocorking_size: $v"
+done
+echo "== net.ums ranges (per namespace)"
+ub_ns "$A" "$UB_BUSYBOX" sh -c '
+	echo 16384 > /proc/sys/net/ums/snd_buf || exit 1
+	echo 16383 > /proc/sys/net/ums/snd_buf 2> /dev/null && exit 1
+	echo 2147483648 > /proc/sys/net/ums/rcv_buf 2> /dev/null && exit 1
+	echo 0 > /proc/sys/net/ums/autocorking_size 2> /dev/null && exit 1
+	echo 1073741825 > /proc/sys/net/ums/autocorking_size 2> /dev/null && exit 1
+	echo 1073741824 > /proc/sys/net/ums/autocorking_size || exit 1
+	echo 2147483647 > /proc/sys/net/ums/rcv_buf || exit 1
+	echo 1048576 > /proc/sys/net/ums/snd_buf' || ub_fail "net.ums ranges"
+ub_ns "$B" "$UB_BUSYBOX" grep -qx 1048576 /proc/sys/net/ums/snd_buf ||
+	ub_fail "net.ums.snd_buf is not per namespace"
+
+echo "== AF_SMC connect refused, blocking and not ($SECONDS s)"
+ub_ns "$A" "$PY" "$peer" client smc "$UB_IP4_B" 4999 REFUSED ||
+	ub_fail "refused connects"
+pair "AF_SMC client -> TCP server" "$B" tcp "$UB_IP4_B" "$A" smc SUM:4194304 \
+	"" "$PEERNOUMS"
+pair "TCP client -> AF_SMC server (IPv6)" "$B" smc "$UB_IP6_B" "$A" tcp \
+	SUM:1048576 "$PEERNOUMS" ""
+pair "AF_SMC <-> AF_SMC, devices on both" "$B" smc "$UB_IP4_B" "$A" smc \
+	SUM:8388608 "$NOACTLINK" "$PEERDECL/$NOACTLINK"
+pair "AF_SMC <-> AF_SMC (IPv6), socket API" "$B" smc "$UB_IP6_B" "$A" smc API \
+	"$NOACTLINK" "$PEERDECL/$NOACTLINK"
+pair "AF_SMC <-> AF_SMC over loopback" "$A" smc 127.0.0.1 "$A" smc \
+	SUM:1048576 "$PEERDECL/$LOCAL" "$LOCAL"
+pair "AF_SMC listener closed with a connection not accepted" "$B" smc \
+	"$UB_IP4_B" "$A" smc DROPPED "" "" drop
+ub_ns "$B" "$UB_ADMIN" dev del "$UB_DEV_B"
+pair "AF_SMC <-> AF_SMC, no device on the server" "$B" smc "$UB_IP4_B" "$A" \
+	smc SUM:1048576 "$NOUMSDEV" "$PEERDECL/$NOUMSDEV"
+ub_ns "$A" "$UB_ADMIN" dev del "$UB_DEV_A"
+pair "AF_SMC <-> AF_SMC, no device on either" "$B" smc "$UB_IP6_B" "$A" smc \
+	SUM:1048576 "$PEERDECL/$NOUMSDEV" "$NOUMSDEV"
+expect_fb "$A" "$PEERNOUMS=1:0 $PEERDECL=4:1 $LOCAL=1:0 $NOUMSDEV=1:0"
+expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:3 $NOUMSDEV=0:1 $PEERDECL=0:1"
+echo "   /proc/net/ums_fallback of $A:"
+ub_ns "$A" "$UB_BUSYBOX" cat /proc/net/ums_fallback
+
+echo "== ums_run"
+out=$("$ums_run" 2>&1) && ub_fail "ums_run with no command succeeded"
+[[ $out == *"ums_run: Error: Missing command param"* ]] || ub_fail "ums_run: $out"
+out=$("$ums_run" -x true 2>&1) && ub_fail "ums_run -x succeeded"
+[[ $out == *"ums_run: Error: invalid option: -x"* ]] || ub_fail "ums_run -x: $out"
+# iperf3 -c over the veth to B, 2 s, its receiver line in IPERF
+iperf() {
+	port=$((port + 1))
+	ip netns exec "$B" "$@" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
+		> "$tmp/iperf3.server" 2>&1 &
+	srv=$!
+	ub_wait_listen "$port" 30 "$srv" || ub_fail "no iperf3 server"
+	ub_ns "$A" "$@" iperf3 -c "$UB_IP4_B" -p "$port" -t 2 \
+		> "$tmp/iperf3.client" 2> "$tmp/iperf3.err" ||
+		ub_fail "iperf3 client: $(<"$tmp/iperf3.client") $(<"$tmp/iperf3.err")"
+	wait "$srv" || ub_fail "iperf3 server: $(<"$tmp/iperf3.server")"
+	srv=
+	IPERF=$(grep -E 'receiver$' "$tmp/iperf3.client") ||
+		ub_fail "iperf3: no receiver line: $(<"$tmp/iperf3.client")"
+}
+
+if command -v iperf3 > /dev/null; then
+	echo "== iperf3, 2 s, plain TCP then under ums_run (both ends)"
+	iperf
+	echo "   TCP:     $IPERF"
+	iperf "$ums_run" -d
+	echo "   ums_run: $IPERF"
+	grep -q "libums-preload: map sock to AF_SMC" "$tmp/iperf3.err" ||
+		ub_fail "ums_run -d: no socket mapped: $(<"$tmp/iperf3.err")"
+	# iperf3's control and data connections, both AF_SMC on both ends
+	# (no device on either: the client declines)
+	expect_fb "$A" "$PEERNOUMS=1:0 $PEERDECL=4:1 $LOCAL=1:0 $NOUMSDEV=3:0"
+	expect_fb "$B" "$PEERNOUMS=0:1 $NOACTLINK=0:3 $NOUMSDEV=0:1 $PEERDECL=0:3"
+else
+	echo "== iperf3 not installed: not run"
+fi
+
+echo "== no TCP socket left in either namespace, ums.ko unloads ($SECONDS s)"
+for ns in "$A" "$B"; do
+	for ((i = 0; ; i++)); do
+		st=$(ub_ns "$ns" "$UB_BUSYBOX" cat /proc/net/sockstat /proc/net/sockstat6)
+		[[ $st == *"TCP: inuse 0 "*"TCP6: inuse 0"* ]] && break
+		((i < 100)) || ub_fail "$ns: TCP sockets left: $st"
+		ub_sleep 0.1
+	done
+done
+ub_rmmod ums
+[[ ! -e /proc/net/ums ]] || ub_fail "/proc/net/ums is still there"
+echo "== with smc.ko loaded, ums.ko refuses to load"
+modprobe smc
+if ub_insmod "$UB_KMOD/ums/ums.ko" 2> "$tmp/insmod.err"; then
+	ub_fail "ums.ko loaded next to smc.ko"
+fi
+"$UB_BUSYBOX" dmesg | grep "ums: the AF_SMC socket family is taken" ||
+	ub_fail "no message naming smc"
+modprobe -r smc
+if "$UB_BUSYBOX" dmesg | grep -E "WARNING:|BUG:|Oops|general protection"; then
+	ub_fail "the kernel complained"
+fi
+echo "PASS"

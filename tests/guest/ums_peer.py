@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""One end of a UMS test connection (tests/guest/cases/ums-ns-pair.sh).
+
+  ums_peer.py server KIND ADDR PORT COUNT [--expect REASON[/PEER]]
+  ums_peer.py client KIND ADDR PORT CMD [--expect REASON[/PEER]]
+  ums_peer.py drop KIND ADDR PORT 1
+
+KIND is "smc" (socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or _SMC6), the
+address family of ADDR for the clcsock) or "tcp". The server serves COUNT
+connections, one at a time, then exits 0 if every one went well. A
+connection starts with a command line from the client:
+  "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n");
+  "PEEK"   the server sends b"hello" and waits for the client to close.
+"drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
+connection to accept, and closes the listener without accepting it; the
+client's CMD "DROPPED" then sees its connection end (EOF or reset).
+The client's CMD "REFUSED" connects where nothing listens: a blocking
+connect is refused; a non-blocking one reports EINPROGRESS, then poll
+POLLERR and SO_ERROR ECONNREFUSED.
+The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
+(the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
+poll checked, over a non-blocking connect) or "HOLD" (SUM:1 then wait for
+stdin to close). With --expect, each end checks its connection's line in
+/proc/net/ums (ums6 for IPv6) while the connection is open: Fallback True
+and the reason (and the peer's) given, hex. Exit 0 when all held.
+"""
+import array
+import errno
+import fcntl
+import hashlib
+import ipaddress
+import os
+import select
+import socket
+import struct
+import sys
+import termios
+import time
+
+AF_SMC = 43
+
+
+def family(addr):
+    return socket.AF_INET6 if ipaddress.ip_address(addr).version == 6 else socket.AF_INET
+
+
+def make_socket(kind, fam):
+    if kind == "tcp":
+        return socket.socket(fam, socket.SOCK_STREAM)
+    raw = socket.socket(AF_SMC, socket.SOCK_STREAM, 1 if fam == socket.AF_INET6 else 0)
+    # Python parses addresses by the object's family: the same fd as one of
+    # the IP family (the kernel sees the AF_SMC socket's operations).
+    return socket.socket(fam, socket.SOCK_STREAM, 0, raw.detach())
+
+
+def fail(msg):
+    print(f"ums_peer: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def proc_line(sock):
+    """The /proc/net/ums{,6} line of sock's connection (by its ports)."""
+    fam = sock.family
+    lport = sock.getsockname()[1]
+    rport = sock.getpeername()[1]
+    name = "/proc/net/ums6" if fam == socket.AF_INET6 else "/proc/net/ums"
+    with open(name) as f:
+        lines = f.read().splitlines()
+    for line in lines[1:]:
+        w = line.split()
+        if w[1].endswith(f":{lport}") and w[2].endswith(f":{rport}"):
+            return w
+    fail(f"no line for ports {lport}/{rport} in {name}: {lines}")
+
+
+def check_proc(sock, expect):
+    if not expect:
+        return
+    w = proc_line(sock)
+    reason, _, peer = expect.partition("/")
+    # Index SRC DST State Fallback SRC_EID JETTY DST_EID JETTY Reason PeerReason
+    if w[3] != "UMS_ACTIVE" or w[4] != "True":
+        fail(f"not an active fallback: {w}")
+    if int(w[9], 16) != int(reason, 16):
+        fail(f"reason {w[9]}, want {reason}: {w}")
+    if peer and int(w[10], 16) != int(peer, 16):
+        fail(f"peer reason {w[10]}, want {peer}: {w}")
+
+
+def recv_exact(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        b = sock.recv(min(65536, n - len(buf)))
+        if not b:
+            fail(f"EOF after {len(buf)} of {n} bytes")
+        buf += b
+    return bytes(buf)
+
+
+def recv_line(sock):
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        b = sock.recv(1)
+        if not b:
+            fail("EOF in a line")
+        line += b
+    return line.decode().strip()
+
+
+def serve(kind, addr, port, count, expect):
+    fam = family(addr)
+    ls = make_socket(kind, fam)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(8)
+    for _ in range(count):
+        c, _ = ls.accept()
+        with c:
+            cmd = recv_line(c).split()
+            check_proc(c, expect)
+            if cmd[0] == "SUM":
+                h = hashlib.sha256()
+                left = int(cmd[1])
+                while left:
+                    b = c.recv(min(65536, left))
+                    if not b:
+                        fail("EOF in SUM data")
+                    h.update(b)
+                    left -= len(b)
+                c.sendall((h.hexdigest() + "\n").encode())
+            elif cmd[0] == "PEEK":
+                c.sendall(b"hello")
+            else:
+                fail(f"bad command {cmd}")
+            # until the client closes: it reads /proc/net/ums meanwhile
+            while c.recv(4096):
+                pass
+    ls.close()
+
+
+def drop(kind, addr, port):
+    ls = make_socket(kind, family(addr))
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(8)
+    ls.setblocking(False)
+    try:
+        ls.accept()
+        fail("accept on an empty queue returned")
+    except BlockingIOError:
+        pass
+    p = select.poll()
+    p.register(ls, select.POLLIN)
+    if not p.poll(30000):
+        fail("the listener: no POLLIN in 30 s")
+    ls.close()
+
+
+def client_dropped(s, addr, port):
+    s.connect((addr, port))
+    s.settimeout(30)
+    try:
+        s.sendall(b"SUM 1\n")
+        if s.recv(1) != b"":
+            fail("data from a listener that was closed")
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+
+
+def client_refused(kind, addr, port):
+    s = make_socket(kind, family(addr))
+    with s:
+        try:
+            s.connect((addr, port))
+            fail("connect where nothing listens succeeded")
+        except ConnectionRefusedError:
+            pass
+    s = make_socket(kind, family(addr))
+    with s:
+        s.setblocking(False)
+        rc = s.connect_ex((addr, port))
+        if rc != errno.EINPROGRESS:
+            fail(f"non-blocking connect: {os.strerror(rc)}, want EINPROGRESS")
+        p = select.poll()
+        p.register(s, select.POLLOUT)
+        ev = p.poll(30000)
+        if not ev or not ev[0][1] & select.POLLERR:
+            fail(f"refused non-blocking connect: poll {ev}")
+        err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if err != errno.ECONNREFUSED:
+            fail(f"SO_ERROR {os.strerror(err)}, want ECONNREFUSED")
+
+
+def client_sum(s, n, expect):
+    data = os.urandom(n)
+    s.sendall(f"SUM {n}\n".encode())
+    s.sendall(data)
+    got = recv_line(s)
+    if got != hashlib.sha256(data).hexdigest():
+        fail(f"SHA-256 {got}, want {hashlib.sha256(data).hexdigest()}")
+    check_proc(s, expect)
+
+
+def client_api(s, addr, port, expect):
+    # non-blocking connect: EINPROGRESS, then writable, SO_ERROR 0
+    s.setblocking(False)
+    rc = s.connect_ex((addr, port))
+    if rc not in (0, errno.EINPROGRESS):
+        fail(f"non-blocking connect: {os.strerror(rc)}")
+    p = select.poll()
+    p.register(s, select.POLLOUT)
+    if not p.poll(30000):
+        fail("non-blocking connect: not writable in 30 s")
+    err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    if err:
+        fail(f"non-blocking connect: SO_ERROR {os.strerror(err)}")
+    s.setblocking(True)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 1:
+        fail("TCP_NODELAY not set")
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", 0, 300000))
+    t = time.monotonic()
+    try:
+        s.recv(1)
+        fail("recv before any data returned")
+    except BlockingIOError:
+        pass
+    except socket.timeout:
+        pass
+    if time.monotonic() - t < 0.25:
+        fail("SO_RCVTIMEO: recv returned early")
+    s.sendall(b"PEEK\n")
+    p = select.poll()
+    p.register(s, select.POLLIN)
+    if not p.poll(30000):
+        fail("no POLLIN in 30 s")
+    for _ in range(100):
+        nread = array.array("i", [0])
+        fcntl.ioctl(s, termios.FIONREAD, nread)
+        if nread[0] == 5:
+            break
+        time.sleep(0.05)
+    else:
+        fail(f"FIONREAD {nread[0]}, want 5")
+    if s.recv(5, socket.MSG_PEEK) != b"hello":
+        fail("MSG_PEEK")
+    if s.recv(5) != b"hello":
+        fail("recv after MSG_PEEK")
+    check_proc(s, expect)
+    s.shutdown(socket.SHUT_WR)
+    if s.recv(1) != b"":
+        fail("no EOF after shutdown")
+
+
+def client(kind, addr, port, cmd, expect):
+    if cmd == "REFUSED":
+        client_refused(kind, addr, port)
+        return
+    s = make_socket(kind, family(addr))
+    with s:
+        if cmd == "API":
+            client_api(s, addr, port, expect)
+            return
+        if cmd == "DROPPED":
+            client_dropped(s, addr, port)
+            return
+        s.connect((addr, port))
+        if cmd.startswith("SUM:"):
+            client_sum(s, int(cmd[4:]), expect)
+        elif cmd == "HOLD":
+            client_sum(s, 1, expect)
+            print("holding", flush=True)
+            sys.stdin.read()
+        else:
+            fail(f"bad command {cmd}")
+
+
+def main():
+    a = sys.argv[1:]
+    expect = None
+    if "--expect" in a:
+        i = a.index("--expect")
+        expect = a[i + 1]
+        del a[i:i + 2]
+    if len(a) != 5 or a[0] not in ("server", "client", "drop"):
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    if a[0] == "server":
+        serve(a[1], a[2], int(a[3]), int(a[4]), expect)
+    elif a[0] == "drop":
+        drop(a[1], a[2], int(a[3]))
+    else:
+        client(a[1], a[2], int(a[3]), a[4], expect)
+
+
+if __name__ == "__main__":
+    main()
