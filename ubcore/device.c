@@ -65,6 +65,8 @@ static void ubcore_device_release(struct device *device)
 	WARN_ON(!xa_empty(&dev->token_table));
 	xa_destroy(&dev->token_table);
 	ubcore_cm_free(dev);
+	if (dev->phys)
+		put_device(&dev->phys->dev);
 	mutex_destroy(&dev->eid_lock);
 	mutex_destroy(&dev->eid_sysfs_lock);
 	if (dev->ops && dev->ops->release)
@@ -99,6 +101,8 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	INIT_LIST_HEAD(&dev->event_handlers);
 	spin_lock_init(&dev->event_lock);
 	INIT_LIST_HEAD(&dev->list_node);
+	INIT_LIST_HEAD(&dev->logical_list);
+	INIT_LIST_HEAD(&dev->logical_node);
 	xa_init_flags(&dev->jfc_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->jetty_grp_table, XA_FLAGS_LOCK_IRQ);
@@ -127,18 +131,27 @@ void ubcore_dealloc_device(struct ubcore_device *dev)
 }
 EXPORT_SYMBOL_GPL(ubcore_dealloc_device);
 
-static struct ubcore_device *__ubcore_find_device(const char *name)
+/*
+ * The device named @name: the one seen in @net, or with @net NULL any
+ * device (logical devices share their physical device's name).
+ */
+static struct ubcore_device *__ubcore_find_device(const char *name,
+						  const struct net *net)
 {
 	struct ubcore_device *dev;
 
 	lockdep_assert_held(&ubcore_devices_rwsem);
 	list_for_each_entry(dev, &ubcore_devices, list_node)
-		if (!strcmp(dev->dev_name, name))
+		if (!strcmp(dev->dev_name, name) &&
+		    (!net || net_eq(ubcore_dev_net(dev), net)))
 			return dev;
 	return NULL;
 }
 
-/* Name from a format with at most one %d: the lowest free index. */
+/*
+ * Name from a format with at most one %d: the lowest free index. A
+ * logical device takes its physical device's name, free in its namespace.
+ */
 static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 {
 	char name[UBCORE_MAX_DEV_NAME];
@@ -147,14 +160,15 @@ static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 	lockdep_assert_held_write(&ubcore_devices_rwsem);
 	if (!strchr(name_fmt, '%')) {
 		if (strscpy(name, name_fmt, sizeof(name)) < 0 ||
-		    __ubcore_find_device(name))
+		    __ubcore_find_device(name, dev->phys ?
+					 ubcore_dev_net(dev) : NULL))
 			return -EEXIST;
 		goto done;
 	}
 	for (i = 0; i < INT_MAX; i++) {
 		if (snprintf(name, sizeof(name), name_fmt, i) >= sizeof(name))
 			return -ENAMETOOLONG;
-		if (!__ubcore_find_device(name))
+		if (!__ubcore_find_device(name, NULL))
 			goto done;
 	}
 	return -ENFILE;
@@ -189,34 +203,24 @@ static void ubcore_client_remove_one(struct ubcore_client *client,
 	xa_erase(&dev->client_ctx, client->id);
 }
 
-/**
- * ubcore_register_device() - make a device visible to ubcore's clients
- * @dev: from ubcore_alloc_device(), with ops and cap (and netdev) set
- * @name_fmt: the device name, or a format with one %d for the lowest free
- *	number ("udma%d")
- *
- * Adds the device to class ubcore (sysfs), fills the EID table from the
- * netdev in dynamic mode and attaches every registered client.
- *
- * Return: 0, or -EINVAL (no ops), -EEXIST (name taken), -ENAMETOOLONG, or
- * the error of device_add().
+/*
+ * Register @dev, seen in @net and with its port in @host_net (a logical
+ * device: @dev->phys is set).
  */
-int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
+static int ubcore_register(struct ubcore_device *dev, const char *name_fmt,
+			   struct net *net, struct net *host_net)
 {
-	struct ubcore_client *client;
 	int ret;
-
-	if (!dev || !dev->ops || !dev->ops->driver_name || !name_fmt)
-		return -EINVAL;
 
 	ubcore_ctx_limits_init(dev);
 	ubcore_user_limits_init(dev);
 	down_write(&ubcore_devices_rwsem);
+	/* before device_add(): sysfs files the device by its namespace */
+	write_pnet(&dev->net, net);
+	write_pnet(&dev->host_net, host_net);
 	ret = ubcore_assign_name(dev, name_fmt);
 	if (ret)
 		goto unlock;
-	/* before device_add(): sysfs files the device by its namespace */
-	write_pnet(&dev->net, dev->netdev ? dev_net(dev->netdev) : &init_net);
 	ubcore_sysfs_set_groups(dev);
 	ret = device_add(&dev->dev);
 	if (ret) {
@@ -230,32 +234,125 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 	mutex_lock(&ubcore_devices_list_lock);
 	list_add_tail(&dev->list_node, &ubcore_devices);
 	mutex_unlock(&ubcore_devices_list_lock);
+	if (dev->phys) {
+		/* it shows the EIDs its namespace has */
+		list_add_tail(&dev->logical_node, &dev->phys->logical_list);
+		mutex_lock(&dev->phys->eid_lock);
+		ubcore_eid_distribute(dev->phys);
+		mutex_unlock(&dev->phys->eid_lock);
+		ubcore_eid_raise_all(dev->phys);
+	}
 	ubcore_eid_index_set(dev, true);
 	dev->registered = true;
-	list_for_each_entry(client, &ubcore_clients, list_node)
-		ubcore_client_add_one(client, dev);
-	dev_info(&dev->dev, "registered (%s%s%s)\n", dev->ops->driver_name,
+	ubcore_clients_attach(dev);
+	dev_info(&dev->dev, "registered (%s%s%s%s)\n", dev->ops->driver_name,
 		 dev->netdev ? " on " : "",
-		 dev->netdev ? netdev_name(dev->netdev) : "");
+		 dev->netdev ? netdev_name(dev->netdev) : "",
+		 dev->phys ? ", logical" : "");
 unlock:
 	up_write(&ubcore_devices_rwsem);
+	return ret;
+}
+
+/**
+ * ubcore_register_device() - make a device visible to ubcore's clients
+ * @dev: from ubcore_alloc_device(), with ops and cap (and netdev) set
+ * @name_fmt: the device name, or a format with one %d for the lowest free
+ *	number ("udma%d")
+ *
+ * Adds the device to class ubcore (sysfs), fills the EID table from the
+ * netdev in dynamic mode and attaches every registered client. The device
+ * is seen in its netdev's network namespace (the initial one without a
+ * netdev); in automatic mode (dev_sharing) it gets a logical device in
+ * every other one.
+ *
+ * Return: 0, or -EINVAL (no ops), -EEXIST (name taken), -ENAMETOOLONG, or
+ * the error of device_add().
+ */
+int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
+{
+	struct net *net;
+	int ret;
+
+	if (!dev || !dev->ops || !dev->ops->driver_name || !name_fmt)
+		return -EINVAL;
+	net = dev->netdev ? dev_net(dev->netdev) : &init_net;
+	ret = ubcore_register(dev, name_fmt, net, net);
+	if (!ret)
+		ubcore_logical_dev_registered(dev);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ubcore_register_device);
 
 /**
+ * ubcore_register_logical() - register a logical device
+ * @dev: from ubcore_alloc_device() by @phys's provider, with ops and cap
+ *	set and no netdev: it shares @phys's port
+ * @phys: a registered physical device
+ * @net: the namespace it is seen in
+ *
+ * For the provider's ubcore_ops.add_logical only (ubcore_logical_mutex is
+ * held). The device takes @phys's name and holds a reference to @phys;
+ * its EID table shows @phys's EIDs of @net (ubcore/logical.c).
+ *
+ * Return: 0, -EINVAL, -EEXIST (a device of that name is seen in @net), or
+ * the error of device_add().
+ */
+int ubcore_register_logical(struct ubcore_device *dev,
+			    struct ubcore_device *phys, struct net *net)
+{
+	lockdep_assert_held(&ubcore_logical_mutex);
+	if (!dev || !phys || dev->netdev || ubcore_dev_is_logical(phys) ||
+	    !dev->ops || !dev->ops->driver_name)
+		return -EINVAL;
+	if (!dev->phys) {
+		get_device(&phys->dev);
+		dev->phys = phys;
+	}
+	return ubcore_register(dev, phys->dev_name, net,
+			       ubcore_dev_host_net(phys));
+}
+EXPORT_SYMBOL_GPL(ubcore_register_logical);
+
+/* Add every client to @dev; ubcore_devices_rwsem held for write. */
+void ubcore_clients_attach(struct ubcore_device *dev)
+{
+	struct ubcore_client *client;
+
+	lockdep_assert_held_write(&ubcore_devices_rwsem);
+	list_for_each_entry(client, &ubcore_clients, list_node)
+		ubcore_client_add_one(client, dev);
+}
+
+/*
+ * Remove every client from @dev, in reverse order; ubcore_devices_rwsem
+ * held for write. The clients destroy what they created on it.
+ */
+void ubcore_clients_detach(struct ubcore_device *dev)
+{
+	struct ubcore_client *client;
+
+	lockdep_assert_held_write(&ubcore_devices_rwsem);
+	list_for_each_entry_reverse(client, &ubcore_clients, list_node)
+		ubcore_client_remove_one(client, dev);
+}
+
+/**
  * ubcore_unregister_device() - detach the clients and remove a device
  * @dev: a registered device
  *
- * Every client's remove callback runs (in reverse order of registration)
- * before this returns, and must destroy the objects the client created on
+ * A physical device's logical devices are deleted first (its provider's
+ * ubcore_ops.del_logical); a logical device's EIDs go back to its physical
+ * device. Every client's remove callback runs (in reverse order of
+ * registration) before this returns, and must destroy the objects the client created on
  * the device (objects left are reported with a warning); after it the
  * provider may free its resources and call ubcore_dealloc_device(). Sleeps.
  */
 void ubcore_unregister_device(struct ubcore_device *dev)
 {
-	struct ubcore_client *client;
-
+	/* a physical device's logical devices go first */
+	if (!ubcore_dev_is_logical(dev))
+		ubcore_logical_remove_all(dev);
 	down_write(&ubcore_devices_rwsem);
 	if (WARN_ON(!dev->registered)) {
 		up_write(&ubcore_devices_rwsem);
@@ -267,8 +364,9 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 	mutex_unlock(&ubcore_devices_list_lock);
 	/* The data path finds it no more (after a grace period). */
 	ubcore_eid_index_set(dev, false);
-	list_for_each_entry_reverse(client, &ubcore_clients, list_node)
-		ubcore_client_remove_one(client, dev);
+	if (ubcore_dev_is_logical(dev))
+		ubcore_logical_detach(dev);
+	ubcore_clients_detach(dev);
 	up_write(&ubcore_devices_rwsem);
 	/* The clients destroyed their objects in their remove callbacks. */
 	ubcore_obj_warn_leaks(dev);
@@ -285,24 +383,54 @@ void ubcore_unregister_device(struct ubcore_device *dev)
 EXPORT_SYMBOL_GPL(ubcore_unregister_device);
 
 /**
- * ubcore_get_device_by_name() - look up a registered device
+ * ubcore_get_device_by_name() - look up a registered physical device
  * @name: its name
+ *
+ * Logical devices, which have their physical device's name, are not found.
  *
  * Return: the device with a reference (drop it with ubcore_put_device()),
  * or NULL.
  */
 struct ubcore_device *ubcore_get_device_by_name(const char *name)
 {
+	struct ubcore_device *dev, *found = NULL;
+
+	down_read(&ubcore_devices_rwsem);
+	list_for_each_entry(dev, &ubcore_devices, list_node) {
+		if (!ubcore_dev_is_logical(dev) && !strcmp(dev->dev_name, name)) {
+			found = dev;
+			get_device(&dev->dev);
+			break;
+		}
+	}
+	up_read(&ubcore_devices_rwsem);
+	return found;
+}
+EXPORT_SYMBOL_GPL(ubcore_get_device_by_name);
+
+/**
+ * ubcore_get_device_by_name_net() - the registered device of a name seen
+ *	in a network namespace
+ * @name: its name
+ * @net: the namespace: a physical device there, or a logical device
+ *	created there
+ *
+ * Return: the device with a reference (drop it with ubcore_put_device()),
+ * or NULL.
+ */
+struct ubcore_device *ubcore_get_device_by_name_net(const char *name,
+						    const struct net *net)
+{
 	struct ubcore_device *dev;
 
 	down_read(&ubcore_devices_rwsem);
-	dev = __ubcore_find_device(name);
+	dev = __ubcore_find_device(name, net);
 	if (dev)
 		get_device(&dev->dev);
 	up_read(&ubcore_devices_rwsem);
 	return dev;
 }
-EXPORT_SYMBOL_GPL(ubcore_get_device_by_name);
+EXPORT_SYMBOL_GPL(ubcore_get_device_by_name_net);
 
 /**
  * ubcore_get_device_by_netdev() - the registered device bound to a netdev

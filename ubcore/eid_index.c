@@ -128,7 +128,10 @@ void ubcore_eid_index_set(struct ubcore_device *dev, bool on)
 		synchronize_rcu();
 }
 
-/* The first device of the index with @eid, in @net unless @net is NULL. */
+/*
+ * The first device of the index with @eid, on the host @net
+ * (ubcore_dev_host_net()) unless @net is NULL.
+ */
 static struct ubcore_device *eid_index_get(const union ubcore_eid *eid,
 					   const struct net *net)
 {
@@ -141,7 +144,7 @@ static struct ubcore_device *eid_index_get(const union ubcore_eid *eid,
 	hash_for_each_possible_rcu(ubcore_eid_index, n, node,
 				   ubcore_eid_key(eid)) {
 		if (!memcmp(n->eid.raw, eid->raw, sizeof(eid->raw)) &&
-		    (!net || net_eq(ubcore_dev_net(n->dev), net))) {
+		    (!net || net_eq(ubcore_dev_host_net(n->dev), net))) {
 			found = n->dev;
 			get_device(&found->dev);
 			break;
@@ -175,8 +178,10 @@ EXPORT_SYMBOL_GPL(ubcore_get_device_by_eid);
  * @eid: the EID
  * @net: the namespace
  *
- * As ubcore_get_device_by_eid(), among the devices of @net only: two
- * namespaces are two hosts, and each may have a device with the same EID.
+ * As ubcore_get_device_by_eid(), among the devices whose port is in @net
+ * (ubcore_dev_host_net(): a logical device's is its physical device's)
+ * only: two namespaces are two hosts, and each may have a device with the
+ * same EID.
  *
  * Context: any context; does not sleep.
  * Return: the device with a reference (drop it with ubcore_put_device()),

@@ -126,8 +126,7 @@ int ubcore_eid_table_del(struct ubcore_eid_entry *table, u32 size, u32 idx)
 EXPORT_SYMBOL_IF_KUNIT(ubcore_eid_table_del);
 
 /* Tell event handlers and sysfs about the entries in @changed. */
-static void ubcore_eid_changed(struct ubcore_device *dev,
-			       const unsigned long *changed)
+void ubcore_eid_changed(struct ubcore_device *dev, const unsigned long *changed)
 {
 	struct ubcore_event event = {
 		.dev = dev,
@@ -160,40 +159,40 @@ void ubcore_eid_sync_addrs(struct ubcore_device *dev,
 	mutex_lock(&dev->eid_lock);
 	if (dev->eid_mode == UBCORE_EID_MODE_STATIC)
 		n = 0;
-	ret = ubcore_eid_table_sync(dev->eid_table, UBCORE_MAX_EID_CNT,
+	ret = ubcore_eid_table_sync(dev->eid_all, UBCORE_MAX_EID_CNT,
 				    addrs, n, changed);
-	ubcore_eid_index_sync(dev);
+	ubcore_eid_distribute(dev);
 	mutex_unlock(&dev->eid_lock);
 	if (ret)
 		dev_warn_ratelimited(&dev->dev,
 				     "EID table full, not every address of %s is an EID\n",
 				     dev->netdev ? netdev_name(dev->netdev) : "?");
-	ubcore_eid_changed(dev, changed);
+	ubcore_eid_raise_all(dev);
 }
 
 /* Add @eid at @idx, or delete the entry at @idx when @eid is NULL. */
 static int ubcore_edit_static_eid(struct ubcore_device *dev, u32 idx,
 				  const union ubcore_eid *eid)
 {
-	DECLARE_BITMAP(changed, UBCORE_MAX_EID_CNT) = {};
 	int ret;
 
 	ret = ubcore_device_get_live(dev);
 	if (ret)
 		return ret;
 	mutex_lock(&dev->eid_lock);
-	if (eid)
-		ret = ubcore_eid_table_add(dev->eid_table, UBCORE_MAX_EID_CNT,
+	if (ubcore_dev_is_logical(dev))
+		ret = -EOPNOTSUPP;
+	else if (eid)
+		ret = ubcore_eid_table_add(dev->eid_all, UBCORE_MAX_EID_CNT,
 					   idx, eid);
 	else
-		ret = ubcore_eid_table_del(dev->eid_table, UBCORE_MAX_EID_CNT,
+		ret = ubcore_eid_table_del(dev->eid_all, UBCORE_MAX_EID_CNT,
 					   idx);
-	ubcore_eid_index_sync(dev);
+	if (!ret)
+		ubcore_eid_distribute(dev);
 	mutex_unlock(&dev->eid_lock);
-	if (!ret) {
-		set_bit(idx, changed);
-		ubcore_eid_changed(dev, changed);
-	}
+	if (!ret)
+		ubcore_eid_raise_all(dev);
 	ubcore_device_put_live(dev);
 	return ret;
 }
@@ -204,8 +203,9 @@ static int ubcore_edit_static_eid(struct ubcore_device *dev, u32 idx,
  * @idx: the table index, below UBCORE_MAX_EID_CNT
  * @eid: the EID
  *
- * Return: 0, -ENODEV (device going away), or -EINVAL, -EEXIST, -EBUSY as
- * ubcore_eid_table_add() says.
+ * Return: 0, -ENODEV (device going away), -EOPNOTSUPP (a logical device:
+ * EIDs are added to its physical device and given a namespace), or
+ * -EINVAL, -EEXIST, -EBUSY as ubcore_eid_table_add() says.
  */
 int ubcore_add_static_eid(struct ubcore_device *dev, u32 idx,
 			  const union ubcore_eid *eid)
@@ -219,8 +219,8 @@ EXPORT_SYMBOL_GPL(ubcore_add_static_eid);
  * @dev: the device
  * @idx: its table index
  *
- * Return: 0, -ENODEV (device going away), or -EINVAL, -ENOENT, -EPERM as
- * ubcore_eid_table_del() says.
+ * Return: 0, -ENODEV (device going away), -EOPNOTSUPP (a logical device),
+ * or -EINVAL, -ENOENT, -EPERM as ubcore_eid_table_del() says.
  */
 int ubcore_del_static_eid(struct ubcore_device *dev, u32 idx)
 {
@@ -237,7 +237,8 @@ EXPORT_SYMBOL_GPL(ubcore_del_static_eid);
  * Switching to static drops the dynamic entries; switching to dynamic
  * fills the table from the netdev again. Sleeps (takes rtnl_lock).
  *
- * Return: 0, -EINVAL for an unknown mode, -ENODEV (device going away).
+ * Return: 0, -EINVAL for an unknown mode, -ENODEV (device going away),
+ * -EOPNOTSUPP for a logical device (its physical device's mode rules).
  */
 int ubcore_set_eid_mode(struct ubcore_device *dev, enum ubcore_eid_mode mode)
 {
@@ -245,6 +246,8 @@ int ubcore_set_eid_mode(struct ubcore_device *dev, enum ubcore_eid_mode mode)
 
 	if (mode != UBCORE_EID_MODE_DYNAMIC && mode != UBCORE_EID_MODE_STATIC)
 		return -EINVAL;
+	if (ubcore_dev_is_logical(dev))
+		return -EOPNOTSUPP;
 	ret = ubcore_device_get_live(dev);
 	if (ret)
 		return ret;

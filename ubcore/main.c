@@ -42,11 +42,17 @@ struct class ubcore_class = {
 
 static int __net_init ubcore_net_init(struct net *net)
 {
-	return class_create_file_ns(&ubcore_class, &class_attr_abi_version, net);
+	int ret;
+
+	ret = class_create_file_ns(&ubcore_class, &class_attr_abi_version, net);
+	if (!ret)
+		ubcore_logical_net_init(net);
+	return ret;
 }
 
 static void __net_exit ubcore_net_exit(struct net *net)
 {
+	ubcore_logical_net_exit(net);
 	class_remove_file_ns(&ubcore_class, &class_attr_abi_version, net);
 }
 

@@ -96,6 +96,7 @@ static void ubcore_port_sync(struct ubcore_device *dev)
  */
 void ubcore_netdev_sync_device(struct ubcore_device *dev)
 {
+	struct ubcore_device *l;
 	union ubcore_eid *addrs;
 	u32 n = 0;
 
@@ -110,6 +111,9 @@ void ubcore_netdev_sync_device(struct ubcore_device *dev)
 		kfree(addrs);
 	}
 	ubcore_port_sync(dev);
+	/* logical devices share the port (the list is stable under the rwsem) */
+	list_for_each_entry(l, &dev->logical_list, logical_node)
+		ubcore_port_sync(l);
 }
 
 /* Sync the devices bound to @netdev, or all devices if it is NULL. */

@@ -134,11 +134,8 @@ struct ubcore_device *ubcore_nl_get_dev(struct net *net, struct nlattr **attrs,
 
 	if (ubcore_nl_missing(extack, attrs, UBCORE_NL_ATTR_DEV_NAME))
 		return ERR_PTR(-EINVAL);
-	dev = ubcore_get_device_by_name(nla_data(attrs[UBCORE_NL_ATTR_DEV_NAME]));
-	if (dev && !net_eq(ubcore_dev_net(dev), net)) {
-		ubcore_put_device(dev);
-		dev = NULL;
-	}
+	dev = ubcore_get_device_by_name_net(nla_data(attrs[UBCORE_NL_ATTR_DEV_NAME]),
+					    net);
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[UBCORE_NL_ATTR_DEV_NAME],
 				    "no such UB device");
@@ -287,7 +284,9 @@ static int ubcore_nl_fill_dev(struct sk_buff *skb, struct ubcore_device *dev,
 	    /* enum ubcore_mtu n stands for 128 << n bytes */
 	    nla_put_u32(skb, UBCORE_NL_ATTR_ACTIVE_MTU, mtu ? 128U << mtu : 0) ||
 	    ubcore_nl_put_caps(skb, &dev->cap) ||
-	    ubcore_nl_put_objs(skb, dev)) {
+	    ubcore_nl_put_objs(skb, dev) ||
+	    (ubcore_dev_is_logical(dev) &&
+	     nla_put_flag(skb, UBCORE_NL_ATTR_DEV_LOGICAL))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -440,6 +439,13 @@ static int ubcore_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 				info->extack);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
+	if (ubcore_dev_is_logical(dev)) {
+		/* a logical device goes as "dev unexpose" would take it */
+		ret = ubcore_unexpose_device(dev->phys, ubcore_dev_net(dev));
+		if (ret == -ENOENT)
+			ret = -ENODEV;
+		goto going;
+	}
 	if (!dev->ops->dellink) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the provider does not remove devices on request");
@@ -686,7 +692,9 @@ static int ubcore_nl_sys_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_NL_VERSION,
 			UBCORE_GENL_FAMILY_VERSION) ||
 	    nla_put_u32(msg, UBCORE_NL_ATTR_SYS_ABI_VERSION,
-			UBCORE_ABI_VERSION)) {
+			UBCORE_ABI_VERSION) ||
+	    nla_put_u8(msg, UBCORE_NL_ATTR_SYS_DEV_SHARING,
+		       ubcore_get_dev_sharing())) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -757,6 +765,42 @@ static const struct genl_ops ubcore_nl_ops[] = {
 		.cmd = UBCORE_NL_CMD_SYS_GET,
 		.doit = ubcore_nl_sys_get_doit,
 		.policy = ubcore_nl_sys_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	/* netlink_ns.c: CAP_NET_ADMIN over the target namespace too */
+	{
+		.cmd = UBCORE_NL_CMD_DEV_SET_NS,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = ubcore_nl_dev_set_ns_doit,
+		.policy = ubcore_nl_dev_ns_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_DEV_EXPOSE,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = ubcore_nl_dev_expose_doit,
+		.policy = ubcore_nl_dev_ns_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_DEV_UNEXPOSE,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = ubcore_nl_dev_unexpose_doit,
+		.policy = ubcore_nl_dev_ns_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_EID_SET_NS,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = ubcore_nl_eid_set_ns_doit,
+		.policy = ubcore_nl_eid_ns_policy,
+		.maxattr = UBCORE_NL_ATTR_MAX,
+	},
+	{
+		.cmd = UBCORE_NL_CMD_SYS_SET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ubcore_nl_sys_set_doit,
+		.policy = ubcore_nl_sys_set_policy,
 		.maxattr = UBCORE_NL_ATTR_MAX,
 	},
 };

@@ -29,4 +29,14 @@ int ubcore_nl_res_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ubcore_nl_res_get_start(struct netlink_callback *cb);
 int ubcore_nl_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* The namespace commands (netlink_ns.c). */
+extern const struct nla_policy ubcore_nl_dev_ns_policy[UBCORE_NL_ATTR_MAX + 1];
+extern const struct nla_policy ubcore_nl_eid_ns_policy[UBCORE_NL_ATTR_MAX + 1];
+extern const struct nla_policy ubcore_nl_sys_set_policy[UBCORE_NL_ATTR_MAX + 1];
+int ubcore_nl_dev_set_ns_doit(struct sk_buff *skb, struct genl_info *info);
+int ubcore_nl_dev_expose_doit(struct sk_buff *skb, struct genl_info *info);
+int ubcore_nl_dev_unexpose_doit(struct sk_buff *skb, struct genl_info *info);
+int ubcore_nl_eid_set_ns_doit(struct sk_buff *skb, struct genl_info *info);
+int ubcore_nl_sys_set_doit(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* _UBCORE_NETLINK_H */

@@ -50,6 +50,29 @@ void ubcore_eid_sysfs_init_dev(struct ubcore_device *dev);
 void ubcore_eid_sysfs_start(struct ubcore_device *dev);
 void ubcore_eid_sysfs_stop(struct ubcore_device *dev);
 
+/* logical.c: logical devices, EIDs' namespaces, automatic mode */
+extern struct mutex ubcore_logical_mutex;
+void ubcore_eid_changed(struct ubcore_device *dev, const unsigned long *changed);
+void ubcore_eid_distribute(struct ubcore_device *phys);
+void ubcore_eid_raise_all(struct ubcore_device *phys);
+int ubcore_eid_use(struct ubcore_device *dev, u32 idx, bool need_eid);
+void ubcore_eid_unuse(struct ubcore_device *dev, u32 idx);
+void ubcore_logical_detach(struct ubcore_device *l);
+void ubcore_logical_remove_all(struct ubcore_device *phys);
+void ubcore_logical_dev_registered(struct ubcore_device *phys);
+int ubcore_expose_device(struct ubcore_device *phys, struct net *net);
+int ubcore_unexpose_device(struct ubcore_device *phys, struct net *net);
+int ubcore_eid_set_ns(struct ubcore_device *phys, u32 idx, struct net *net);
+struct net *ubcore_eid_get_ns(struct ubcore_device *phys, u32 idx);
+int ubcore_dev_set_ns(struct ubcore_device *phys, struct net *net);
+int ubcore_set_dev_sharing(bool on);
+bool ubcore_get_dev_sharing(void);
+void ubcore_logical_net_init(struct net *net);
+void ubcore_logical_net_exit(struct net *net);
+/* device.c */
+void ubcore_clients_attach(struct ubcore_device *dev);
+void ubcore_clients_detach(struct ubcore_device *dev);
+
 void ubcore_sysfs_init(void);
 int ubcore_newlink(const char *type, const char *name,
 		   struct net_device *netdev);

@@ -150,7 +150,6 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 {
 	struct ubcore_user_share *share;
 	struct ubcore_ucontext *uctx;
-	union ubcore_eid eid;
 	int i, ret;
 
 	if (!dev)
@@ -158,14 +157,17 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	if (!dev->ops->alloc_ucontext || !dev->ops->free_ucontext)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (eid_index >= UBCORE_MAX_EID_CNT ||
-	    (udata && ubcore_get_eid(dev, eid_index, &eid)))
+	    ubcore_eid_use(dev, eid_index, udata))
 		return ERR_PTR(ubcore_inval(dev, "eid_index %u", eid_index));
 	share = ubcore_user_share_get(dev);
-	if (IS_ERR(share))
+	if (IS_ERR(share)) {
+		ubcore_eid_unuse(dev, eid_index);
 		return ERR_CAST(share);
+	}
 	ret = ubcore_uasid_get(dev, uasid, &uasid);
 	if (ret) {
 		ubcore_user_share_put(dev, share);
+		ubcore_eid_unuse(dev, eid_index);
 		return ERR_PTR(ret);
 	}
 
@@ -173,6 +175,7 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	if (IS_ERR_OR_NULL(uctx)) {
 		ubcore_uasid_put(uasid);
 		ubcore_user_share_put(dev, share);
+		ubcore_eid_unuse(dev, eid_index);
 		return uctx ? uctx : ERR_PTR(-ENOMEM);
 	}
 	uctx->share = share;
@@ -198,8 +201,8 @@ void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 {
 	struct ubcore_user_share *share;
 	struct ubcore_device *dev;
+	u32 uasid, eid_index;
 	struct pid *pid;
-	u32 uasid;
 	int i;
 
 	if (!uctx)
@@ -207,6 +210,7 @@ void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 	dev = uctx->ub_dev;
 	pid = uctx->pid;
 	uasid = uctx->uasid;
+	eid_index = uctx->eid_index;
 	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++)
 		WARN_ON_ONCE(atomic_read(&uctx->obj_cnt[i]));
 	share = uctx->share;
@@ -214,6 +218,7 @@ void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 	put_pid(pid);
 	ubcore_uasid_put(uasid);
 	ubcore_user_share_put(dev, share);
+	ubcore_eid_unuse(dev, eid_index);
 	ubcore_obj_cnt_put(dev, NULL, UBCORE_OBJ_UCONTEXT);
 }
 EXPORT_SYMBOL_GPL(ubcore_free_ucontext);

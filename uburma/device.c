@@ -48,6 +48,8 @@ static int uburma_add_device(struct ubcore_device *ub_dev)
 	}
 	init_rwsem(&udev->lock);
 	write_pnet(&udev->net, ubcore_dev_net(ub_dev));
+	if (ubcore_dev_is_logical(ub_dev))
+		udev->node_ns = ubcore_dev_net(ub_dev)->ns.inum;
 	udev->ub_dev = ub_dev;
 	spin_lock_init(&udev->files_lock);
 	INIT_LIST_HEAD(&udev->files);

@@ -17,10 +17,20 @@
 dev_t uburma_devt_base;
 
 /* Nodes go to /dev/uburma/<dev>. */
+/*
+ * /dev/uburma/<dev>; a logical device has its physical device's name, so
+ * its node is /dev/uburma/<dev>@<namespace inode number>, which its
+ * uevent's DEVNAME tells (liburma reads it from sysfs).
+ */
 static char *uburma_devnode(struct device *dev, umode_t *mode)
 {
+	struct uburma_device *udev = container_of(dev, struct uburma_device, dev);
+
 	if (mode)
 		*mode = 0666;
+	if (udev->node_ns)
+		return kasprintf(GFP_KERNEL, "uburma/%s@%u", dev_name(dev),
+				 udev->node_ns);
 	return kasprintf(GFP_KERNEL, "uburma/%s", dev_name(dev));
 }
 

@@ -53,6 +53,8 @@
  *	when the UB device goes away; protects @ub_dev
  * @net: the UB device's network namespace (ubcore_dev_net()): the char
  *	device is opened and its sysfs directory seen only from there
+ * @node_ns: 0, or for a logical device the inode number of @net, which
+ *	its /dev node's name carries (uburma_devnode()); fixed
  * @ub_dev: the UB device, or NULL once it is gone: the file is dead and
  *	every command fails with -EIO (written with WRITE_ONCE, mmap reads it
  *	under @mmap_srcu only)
@@ -67,6 +69,7 @@ struct uburma_device {
 	struct cdev cdev;
 	struct rw_semaphore lock;	/* see above */
 	possible_net_t net;
+	unsigned int node_ns;
 	struct ubcore_device *ub_dev;
 	struct srcu_struct mmap_srcu;
 	spinlock_t files_lock;		/* see above */

@@ -135,6 +135,9 @@ static void udma_release(struct ubcore_device *ub_dev)
 }
 
 static int udma_dellink(struct ubcore_device *ub_dev);
+static struct ubcore_device *udma_add_logical(struct ubcore_device *phys,
+					      struct net *net);
+static void udma_del_logical(struct ubcore_device *ub_dev);
 
 static const struct ubcore_ops udma_ops = {
 	.owner = THIS_MODULE,
@@ -190,6 +193,8 @@ static const struct ubcore_ops udma_ops = {
 	.send_mgmt = udma_send_mgmt,
 	.tp_lost = udma_tp_lost,
 	.tp_defaults = udma_tp_defaults,
+	.add_logical = udma_add_logical,
+	.del_logical = udma_del_logical,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)
@@ -247,10 +252,9 @@ static struct udma_dev *udma_dev_alloc(struct net_device *ndev)
 	return udev;
 }
 
-/* Unregister and free a device the caller took off udma_dev_list. */
-static void udma_dev_remove(struct udma_dev *udev)
+/* Leave UBoE, unregister and free a device. */
+static void udma_dev_teardown(struct udma_dev *udev)
 {
-	lockdep_assert_held(&udma_reg_mutex);
 	udma_wire_dev_del(udev);
 	/* after the receive path let go of the device: its queued packets */
 	udma_uboe_rx_stop(udev);
@@ -258,6 +262,48 @@ static void udma_dev_remove(struct udma_dev *udev)
 	ubcore_unregister_device(&udev->ub_dev);
 	udma_wire_dev_put(udev);
 	ubcore_dealloc_device(&udev->ub_dev);
+}
+
+/* Unregister and free a device the caller took off udma_dev_list. */
+static void udma_dev_remove(struct udma_dev *udev)
+{
+	lockdep_assert_held(&udma_reg_mutex);
+	udma_dev_teardown(udev);
+}
+
+/*
+ * ubcore_ops.add_logical: a device on @phys's netdev, seen in @net. It is
+ * not on udma_dev_list: ubcore deletes it (del_logical) before @phys, and
+ * thus before @phys's removal (by whoever) goes on.
+ */
+static struct ubcore_device *udma_add_logical(struct ubcore_device *phys,
+					      struct net *net)
+{
+	struct udma_dev *udev;
+	int ret;
+
+	udev = udma_dev_alloc(to_udma_dev(phys)->netdev);
+	if (!udev)
+		return ERR_PTR(-ENOMEM);
+	/* the port is @phys's: ubcore follows the netdev for @phys only */
+	udev->ub_dev.netdev = NULL;
+	ret = ubcore_register_logical(&udev->ub_dev, phys, net);
+	if (!ret) {
+		ret = udma_wire_dev_add(udev);
+		if (ret)
+			ubcore_unregister_device(&udev->ub_dev);
+	}
+	if (ret) {
+		ubcore_dealloc_device(&udev->ub_dev);
+		return ERR_PTR(ret);
+	}
+	return &udev->ub_dev;
+}
+
+/* ubcore_ops.del_logical; may run inside udma_dev_remove() of its phys. */
+static void udma_del_logical(struct ubcore_device *ub_dev)
+{
+	udma_dev_teardown(to_udma_dev(ub_dev));
 }
 
 /*

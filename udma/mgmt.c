@@ -104,8 +104,9 @@ enum uboe_drop udma_mgmt_check(const struct uboe_pkt *pkt)
 EXPORT_SYMBOL_IF_KUNIT(udma_mgmt_check);
 
 /**
- * udma_local_peer() - the device of this host that owns an EID in a
- *	device's network namespace
+ * udma_local_peer() - the device of this host that owns an EID in the
+ *	network namespace of a device's port (ubcore_dev_host_net(): a
+ *	logical device's is its physical device's)
  * @dev: the sending device
  * @dst: the destination EID
  *
@@ -119,7 +120,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_mgmt_check);
 struct ubcore_device *udma_local_peer(struct ubcore_device *dev,
 				      const union ubcore_eid *dst)
 {
-	return ubcore_get_device_by_eid_net(dst, ubcore_dev_net(dev));
+	return ubcore_get_device_by_eid_net(dst, ubcore_dev_host_net(dev));
 }
 
 /**

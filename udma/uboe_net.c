@@ -472,7 +472,7 @@ void udma_wire_free(struct udma_dev *udev)
  */
 int udma_wire_dev_add(struct udma_dev *udev)
 {
-	struct net *net = ubcore_dev_net(&udev->ub_dev);
+	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
 	struct udma_net *unet = udma_net(net);
 	int ret = 0;
 
@@ -503,7 +503,7 @@ int udma_wire_dev_add(struct udma_dev *udev)
  */
 void udma_wire_dev_del(struct udma_dev *udev)
 {
-	struct udma_net *unet = udma_net(ubcore_dev_net(&udev->ub_dev));
+	struct udma_net *unet = udma_net(ubcore_dev_host_net(&udev->ub_dev));
 
 	ubcore_unregister_event_handler(&udev->ub_dev, &udev->wire.eid_handler);
 	cancel_work_sync(&udev->wire.eid_work);
@@ -523,7 +523,7 @@ void udma_wire_dev_del(struct udma_dev *udev)
  */
 void udma_wire_dev_put(struct udma_dev *udev)
 {
-	struct udma_net *unet = udma_net(ubcore_dev_net(&udev->ub_dev));
+	struct udma_net *unet = udma_net(ubcore_dev_host_net(&udev->ub_dev));
 
 	mutex_lock(&unet->lock);
 	if (!WARN_ON(!unet->users) && !--unet->users)
@@ -629,7 +629,7 @@ static int udma_xmit6(struct udma_dev *udev, struct net *net, struct sock *sk,
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt)
 {
-	struct net *net = ubcore_dev_net(&udev->ub_dev);
+	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
 	struct udma_net *unet = udma_net(net);
 	bool v4 = ubcore_eid_is_ipv4(dst);
 	struct uboe_pkt p = *pkt;

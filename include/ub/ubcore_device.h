@@ -333,6 +333,23 @@ struct ubcore_ops {
 	 */
 	void (*tp_defaults)(struct ubcore_device *dev,
 			    struct ubcore_tp_xport *xport);
+	/*
+	 * Logical devices (ubcore/logical.c, user guide 6.3.1): create one
+	 * of @phys, a physical device of this provider, for network
+	 * namespace @net: allocate a device that shares @phys's port and
+	 * engine, register it with ubcore_register_logical(), join what the
+	 * provider keeps per device, and return it (the allocation's
+	 * reference is then ubcore's), or an ERR_PTR. @del_logical undoes
+	 * it all: unregisters the device and drops that reference. Both are
+	 * called by ubcore only, in process context, under its logical
+	 * device lock and nothing else of ubcore's; @del_logical may run
+	 * inside the provider's own ubcore_unregister_device() of @phys, so
+	 * it must not take a lock held around that call. NULL: the
+	 * provider has no logical devices (-EOPNOTSUPP).
+	 */
+	struct ubcore_device *(*add_logical)(struct ubcore_device *phys,
+					     struct net *net);
+	void (*del_logical)(struct ubcore_device *dev);
 };
 
 /**
@@ -413,13 +430,39 @@ struct ubcore_access_fail {
  * @ops: the provider's operations
  * @cap: capabilities; set by the provider before registration, then fixed
  * @netdev: the bound netdev (UBoE), or NULL; held (dev_hold) while bound
- * @net: the network namespace the device belongs to: its netdev's when it
- *	is registered (the initial one without a netdev), then fixed (a
- *	provider removes its device when the netdev leaves the namespace).
- *	Its sysfs directories, netlink and char device are seen only there.
+ * @net: the network namespace the device belongs to: where its sysfs
+ *	directories, netlink and char device are seen. A physical device:
+ *	its netdev's when it is registered (the initial one without a
+ *	netdev), changed only by an administrator ("dev set ns"); a
+ *	logical device: the namespace it was created for, fixed.
+ * @host_net: the namespace of the device's port, where its packets go
+ *	and come (UBoE sockets, the EID index's host): a physical device's
+ *	netdev's (or the initial one), a logical device's physical one's;
+ *	fixed at registration (ubcore_dev_host_net())
+ * @phys: a logical device's physical device (a reference is held), or
+ *	NULL for a physical device; fixed
+ * @logical_list: a physical device's logical devices (ubcore_logical_mutex
+ *	and ubcore_devices_rwsem for write to change it, either to read it)
+ * @logical_node: a logical device's entry in its physical device's
+ *	@logical_list
+ * @logical_closed: a physical device takes no more logical devices: its
+ *	unregistration began (ubcore_logical_mutex)
+ * @eid_all: a physical device's EID table as the netdev and the
+ *	administrator fill it, whatever namespace each EID is in (@eid_lock);
+ *	@eid_table is made from it (logical.c)
+ * @eid_net: per slot of @eid_all, the namespace the administrator gave the
+ *	EID (the logical device of that namespace shows it), or NULL: the
+ *	physical device's own (@eid_lock); a namespace's slots are reset to
+ *	NULL when it goes away
+ * @eid_changed: slots of @eid_table that changed and whose events are not
+ *	raised yet (@eid_lock)
+ * @eid_users: per slot of @eid_table, the user contexts created on it
+ *	(@eid_lock): such an EID is in use and does not change namespace
  * @eid_lock: protects @eid_mode, @eid_table, @eid_node and @eid_indexed
  * @eid_mode: how the EID table is filled
- * @eid_table: the EIDs of this device
+ * @eid_table: the EIDs of this device: a physical device's slots of
+ *	@eid_all that are in no other namespace, a logical device's slots of
+ *	its physical device's that are in its namespace (same indexes)
  * @eid_node: per slot of @eid_table, the device's node in the EID index
  *	(eid_index.c), or NULL
  * @eid_indexed: the device is registered: its EIDs are in the EID index
@@ -498,10 +541,19 @@ struct ubcore_device {
 	struct ubcore_device_cap cap;
 	struct net_device *netdev;
 	possible_net_t net;
+	possible_net_t host_net;
+	struct ubcore_device *phys;
+	struct list_head logical_list;
+	struct list_head logical_node;
+	bool logical_closed;
 
 	struct mutex eid_lock;		/* see above */
 	enum ubcore_eid_mode eid_mode;
 	struct ubcore_eid_entry eid_table[UBCORE_MAX_EID_CNT];
+	struct ubcore_eid_entry eid_all[UBCORE_MAX_EID_CNT];
+	struct net *eid_net[UBCORE_MAX_EID_CNT];
+	DECLARE_BITMAP(eid_changed, UBCORE_MAX_EID_CNT);
+	u32 eid_users[UBCORE_MAX_EID_CNT];
 	struct ubcore_eid_node *eid_node[UBCORE_MAX_EID_CNT];
 	bool eid_indexed;
 	struct mutex eid_sysfs_lock;	/* see above */
@@ -564,6 +616,27 @@ static inline struct net *ubcore_dev_net(const struct ubcore_device *dev)
 	return read_pnet(&dev->net);
 }
 
+/**
+ * ubcore_dev_host_net() - the network namespace of a device's port
+ * @dev: a device that was registered
+ *
+ * Where its packets travel: the namespace of the netdev of the device (of
+ * its physical device, for a logical one). Two devices are on one host
+ * when these are equal, whatever namespaces they are seen in.
+ *
+ * Return: the namespace (no reference is taken).
+ */
+static inline struct net *ubcore_dev_host_net(const struct ubcore_device *dev)
+{
+	return read_pnet(&dev->host_net);
+}
+
+/* Whether @dev is a logical device (of dev->phys). */
+static inline bool ubcore_dev_is_logical(const struct ubcore_device *dev)
+{
+	return dev->phys;
+}
+
 struct ubcore_device *ubcore_alloc_device(size_t size);
 void ubcore_dealloc_device(struct ubcore_device *dev);
 
@@ -571,6 +644,10 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt);
 void ubcore_unregister_device(struct ubcore_device *dev);
 
 struct ubcore_device *ubcore_get_device_by_name(const char *name);
+struct ubcore_device *ubcore_get_device_by_name_net(const char *name,
+						    const struct net *net);
+int ubcore_register_logical(struct ubcore_device *dev,
+			    struct ubcore_device *phys, struct net *net);
 /* The registered device whose EID table holds @eid (eid_index.c). */
 struct ubcore_device *ubcore_get_device_by_eid(const union ubcore_eid *eid);
 struct ubcore_device *ubcore_get_device_by_eid_net(const union ubcore_eid *eid,

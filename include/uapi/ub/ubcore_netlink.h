@@ -42,7 +42,8 @@
  *	netdev), -EOPNOTSUPP (no such provider: its module is not loaded),
  *	-EEXIST (the name is taken, or the provider allows one device per
  *	netdev and there is one), -EINVAL (bad name), or the provider's error.
- * @UBCORE_NL_CMD_DEV_DEL: admin. Remove the device %UBCORE_NL_ATTR_DEV_NAME.
+ * @UBCORE_NL_CMD_DEV_DEL: admin. Remove the device %UBCORE_NL_ATTR_DEV_NAME
+ *	(a logical device: as DEV_UNEXPOSE).
  *	Errors: -ENODEV (no such device, or it is going away anyway),
  *	-EOPNOTSUPP (its provider does not remove devices on request).
  * @UBCORE_NL_CMD_EID_GET: dump the valid entries of the EID table of the
@@ -82,8 +83,38 @@
  *	request (without a message), an unknown ID in its NLMSG_DONE (the
  *	errno, and the message with NLM_F_ACK_TLVS).
  * @UBCORE_NL_CMD_SYS_GET: do: what ubcore is: %UBCORE_NL_ATTR_SYS_DEV_COUNT,
- *	%UBCORE_NL_ATTR_SYS_NS_MODE, %UBCORE_NL_ATTR_SYS_NL_VERSION and
- *	%UBCORE_NL_ATTR_SYS_ABI_VERSION. Takes no attribute.
+ *	%UBCORE_NL_ATTR_SYS_NS_MODE, %UBCORE_NL_ATTR_SYS_NL_VERSION,
+ *	%UBCORE_NL_ATTR_SYS_ABI_VERSION and %UBCORE_NL_ATTR_SYS_DEV_SHARING.
+ *	Takes no attribute.
+ * @UBCORE_NL_CMD_DEV_SET_NS: admin in the device's and the target
+ *	namespace's user namespaces. Move physical device
+ *	%UBCORE_NL_ATTR_DEV_NAME (seen in the sender's namespace) to the
+ *	network namespace of %UBCORE_NL_ATTR_NS_FD: it is then seen there
+ *	only; its port stays with its netdev. Errors: -ENODEV, -EINVAL (a
+ *	logical device), -EBADF or -EINVAL (not a namespace fd), -EEXIST (a
+ *	device of that name is there), -EBUSY (a user context is open on it),
+ *	-EPERM.
+ * @UBCORE_NL_CMD_DEV_EXPOSE: admin, as DEV_SET_NS. Create a logical device
+ *	of physical device %UBCORE_NL_ATTR_DEV_NAME in the namespace of
+ *	%UBCORE_NL_ATTR_NS_FD. Errors: -ENODEV, -EINVAL, -EBADF, -EEXIST (the
+ *	device is in that namespace, or has a logical device there),
+ *	-EOPNOTSUPP (its provider has no logical devices), -EPERM.
+ * @UBCORE_NL_CMD_DEV_UNEXPOSE: admin, as DEV_SET_NS. Delete the logical
+ *	device of %UBCORE_NL_ATTR_DEV_NAME in the namespace of
+ *	%UBCORE_NL_ATTR_NS_FD; its objects are destroyed, its EIDs go back to
+ *	the physical device. Errors: -ENODEV, -EINVAL, -EBADF, -ENOENT (no
+ *	logical device there), -EPERM.
+ * @UBCORE_NL_CMD_EID_SET_NS: admin, as DEV_SET_NS. Give EID
+ *	%UBCORE_NL_ATTR_EID_INDEX of physical device %UBCORE_NL_ATTR_DEV_NAME
+ *	the namespace of %UBCORE_NL_ATTR_NS_FD: the logical device there shows
+ *	it, and no other device (the device's own namespace: back to it).
+ *	Errors: -ENODEV, -EINVAL, -EBADF, -ENOENT (empty slot), -EBUSY (a user
+ *	context uses the EID), -EPERM.
+ * @UBCORE_NL_CMD_SYS_SET: admin (initial user namespace). Set
+ *	%UBCORE_NL_ATTR_SYS_DEV_SHARING: on creates a logical device of every
+ *	physical device in every namespace, now and in each one created
+ *	later; off creates no more (deletes none). Errors: -EINVAL, -EPERM,
+ *	or the first error of creating a logical device.
  * @__UBCORE_NL_CMD_MAX: one past the last command
  * @UBCORE_NL_CMD_MAX: the last command
  */
@@ -98,6 +129,11 @@ enum ubcore_nl_cmd {
 	UBCORE_NL_CMD_EID_SET_MODE,
 	UBCORE_NL_CMD_RES_GET,
 	UBCORE_NL_CMD_SYS_GET,
+	UBCORE_NL_CMD_DEV_SET_NS,
+	UBCORE_NL_CMD_DEV_EXPOSE,
+	UBCORE_NL_CMD_DEV_UNEXPOSE,
+	UBCORE_NL_CMD_EID_SET_NS,
+	UBCORE_NL_CMD_SYS_SET,
 
 	__UBCORE_NL_CMD_MAX,
 	UBCORE_NL_CMD_MAX = __UBCORE_NL_CMD_MAX - 1
@@ -144,6 +180,12 @@ enum ubcore_nl_cmd {
  *	running kernel; in SYS_GET replies
  * @UBCORE_NL_ATTR_SYS_ABI_VERSION: u32, the uburma char device ABI version
  *	(UBCORE_ABI_VERSION of ubcore_abi.h); in SYS_GET replies
+ * @UBCORE_NL_ATTR_NS_FD: u32, an open file descriptor of the sender's
+ *	naming a network namespace (/var/run/netns/<name>, /proc/<pid>/ns/net)
+ * @UBCORE_NL_ATTR_SYS_DEV_SHARING: u8, 1: automatic mode (the user guide's
+ *	dev_sharing on), 0: manual; SYS_SET, SYS_GET replies
+ * @UBCORE_NL_ATTR_DEV_LOGICAL: flag, the device is a logical device (of the
+ *	physical device of its name in another namespace); in DEV_GET replies
  * @__UBCORE_NL_ATTR_MAX: one past the last attribute
  * @UBCORE_NL_ATTR_MAX: the last attribute
  */
@@ -169,6 +211,9 @@ enum ubcore_nl_attr {
 	UBCORE_NL_ATTR_SYS_NS_MODE,
 	UBCORE_NL_ATTR_SYS_NL_VERSION,
 	UBCORE_NL_ATTR_SYS_ABI_VERSION,
+	UBCORE_NL_ATTR_NS_FD,
+	UBCORE_NL_ATTR_SYS_DEV_SHARING,
+	UBCORE_NL_ATTR_DEV_LOGICAL,
 
 	__UBCORE_NL_ATTR_MAX,
 	UBCORE_NL_ATTR_MAX = __UBCORE_NL_ATTR_MAX - 1
@@ -414,10 +459,13 @@ enum ubcore_nl_res_attr {
  * enum ubcore_nl_ns_mode - values of %UBCORE_NL_ATTR_SYS_NS_MODE
  * @UBCORE_NL_NS_SHARED: every UB device and its EIDs are seen from every
  *	network namespace (the user guide's dev_sharing and eid_sharing on)
- * @UBCORE_NL_NS_EXCLUSIVE: a UB device belongs to its netdev's network
- *	namespace (the initial one without a netdev) and it, its EIDs and its
- *	objects are seen only from there: netlink, sysfs mounted there,
- *	/dev/uburma (open elsewhere: -EPERM); the mode ubcore implements
+ * @UBCORE_NL_NS_EXCLUSIVE: a UB device belongs to one network namespace
+ *	(a physical device: its netdev's, the initial one without a netdev,
+ *	or where DEV_SET_NS moved it; a logical device: the one it was
+ *	created in) and it, its EIDs and its objects are seen only from
+ *	there: netlink, sysfs mounted there, /dev/uburma (open elsewhere:
+ *	-EPERM); the mode ubcore implements, with logical devices for the
+ *	other namespaces (%UBCORE_NL_ATTR_SYS_DEV_SHARING)
  */
 enum ubcore_nl_ns_mode {
 	UBCORE_NL_NS_SHARED = 0,
