@@ -7,11 +7,24 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 
 namespace urma {
 
+// The node's name as the kernel's uevent gives it (DEVNAME=): a logical
+// device (user guide 6.3.1) has its physical device's name, seen in
+// another network namespace, and its node carries that namespace
+// (/dev/uburma/<dev>@<netns inode>); sysfs, mounted for the caller's
+// namespace, shows the device of that name there.
 std::string uburma_dev_path(const std::string &dev_name)
 {
+    std::ifstream uevent("/sys/class/" UBURMA_CLASS_NAME "/" + dev_name + "/uevent");
+    const std::string key = "DEVNAME=";
+    std::string line;
+
+    while (std::getline(uevent, line))
+        if (line.compare(0, key.size(), key) == 0 && line.size() > key.size())
+            return "/dev/" + line.substr(key.size());
     return "/dev/" UBURMA_CLASS_NAME "/" + dev_name;
 }
 

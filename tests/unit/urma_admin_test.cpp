@@ -133,13 +133,17 @@ TEST(UrmaAdminParse, EidBadForms)
     EXPECT_NE(parse_err({"eid", "add", "udma0", "5"}).find("expected"), std::string::npos);
     EXPECT_NE(parse_err({"eid", "add", "udma0", "65536", "::1"}).find("bad EID index"), std::string::npos);
     EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "fd00::zz"}).find("bad EID 'fd00::zz'"), std::string::npos);
-    EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "::1", "--ns", "/proc/1/ns/net"}).find("not supported"),
+    EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "::1", "--ns", "/proc/1/ns/net"}).find("eid set <dev> <eid_idx> ns"),
               std::string::npos);
     EXPECT_NE(parse_err({"eid", "add", "udma0", "1", "::1", "junk"}).find("unexpected 'junk'"), std::string::npos);
     EXPECT_NE(parse_err({"eid", "del", "udma0"}).find("expected"), std::string::npos);
     EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "mode", "auto"}).find("unknown mode 'auto'"),
               std::string::npos);
-    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "ns", "x"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "ns"}).find("<eid_idx> ns <netns>"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "ns", "a", "b"}).find("<eid_idx> ns <netns>"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "70000", "ns", "x"}).find("bad EID index"), std::string::npos);
+    EXPECT_NE(parse_err({"eid", "set", "udma0", "1", "ns", ""}).find("bad network namespace"), std::string::npos);
     EXPECT_NE(parse_err({"eid", "set", "udma0", "x", "mode", "static"}).find("bad EID index"), std::string::npos);
 }
 
@@ -159,14 +163,50 @@ TEST(UrmaAdminParse, Dev)
     EXPECT_NE(parse_err({"dev", "add", "ua0", "netdev", std::string(16, 'n')}).find("bad netdev"),
               std::string::npos);
     EXPECT_NE(parse_err({"dev", "del"}).find("expected <name>"), std::string::npos);
-    EXPECT_NE(parse_err({"dev", "set", "ua0", "ns", "x"}).find("not supported"), std::string::npos);
     EXPECT_NE(parse_err({"dev", "rename"}).find("unknown subcommand"), std::string::npos);
+}
+
+// User guide 6.3.1: the namespace commands, <netns> as a path or an
+// ip-netns name.
+TEST(UrmaAdminParse, Namespaces)
+{
+    Command c = parse_ok({"dev", "set", "udma0", "ns", "/proc/11962/ns/net"});
+    EXPECT_EQ(c.verb, Verb::DevSetNs);
+    EXPECT_EQ(c.dev, "udma0");
+    EXPECT_EQ(c.netns, "/proc/11962/ns/net");
+    c = parse_ok({"dev", "expose", "udma0", "/var/run/netns/x"});
+    EXPECT_EQ(c.verb, Verb::DevExpose);
+    EXPECT_EQ(c.netns, "/var/run/netns/x");
+    c = parse_ok({"dev", "unexpose", "udma0", "x"});
+    EXPECT_EQ(c.verb, Verb::DevUnexpose);
+    EXPECT_EQ(c.netns, "/var/run/netns/x");
+    c = parse_ok({"eid", "set", "udma0", "2", "ns", "./here"});
+    EXPECT_EQ(c.verb, Verb::EidSetNs);
+    EXPECT_EQ(c.eid_index, 2u);
+    EXPECT_EQ(c.netns, "./here");
+    c = parse_ok({"system", "set", "dev_sharing", "on"});
+    EXPECT_EQ(c.verb, Verb::SystemSetDevSharing);
+    EXPECT_TRUE(c.on);
+    EXPECT_FALSE(parse_ok({"system", "set", "dev_sharing", "off"}).on);
+
+    EXPECT_NE(parse_err({"dev", "set", "udma0", "ns"}).find("expected <dev> ns <netns>"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "set", "udma0", "mtu", "x"}).find("expected <dev> ns <netns>"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "set", "udma0", "sl", "--sl", "1"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "set", std::string(64, 'd'), "ns", "x"}).find("longer than 63"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"dev", "expose", "udma0"}).find("expected <dev> <netns>"), std::string::npos);
+    EXPECT_NE(parse_err({"dev", "unexpose", "udma0", "a", "b"}).find("expected <dev> <netns>"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"dev", "expose", "udma0", std::string(5000, 'p')}).find("bad network namespace"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"system", "set", "dev_sharing", "maybe"}).find("on or off"), std::string::npos);
+    EXPECT_NE(parse_err({"system", "set", "dev_sharing"}).find("dev_sharing {on|off}"), std::string::npos);
+    EXPECT_NE(parse_err({"system", "set", "eid_sharing", "on"}).find("not supported"), std::string::npos);
 }
 
 TEST(UrmaAdminParse, SystemAndUnknown)
 {
     EXPECT_EQ(parse_ok({"system", "show"}).verb, Verb::SystemShow);
-    EXPECT_NE(parse_err({"system", "set", "dev_sharing", "on"}).find("not supported"), std::string::npos);
     EXPECT_NE(parse_err({"system"}).find("expected 'show'"), std::string::npos);
     EXPECT_NE(parse_err({}).find("no command"), std::string::npos);
     EXPECT_NE(parse_err({"frobnicate"}).find("unknown command 'frobnicate'"), std::string::npos);
@@ -327,6 +367,7 @@ const char kSampleWhole[] =
     "udma0:\n"
     "  driver: udma\n"
     "  netdev: lo\n"
+    "  type: physical\n"
     "  eid_mode: dynamic\n"
     "  port_state: ACTIVE\n"
     "  active_mtu: 4096\n"
@@ -399,7 +440,8 @@ TEST(UrmaAdminFormat, DeviceWhole)
     bare.eid_mode = 1;
     bare.port_state = 1;
     std::string s = format_device_whole(bare);
-    EXPECT_EQ(s.rfind("ub1:\n  driver: udma\n  netdev: -\n  eid_mode: static\n  port_state: DOWN\n"
+    EXPECT_EQ(s.rfind("ub1:\n  driver: udma\n  netdev: -\n  type: physical\n  eid_mode: static\n"
+                      "  port_state: DOWN\n"
                       "  active_mtu: 0\n  max_jfc: -\n", 0),
               0u)
         << s;
@@ -487,11 +529,14 @@ TEST(UrmaAdminFormat, ResourceDetail)
 
 TEST(UrmaAdminFormat, System)
 {
-    SystemInfo s{3, UBCORE_NL_NS_SHARED, 1, 2};
+    SystemInfo s{3, UBCORE_NL_NS_SHARED, 1, 2, std::nullopt};
     EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: shared\ndev_sharing: on\neid_sharing: on\n"
                                 "netlink_version: 1\nabi_version: 2\n");
     s.ns_mode = UBCORE_NL_NS_EXCLUSIVE;
     EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: exclusive\ndev_sharing: off\neid_sharing: off\n"
+                                "netlink_version: 1\nabi_version: 2\n");
+    s.dev_sharing = true;
+    EXPECT_EQ(format_system(s), "dev_count: 3\nns_mode: exclusive\ndev_sharing: on\neid_sharing: off\n"
                                 "netlink_version: 1\nabi_version: 2\n");
 }
 
@@ -545,7 +590,7 @@ public:
     Status system_get(SystemInfo *out) override
     {
         calls.push_back("system_get");
-        *out = SystemInfo{1, 0, 1, 1};
+        *out = SystemInfo{1, 0, 1, 1, std::nullopt};
         return next;
     }
     Status get_wire_stats(const std::string &dev, WireStats *out) override
@@ -577,6 +622,26 @@ public:
     Status dev_del(const std::string &name) override
     {
         calls.push_back("dev_del " + name);
+        return next;
+    }
+    Status dev_set_ns(const std::string &dev, const std::string &netns) override
+    {
+        calls.push_back("dev_set_ns " + dev + " " + netns);
+        return next;
+    }
+    Status dev_expose(const std::string &dev, const std::string &netns, bool expose) override
+    {
+        calls.push_back((expose ? "dev_expose " : "dev_unexpose ") + dev + " " + netns);
+        return next;
+    }
+    Status eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns) override
+    {
+        calls.push_back("eid_set_ns " + dev + " " + std::to_string(index) + " " + netns);
+        return next;
+    }
+    Status set_dev_sharing(bool on) override
+    {
+        calls.push_back(std::string("set_dev_sharing ") + (on ? "on" : "off"));
         return next;
     }
 };
@@ -644,6 +709,11 @@ TEST(UrmaAdminRun, CommandsReachTheBackend)
              {"eid", "set", "udma0", "mode", "static"},
              {"dev", "add", "ua0", "netdev", "veth0"},
              {"dev", "del", "ua0"},
+             {"dev", "set", "udma0", "ns", "/proc/1/ns/net"},
+             {"dev", "expose", "udma0", "c1"},
+             {"dev", "unexpose", "udma0", "/var/run/netns/c1"},
+             {"eid", "set", "udma0", "1", "ns", "c2"},
+             {"system", "set", "dev_sharing", "on"},
          }) {
         RunResult r = run_admin(be, args);
         EXPECT_EQ(r.code, kExitOk);
@@ -651,7 +721,18 @@ TEST(UrmaAdminRun, CommandsReachTheBackend)
         EXPECT_TRUE(r.err.empty());
     }
     EXPECT_EQ(be.calls, (std::vector<std::string>{"eid_del udma0 4", "eid_set_mode udma0 static",
-                                                 "dev_add ua0 veth0 udma", "dev_del ua0"}));
+                                                 "dev_add ua0 veth0 udma", "dev_del ua0",
+                                                 "dev_set_ns udma0 /proc/1/ns/net",
+                                                 "dev_expose udma0 /var/run/netns/c1",
+                                                 "dev_unexpose udma0 /var/run/netns/c1",
+                                                 "eid_set_ns udma0 1 /var/run/netns/c2", "set_dev_sharing on"}));
+
+    // a refusal of the kernel reads as the command, the errno and the reason
+    be.next = Status{EBUSY, "EID in use: a user context is open on it"};
+    RunResult r = run_admin(be, {"eid", "set", "udma0", "1", "ns", "c2"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: eid set udma0 1 ns c2: " + std::string(std::strerror(EBUSY)) +
+                         ": EID in use: a user context is open on it\n");
 }
 
 TEST(UrmaAdminRun, ShowPaths)

@@ -156,6 +156,19 @@ int Runner::run(const Command &c)
     case Verb::DevDel:
         st = be_.dev_del(c.dev);
         break;
+    case Verb::DevSetNs:
+        st = be_.dev_set_ns(c.dev, c.netns);
+        break;
+    case Verb::DevExpose:
+    case Verb::DevUnexpose:
+        st = be_.dev_expose(c.dev, c.netns, c.verb == Verb::DevExpose);
+        break;
+    case Verb::EidSetNs:
+        st = be_.eid_set_ns(c.dev, c.eid_index, c.netns);
+        break;
+    case Verb::SystemSetDevSharing:
+        st = be_.set_dev_sharing(c.on);
+        break;
     case Verb::Help:
     case Verb::Version:
         break;

@@ -46,6 +46,11 @@ public:
     virtual Status eid_set_mode(const std::string &dev, bool static_mode) = 0;
     virtual Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) = 0;
     virtual Status dev_del(const std::string &name) = 0;
+    // The namespace commands; netns is the path of a namespace file.
+    virtual Status dev_set_ns(const std::string &dev, const std::string &netns) = 0;
+    virtual Status dev_expose(const std::string &dev, const std::string &netns, bool expose) = 0;
+    virtual Status eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns) = 0;
+    virtual Status set_dev_sharing(bool on) = 0;
 };
 
 }  // namespace urma_admin

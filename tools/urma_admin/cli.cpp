@@ -50,6 +50,26 @@ std::string check_dev_name(const std::string &name)
     return "";
 }
 
+// A <netns> argument: a path, or a name of ip-netns's directory.
+std::optional<std::string> netns_path(const std::string &text)
+{
+    if (text.empty() || text.size() >= 4096)
+        return std::nullopt;
+    if (text.find('/') == std::string::npos)
+        return "/var/run/netns/" + text;
+    return text;
+}
+
+// "<what> ... <netns>": the namespace argument into c.
+ParseResult netns_arg(const std::string &what, const std::string &text, Command c)
+{
+    auto path = netns_path(text);
+    if (!path)
+        return UsageError{what + ": bad network namespace '" + text + "'"};
+    c.netns = *path;
+    return c;
+}
+
 ParseResult show_res(const Args &a)
 {
     // a: "dev" <dev> <kind> [ID], or "dev" <dev> --stats
@@ -125,7 +145,7 @@ ParseResult eid_add(const Args &a)
     // a: <dev> <eid_idx> <eid> [options]
     for (size_t i = 3; i < a.size(); i++) {
         if (a[i] == "--ns")
-            return unsupported("eid add --ns", "EIDs are shared by every network namespace");
+            return unsupported("eid add --ns", "add it, then 'eid set <dev> <eid_idx> ns <netns>'");
         if (a[i] == "--mode")
             return unsupported("eid add --mode", "the mode is the device's: use 'eid set <dev> mode ...'");
         return UsageError{"eid add: unexpected '" + a[i] + "'"};
@@ -160,9 +180,19 @@ ParseResult eid_del(const Args &a)
 // device's in ubcore, so an index, when given, is only checked.
 ParseResult eid_set(const Args &a)
 {
-    if (a.size() >= 3 && a[2] == "ns")
-        return unsupported("eid set <dev> <eid_idx> ns", "EIDs are shared by every network namespace");
     Command c;
+    if (a.size() >= 3 && a[2] == "ns") {
+        if (a.size() != 4)
+            return UsageError{"eid set: expected <dev> <eid_idx> ns <netns>"};
+        c.verb = Verb::EidSetNs;
+        c.dev = a[0];
+        if (std::string why = check_dev_name(c.dev); !why.empty())
+            return UsageError{"eid set: " + why};
+        ParseResult r = eid_index_arg("eid set", a[1], c);
+        if (std::holds_alternative<UsageError>(r))
+            return r;
+        return netns_arg("eid set", a[3], std::get<Command>(r));
+    }
     c.verb = Verb::EidSetMode;
     size_t mode_at;
     if (a.size() == 3 && a[1] == "mode") {
@@ -174,7 +204,7 @@ ParseResult eid_set(const Args &a)
         c = std::get<Command>(r);
         mode_at = 3;
     } else {
-        return UsageError{"eid set: expected <dev> [<eid_idx>] mode {static|dynamic}"};
+        return UsageError{"eid set: expected <dev> [<eid_idx>] mode {static|dynamic}, or <dev> <eid_idx> ns <netns>"};
     }
     c.dev = a[0];
     if (std::string why = check_dev_name(c.dev); !why.empty())
@@ -221,10 +251,38 @@ ParseResult dev_add(const Args &a)
     return c;
 }
 
+// dev set <dev> ns <netns>; the guide's "dev set <dev> sl" is not built.
+ParseResult dev_set(const Args &a)
+{
+    if (a.size() >= 2 && a[1] == "sl")
+        return unsupported("dev set <dev> sl", "udma has no service levels");
+    if (a.size() != 3 || a[1] != "ns")
+        return UsageError{"dev set: expected <dev> ns <netns>"};
+    Command c;
+    c.verb = Verb::DevSetNs;
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"dev set: " + why};
+    return netns_arg("dev set", a[2], c);
+}
+
+// dev {expose|unexpose} <dev> <netns>
+ParseResult dev_expose(const std::string &sub, const Args &a)
+{
+    if (a.size() != 2)
+        return UsageError{"dev " + sub + ": expected <dev> <netns>"};
+    Command c;
+    c.verb = sub == "expose" ? Verb::DevExpose : Verb::DevUnexpose;
+    c.dev = a[0];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"dev " + sub + ": " + why};
+    return netns_arg("dev " + sub, a[1], c);
+}
+
 ParseResult dev_cmd(const Args &a)
 {
     if (a.empty())
-        return UsageError{"dev: expected add or del"};
+        return UsageError{"dev: expected add, del, set, expose or unexpose"};
     Args rest(a.begin() + 1, a.end());
     if (a[0] == "add")
         return dev_add(rest);
@@ -238,9 +296,11 @@ ParseResult dev_cmd(const Args &a)
             return UsageError{"dev del: " + why};
         return c;
     }
-    if (a[0] == "set" || a[0] == "expose" || a[0] == "unexpose")
-        return unsupported("dev " + a[0], "devices are shared by every network namespace");
-    return UsageError{"dev: unknown subcommand '" + a[0] + "' (add or del)"};
+    if (a[0] == "set")
+        return dev_set(rest);
+    if (a[0] == "expose" || a[0] == "unexpose")
+        return dev_expose(a[0], rest);
+    return UsageError{"dev: unknown subcommand '" + a[0] + "' (add, del, set, expose or unexpose)"};
 }
 
 ParseResult system_cmd(const Args &a)
@@ -250,9 +310,20 @@ ParseResult system_cmd(const Args &a)
         c.verb = Verb::SystemShow;
         return c;
     }
-    if (!a.empty() && a[0] == "set")
-        return unsupported("system set", "ubcore implements only the shared namespace mode");
-    return UsageError{"system: expected 'show'"};
+    if (!a.empty() && a[0] == "set") {
+        if (a.size() == 3 && a[1] == "eid_sharing")
+            return unsupported("system set eid_sharing", "an EID is seen in one namespace: 'eid set <dev> <eid_idx> ns'");
+        if (a.size() != 3 || a[1] != "dev_sharing")
+            return UsageError{"system set: expected dev_sharing {on|off}"};
+        Command c;
+        c.verb = Verb::SystemSetDevSharing;
+        if (a[2] == "on")
+            c.on = true;
+        else if (a[2] != "off")
+            return UsageError{"system set dev_sharing: expected on or off, not '" + a[2] + "'"};
+        return c;
+    }
+    return UsageError{"system: expected 'show' or 'set dev_sharing {on|off}'"};
 }
 
 }  // namespace
@@ -357,12 +428,24 @@ std::string usage_text()
            "  urma_admin dev add <name> netdev <ifname> [type <provider>]\n"
            "      create a UB device on a netdev (provider: udma)\n"
            "  urma_admin dev del <name>                    remove a UB device\n"
+           "  urma_admin dev set <dev> ns <netns>          move a physical device to a\n"
+           "      network namespace (its port stays with its netdev)\n"
+           "  urma_admin dev expose <dev> <netns>          create a logical device of\n"
+           "      <dev> in a network namespace\n"
+           "  urma_admin dev unexpose <dev> <netns>        delete it (its EIDs go back)\n"
+           "  urma_admin eid set <dev> <eid_idx> ns <netns>\n"
+           "      the EID is then seen (on the logical device) in that namespace only\n"
            "  urma_admin system show                       what ubcore is\n"
+           "  urma_admin system set dev_sharing {on|off}   automatic mode: a logical\n"
+           "      device of every device in every network namespace\n"
            "\n"
-           "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). Changes need\n"
-           "CAP_NET_ADMIN. Exit status: 0 success, 1 the operation failed, 2 usage.\n"
+           "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). <netns> is a\n"
+           "network namespace file (/var/run/netns/<name>, /proc/<pid>/ns/net) or a\n"
+           "name in /var/run/netns. Changes need CAP_NET_ADMIN (and over <netns>).\n"
+           "Exit status: 0 success, 1 the operation failed, 2 usage.\n"
            "Not supported by this stack: show topo, jetty_group, rc and tpreuse,\n"
-           "dev set/expose/unexpose, eid --ns, system set, main_ue_eid, agg, perf.\n";
+           "dev set sl, eid add --ns and --mode, system set eid_sharing,\n"
+           "main_ue_eid, agg, perf.\n";
 }
 
 }  // namespace urma_admin

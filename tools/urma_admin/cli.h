@@ -31,7 +31,12 @@ enum class Verb {
     EidSetMode,  // eid set <dev> [<eid_idx>] mode {static|dynamic}
     DevAdd,      // dev add <name> netdev <ifname> [type <provider>]
     DevDel,      // dev del <name>
+    DevSetNs,    // dev set <dev> ns <netns>
+    DevExpose,   // dev expose <dev> <netns>
+    DevUnexpose, // dev unexpose <dev> <netns>
+    EidSetNs,    // eid set <dev> <eid_idx> ns <netns>
     SystemShow,  // system show
+    SystemSetDevSharing,  // system set dev_sharing {on|off}
 };
 
 struct Command {
@@ -45,6 +50,11 @@ struct Command {
     bool static_mode = false;  // EidSetMode
     std::string netdev;        // DevAdd
     std::string link_type = "udma";
+    // Dev*Ns, DevExpose, DevUnexpose, EidSetNs: a network namespace file
+    // (/var/run/netns/<name>, /proc/<pid>/ns/net; a bare name is
+    // /var/run/netns/<name>, as ip-netns names them)
+    std::string netns;
+    bool on = false;  // SystemSetDevSharing
 };
 
 struct UsageError {

@@ -115,6 +115,7 @@ std::optional<DeviceInfo> decode_device(const RawAttrs &raw)
     d.name = *name;
     d.driver = get_str(raw, UBCORE_NL_ATTR_DRIVER_NAME).value_or("-");
     d.netdev = get_str(raw, UBCORE_NL_ATTR_NETDEV_NAME).value_or("");
+    d.logical = raw.count(UBCORE_NL_ATTR_DEV_LOGICAL) != 0;
     d.eid_mode = static_cast<uint8_t>(get_uint(raw, UBCORE_NL_ATTR_EID_MODE).value_or(0));
     d.port_state = static_cast<uint8_t>(get_uint(raw, UBCORE_NL_ATTR_PORT_STATE).value_or(0));
     d.active_mtu = static_cast<uint32_t>(get_uint(raw, UBCORE_NL_ATTR_ACTIVE_MTU).value_or(0));
@@ -167,6 +168,8 @@ std::optional<SystemInfo> decode_system(const RawAttrs &raw)
     s.ns_mode = static_cast<uint8_t>(get_uint(raw, UBCORE_NL_ATTR_SYS_NS_MODE).value_or(0));
     s.nl_version = static_cast<uint32_t>(get_uint(raw, UBCORE_NL_ATTR_SYS_NL_VERSION).value_or(0));
     s.abi_version = static_cast<uint32_t>(get_uint(raw, UBCORE_NL_ATTR_SYS_ABI_VERSION).value_or(0));
+    if (auto sharing = get_uint(raw, UBCORE_NL_ATTR_SYS_DEV_SHARING))
+        s.dev_sharing = *sharing != 0;
     return s;
 }
 

@@ -287,6 +287,7 @@ std::string format_device_whole(const DeviceInfo &d)
     auto line = [&out](const std::string &k, const std::string &v) { out += "  " + k + ": " + v + "\n"; };
     line("driver", d.driver);
     line("netdev", d.netdev.empty() ? "-" : d.netdev);
+    line("type", d.logical ? "logical" : "physical");
     line("eid_mode", eid_mode_name(d.eid_mode));
     line("port_state", port_state_name(d.port_state));
     line("active_mtu", num(d.active_mtu));
@@ -350,8 +351,9 @@ std::string format_system(const SystemInfo &s)
                        : s.ns_mode == UBCORE_NL_NS_EXCLUSIVE ? "exclusive"
                                                              : "unknown(" + num(s.ns_mode) + ")") +
            "\n";
-    // The guide's two switches, as the mode implies them.
-    out += "dev_sharing: " + sharing + "\n";
+    // The guide's two switches: dev_sharing as the kernel says (automatic
+    // mode), eid_sharing as the mode implies it.
+    out += "dev_sharing: " + (s.dev_sharing ? std::string(*s.dev_sharing ? "on" : "off") : sharing) + "\n";
     out += "eid_sharing: " + sharing + "\n";
     out += "netlink_version: " + num(s.nl_version) + "\n";
     out += "abi_version: " + num(s.abi_version) + "\n";

@@ -31,6 +31,7 @@ struct DeviceInfo {
     std::string name;
     std::string driver;
     std::string netdev;  // empty: not bound
+    bool logical = false;  // a logical device (user guide 6.3.1)
     uint8_t eid_mode = 0;
     uint8_t port_state = 0;
     uint32_t active_mtu = 0;
@@ -66,6 +67,7 @@ struct SystemInfo {
     uint8_t ns_mode = 0;
     uint32_t nl_version = 0;
     uint32_t abi_version = 0;
+    std::optional<bool> dev_sharing;  // automatic mode, when the kernel says
 };
 
 }  // namespace urma_admin

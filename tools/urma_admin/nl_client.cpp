@@ -2,6 +2,9 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 #include "nl_client.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <linux/netlink.h>
 #include <netlink/attr.h>
 #include <netlink/genl/ctrl.h>
@@ -312,6 +315,43 @@ Status NlClient::dev_add(const std::string &name, const std::string &netdev, con
 Status NlClient::dev_del(const std::string &name)
 {
     return command(UBCORE_NL_CMD_DEV_DEL, [&](nl_msg *m) { return put_dev(m, name); });
+}
+
+Status NlClient::ns_command(uint8_t cmd, const std::string &netns, const Builder &build)
+{
+    int fd = open(netns.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return Status{errno, "cannot open network namespace " + netns};
+    Status st = command(cmd, [&](nl_msg *m) {
+        return build(m) && nla_put_u32(m, UBCORE_NL_ATTR_NS_FD, static_cast<uint32_t>(fd)) == 0;
+    });
+    close(fd);
+    return st;
+}
+
+Status NlClient::dev_set_ns(const std::string &dev, const std::string &netns)
+{
+    return ns_command(UBCORE_NL_CMD_DEV_SET_NS, netns, [&](nl_msg *m) { return put_dev(m, dev); });
+}
+
+Status NlClient::dev_expose(const std::string &dev, const std::string &netns, bool expose)
+{
+    return ns_command(expose ? UBCORE_NL_CMD_DEV_EXPOSE : UBCORE_NL_CMD_DEV_UNEXPOSE, netns,
+                      [&](nl_msg *m) { return put_dev(m, dev); });
+}
+
+Status NlClient::eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns)
+{
+    return ns_command(UBCORE_NL_CMD_EID_SET_NS, netns, [&](nl_msg *m) {
+        return put_dev(m, dev) && nla_put_u32(m, UBCORE_NL_ATTR_EID_INDEX, index) == 0;
+    });
+}
+
+Status NlClient::set_dev_sharing(bool on)
+{
+    return command(UBCORE_NL_CMD_SYS_SET, [&](nl_msg *m) {
+        return nla_put_u8(m, UBCORE_NL_ATTR_SYS_DEV_SHARING, on ? 1 : 0) == 0;
+    });
 }
 
 }  // namespace urma_admin

@@ -34,6 +34,10 @@ public:
     Status eid_set_mode(const std::string &dev, bool static_mode) override;
     Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) override;
     Status dev_del(const std::string &name) override;
+    Status dev_set_ns(const std::string &dev, const std::string &netns) override;
+    Status dev_expose(const std::string &dev, const std::string &netns, bool expose) override;
+    Status eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns) override;
+    Status set_dev_sharing(bool on) override;
 
     // What a request got back: the outcome and the top-level attributes of
     // each message.
@@ -52,6 +56,8 @@ private:
     Reply request(uint8_t cmd, bool dump, const Builder &build);
     // A request without reply messages (the admin commands).
     Status command(uint8_t cmd, const Builder &build);
+    // A command that names network namespace file netns by an fd.
+    Status ns_command(uint8_t cmd, const std::string &netns, const Builder &build);
 
     std::unique_ptr<nl_sock, SockFree> sk_;
     int family_ = -1;
