@@ -99,6 +99,30 @@ static void ubcore_nl_ns_err(struct genl_info *info, int err)
 	}
 }
 
+/*
+ * Both ends of a request: the physical device and the target namespace,
+ * each with a reference (ubcore_nl_put_both()).
+ */
+static int ubcore_nl_get_both(struct sk_buff *skb, struct genl_info *info,
+			      struct ubcore_device **phys, struct net **net)
+{
+	*phys = ubcore_nl_phys(info);
+	if (IS_ERR(*phys))
+		return PTR_ERR(*phys);
+	*net = ubcore_nl_target_net(skb, info);
+	if (IS_ERR(*net)) {
+		ubcore_put_device(*phys);
+		return PTR_ERR(*net);
+	}
+	return 0;
+}
+
+static void ubcore_nl_put_both(struct ubcore_device *phys, struct net *net)
+{
+	put_net(net);
+	ubcore_put_device(phys);
+}
+
 typedef int (*ubcore_nl_ns_fn)(struct ubcore_device *phys, struct net *net);
 
 /* A device command: look up both ends, run @fn, explain its error. */
@@ -109,17 +133,11 @@ static int ubcore_nl_dev_ns_do(struct sk_buff *skb, struct genl_info *info,
 	struct net *net;
 	int ret;
 
-	phys = ubcore_nl_phys(info);
-	if (IS_ERR(phys))
-		return PTR_ERR(phys);
-	net = ubcore_nl_target_net(skb, info);
-	if (IS_ERR(net)) {
-		ubcore_put_device(phys);
-		return PTR_ERR(net);
-	}
+	ret = ubcore_nl_get_both(skb, info, &phys, &net);
+	if (ret)
+		return ret;
 	ret = fn(phys, net);
-	put_net(net);
-	ubcore_put_device(phys);
+	ubcore_nl_put_both(phys, net);
 	if (ret == -EEXIST)
 		NL_SET_ERR_MSG(info->extack,
 			       "a device of that name is in the namespace already");
@@ -162,17 +180,11 @@ int ubcore_nl_eid_set_ns_doit(struct sk_buff *skb, struct genl_info *info)
 				    "EID index out of range (0 .. 63)");
 		return -EINVAL;
 	}
-	phys = ubcore_nl_phys(info);
-	if (IS_ERR(phys))
-		return PTR_ERR(phys);
-	net = ubcore_nl_target_net(skb, info);
-	if (IS_ERR(net)) {
-		ubcore_put_device(phys);
-		return PTR_ERR(net);
-	}
+	ret = ubcore_nl_get_both(skb, info, &phys, &net);
+	if (ret)
+		return ret;
 	ret = ubcore_eid_set_ns(phys, idx, net);
-	put_net(net);
-	ubcore_put_device(phys);
+	ubcore_nl_put_both(phys, net);
 	if (ret == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, idx_attr, "no EID at this index");
 	else if (ret == -EBUSY)

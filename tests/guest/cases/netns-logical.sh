@@ -13,7 +13,11 @@ PERFTEST=$UB_TOP/build/tools/urma_perftest/urma_perftest
 NSS=(c1 c2 c3 c4 c5)
 
 cleanup() {
-	local ns
+	local ns p
+	for p in $(jobs -p); do
+		kill "$p" 2>/dev/null || :
+	done
+	wait 2>/dev/null || :
 	for ns in "${NSS[@]}"; do
 		ip netns del "$ns" 2>/dev/null || :
 	done
@@ -145,7 +149,7 @@ print("open refused (EPERM) from c1, c2 and c3 for the others' nodes" if ok else
 sys.exit(0 if ok else 1)
 PY
 # a context on the EID of the other namespace: c2's udma0 has no EID at c1's index
-out=$(ub_ns c2 "$PERFTEST" write_lat -d udma0 --eid_idx "$EID4" -S 127.0.0.1 -n 1 2>&1) &&
+out=$(ub_ns c2 "$PERFTEST" write_lat -d udma0 --eid_idx "$EID4" -S 127.0.0.1 -n 5 2>&1) &&
 	ub_fail "c2 made a context on c1's EID: $out"
 [[ $out == *"EID index $EID4"* ]] || ub_fail "c2's context on c1's EID failed otherwise: $out"
 echo "refused as it should be: a context in c2 on c1's EID index $EID4: ${out##*$'\n'}"
@@ -160,7 +164,7 @@ ip -n c2 link set lo up
 ip -n c2 addr add 10.88.0.2/24 dev n2
 ip -n c2 link set n2 up
 for op in write_bw send_bw read_bw; do
-	ub_ns c1 "$PERFTEST" "$op" -d udma0 --eid_idx "$EID4" -s 65536 -n 64 --check > /tmp/srv.log 2>&1 &
+	ip netns exec c1 "$PERFTEST" "$op" -d udma0 --eid_idx "$EID4" -s 65536 -n 64 --check > /tmp/srv.log 2>&1 &
 	srv=$!
 	ub_wait_listen 21115 60 "$srv" || { cat /tmp/srv.log; ub_fail "$op server"; }
 	if [[ $op == write_bw ]]; then
@@ -173,7 +177,7 @@ for op in write_bw send_bw read_bw; do
 done
 
 echo "== a logical device deleted under a live process"
-ub_ns c2 "$PERFTEST" write_bw -d udma0 --eid_idx "$EID6" -s 65536 -n 64 > /tmp/srv.log 2>&1 &
+ip netns exec c2 "$PERFTEST" write_bw -d udma0 --eid_idx "$EID6" -s 65536 -n 64 > /tmp/srv.log 2>&1 &
 srv=$!
 ub_wait_listen 21115 60 "$srv" || ub_fail "server in c2"
 ub_ns c2 "$UB_BUSYBOX" cat "$UB_CLASS/udma0/objects/ucontext" | grep -qx 1 ||
@@ -196,7 +200,7 @@ expect_devs ""
 expect_ns_devs c3 udma0
 ub_ns c3 "$UB_BUSYBOX" test -c /dev/uburma/udma0 || ub_fail "no /dev/uburma/udma0 after the move"
 ub_ns c3 "$UB_ADMIN" show --dev udma0 --whole | grep -q '::1' || ub_fail "udma0 lost ::1 in c3"
-ub_ns c3 "$PERFTEST" write_lat -d udma0 --eid_idx "$EID6" -n 1 -s 8 > /tmp/srv.log 2>&1 &
+ip netns exec c3 "$PERFTEST" write_lat -d udma0 --eid_idx "$EID6" -n 5 -s 8 > /tmp/srv.log 2>&1 &
 srv=$!
 ub_wait_listen 21115 60 "$srv" || ub_fail "server in c3"
 out=$(ub_ns c3 "$UB_ADMIN" dev set udma0 ns /proc/1/ns/net 2>&1) && ub_fail "udma0 moved while in use: $out"
