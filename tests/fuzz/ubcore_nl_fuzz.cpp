@@ -74,6 +74,8 @@ const std::map<int, AttrKind> kTopAttrs = {
     {UBCORE_NL_ATTR_RES_ID, A_U32},        {UBCORE_NL_ATTR_RES, A_NEST},
     {UBCORE_NL_ATTR_SYS_DEV_COUNT, A_U32}, {UBCORE_NL_ATTR_SYS_NS_MODE, A_U8},
     {UBCORE_NL_ATTR_SYS_NL_VERSION, A_U32}, {UBCORE_NL_ATTR_SYS_ABI_VERSION, A_U32},
+    {UBCORE_NL_ATTR_NS_FD, A_U32},         {UBCORE_NL_ATTR_SYS_DEV_SHARING, A_U8},
+    {UBCORE_NL_ATTR_DEV_LOGICAL, A_FLAG},
 };
 // Which attributes each command takes (the rest are mostly left out, so
 // that most messages reach the handlers).
@@ -87,9 +89,18 @@ const std::map<int, std::vector<int>> kCmdAttrs = {
     {UBCORE_NL_CMD_EID_SET_MODE, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_EID_MODE}},
     {UBCORE_NL_CMD_RES_GET, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_RES_TYPE, UBCORE_NL_ATTR_RES_ID}},
     {UBCORE_NL_CMD_SYS_GET, {}},
+    // the namespace commands: the fd is mostly not a namespace's (EBADF,
+    // EINVAL); a namespace's fd, when the fuzzer has one, is its own
+    {UBCORE_NL_CMD_DEV_SET_NS, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_NS_FD}},
+    {UBCORE_NL_CMD_DEV_EXPOSE, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_NS_FD}},
+    {UBCORE_NL_CMD_DEV_UNEXPOSE, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_NS_FD}},
+    {UBCORE_NL_CMD_EID_SET_NS, {UBCORE_NL_ATTR_DEV_NAME, UBCORE_NL_ATTR_EID_INDEX, UBCORE_NL_ATTR_NS_FD}},
+    {UBCORE_NL_CMD_SYS_SET, {UBCORE_NL_ATTR_SYS_DEV_SHARING}},
 };
-const std::set<int> kAdminCmds = {UBCORE_NL_CMD_DEV_ADD, UBCORE_NL_CMD_DEV_DEL, UBCORE_NL_CMD_EID_ADD,
-                                  UBCORE_NL_CMD_EID_DEL, UBCORE_NL_CMD_EID_SET_MODE};
+const std::set<int> kAdminCmds = {UBCORE_NL_CMD_DEV_ADD,    UBCORE_NL_CMD_DEV_DEL,      UBCORE_NL_CMD_EID_ADD,
+                                  UBCORE_NL_CMD_EID_DEL,    UBCORE_NL_CMD_EID_SET_MODE, UBCORE_NL_CMD_DEV_SET_NS,
+                                  UBCORE_NL_CMD_DEV_EXPOSE, UBCORE_NL_CMD_DEV_UNEXPOSE, UBCORE_NL_CMD_EID_SET_NS,
+                                  UBCORE_NL_CMD_SYS_SET};
 
 // What ordinary users must not be able to change: the device names, their
 // EID mode and EID table (sysfs).
