@@ -25,7 +25,7 @@
  * Modes. Manual: "dev expose"/"dev unexpose" create and delete a logical
  * device in a namespace. Automatic ("system set dev_sharing on"): every
  * namespace gets a logical device of every physical device that can have
- * one, when it is created (ubcore_logical_net_init()), and when sharing is
+ * one, when it is created (ubcore_logical_net_ops), and when sharing is
  * turned on, the namespaces there are then; a physical device registered
  * while sharing is on gets one in every namespace. Turning sharing off
  * deletes none: they are then the administrator's to unexpose. A
@@ -394,6 +394,8 @@ static int ubcore_dev_move(struct ubcore_device *phys, struct net *net)
 	u32 i;
 
 	lockdep_assert_held(&ubcore_logical_mutex);
+	if (net_eq(net, ubcore_dev_net(phys)))
+		return 0;
 	down_write(&ubcore_devices_rwsem);
 	if (!phys->registered) {
 		ret = -ENODEV;
@@ -607,29 +609,26 @@ void ubcore_logical_dev_registered(struct ubcore_device *phys)
 	kfree(nets);
 }
 
-/**
- * ubcore_logical_net_init() - a namespace is created
- * @net: it
- *
- * In automatic mode it gets a logical device of every physical device.
+/*
+ * A namespace is created: in automatic mode it gets a logical device of
+ * every physical device. Never fails the namespace (a failure is logged).
  */
-void ubcore_logical_net_init(struct net *net)
+static int __net_init ubcore_logical_net_init(struct net *net)
 {
 	mutex_lock(&ubcore_logical_mutex);
 	if (ubcore_dev_sharing)
 		ubcore_share_into(net);
 	mutex_unlock(&ubcore_logical_mutex);
+	return 0;
 }
 
-/**
- * ubcore_logical_net_exit() - a namespace goes away
- * @net: it
- *
- * Its logical devices are deleted (their objects destroyed, their EIDs
- * given back), the EIDs given to it go back to their physical devices,
- * and the physical devices moved into it go back to the initial one.
+/*
+ * A namespace goes away: its logical devices are deleted (their objects
+ * destroyed, their EIDs given back), the EIDs given to it go back to their
+ * physical devices, and the physical devices moved into it go back to the
+ * initial one.
  */
-void ubcore_logical_net_exit(struct net *net)
+static void __net_exit ubcore_logical_net_exit(struct net *net)
 {
 	struct ubcore_device **devs, *l;
 	size_t i;
@@ -659,4 +658,32 @@ void ubcore_logical_net_exit(struct net *net)
 	if (devs)
 		ubcore_put_devices(devs);
 	mutex_unlock(&ubcore_logical_mutex);
+}
+
+/*
+ * Device pernet operations: in a new namespace they run after every
+ * subsystem's (udma's UBoE state, for one, exists when a logical device's
+ * clients add netdevs there), and at its end before them.
+ */
+static struct pernet_operations ubcore_logical_net_ops = {
+	.init = ubcore_logical_net_init,
+	.exit = ubcore_logical_net_exit,
+};
+
+/**
+ * ubcore_logical_init() - follow network namespaces for logical devices
+ *
+ * Return: 0 or the error of register_pernet_device().
+ */
+int __init ubcore_logical_init(void)
+{
+	return register_pernet_device(&ubcore_logical_net_ops);
+}
+
+/**
+ * ubcore_logical_exit() - stop following them; no device is left by then
+ */
+void ubcore_logical_exit(void)
+{
+	unregister_pernet_device(&ubcore_logical_net_ops);
 }

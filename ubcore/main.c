@@ -42,17 +42,11 @@ struct class ubcore_class = {
 
 static int __net_init ubcore_net_init(struct net *net)
 {
-	int ret;
-
-	ret = class_create_file_ns(&ubcore_class, &class_attr_abi_version, net);
-	if (!ret)
-		ubcore_logical_net_init(net);
-	return ret;
+	return class_create_file_ns(&ubcore_class, &class_attr_abi_version, net);
 }
 
 static void __net_exit ubcore_net_exit(struct net *net)
 {
-	ubcore_logical_net_exit(net);
 	class_remove_file_ns(&ubcore_class, &class_attr_abi_version, net);
 }
 
@@ -76,10 +70,16 @@ static int __init ubcore_init(void)
 		pr_err("cannot follow network namespaces: %d\n", ret);
 		goto err_class;
 	}
+	ret = ubcore_logical_init();
+	if (ret) {
+		pr_err("cannot follow network namespaces for logical devices: %d\n",
+		       ret);
+		goto err_pernet;
+	}
 	ret = ubcore_netdev_init();
 	if (ret) {
 		pr_err("cannot follow netdevs: %d\n", ret);
-		goto err_pernet;
+		goto err_logical;
 	}
 	ret = ubcore_netlink_init();
 	if (ret) {
@@ -91,6 +91,8 @@ static int __init ubcore_init(void)
 
 err_netdev:
 	ubcore_netdev_exit();
+err_logical:
+	ubcore_logical_exit();
 err_pernet:
 	unregister_pernet_subsys(&ubcore_net_ops);
 err_class:
@@ -102,6 +104,7 @@ static void __exit ubcore_exit(void)
 {
 	ubcore_netlink_exit();
 	ubcore_netdev_exit();
+	ubcore_logical_exit();
 	unregister_pernet_subsys(&ubcore_net_ops);
 	class_unregister(&ubcore_class);
 }

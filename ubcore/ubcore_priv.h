@@ -67,8 +67,8 @@ struct net *ubcore_eid_get_ns(struct ubcore_device *phys, u32 idx);
 int ubcore_dev_set_ns(struct ubcore_device *phys, struct net *net);
 int ubcore_set_dev_sharing(bool on);
 bool ubcore_get_dev_sharing(void);
-void ubcore_logical_net_init(struct net *net);
-void ubcore_logical_net_exit(struct net *net);
+int ubcore_logical_init(void);
+void ubcore_logical_exit(void);
 /* device.c */
 void ubcore_clients_attach(struct ubcore_device *dev);
 void ubcore_clients_detach(struct ubcore_device *dev);

@@ -220,6 +220,14 @@ for ns in c1 c2 c3 c4; do
 done
 ip netns add c5
 expect_ns_devs c5 udma0
+# a physical device registered while sharing is on, and removed
+ip link add v0 type veth peer name v1
+"$UB_ADMIN" dev add udmaX netdev v0
+expect_ns_devs c5 "udma0 udmaX"
+expect_ns_devs c3 "udma0 udmaX"
+"$UB_ADMIN" dev del udmaX
+ip link del v0
+expect_ns_devs c3 udma0
 inum5=$(stat -L -c %i /var/run/netns/c5)
 ub_dmesg_mark
 ip netns del c5
