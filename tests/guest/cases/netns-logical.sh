@@ -4,13 +4,15 @@
 # EIDs given to namespaces, what another namespace sees (sysfs, netlink,
 # /dev/uburma), a URMA exchange between two namespaces through their
 # logical devices of one physical device, a logical device deleted under a
-# live process, "dev set ns" there and back, and the automatic mode
-# (dev_sharing) with "ip netns add/del" before, while and after it is on.
+# live process, "dev set ns" there and back, the automatic mode
+# (dev_sharing) with "ip netns add/del" before, while and after it is on,
+# and a namespace deleted while its logical device has a kernel client's
+# objects (ipourma's).
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
 
 PERFTEST=$UB_TOP/build/tools/urma_perftest/urma_perftest
-NSS=(c1 c2 c3 c4 c5)
+NSS=(c1 c2 c3 c4 c5 c6)
 
 cleanup() {
 	local ns p
@@ -239,6 +241,22 @@ ub_dmesg_mark
 inum4=$(stat -L -c %i /var/run/netns/c4)
 ip netns del c4
 wait_dmesg "logical device in namespace $inum4 deleted"
+
+echo "== a namespace deleted while its logical device has live (kernel) objects"
+# ipourma, a kernel client, makes a netdev and jetties on every device,
+# logical ones too, in the device's namespace
+ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
+ip netns add c6
+"$UB_ADMIN" dev expose udma0 c6
+ub_ns c6 "$UB_BUSYBOX" test -e /sys/class/net/ipourma0 || ub_fail "no ipourma0 on c6's logical udma0"
+ub_ns c6 "$UB_BUSYBOX" cat "$UB_CLASS/udma0/objects/jetty" | grep -qvx 0 ||
+	ub_fail "ipourma holds no jetty on c6's udma0"
+inum6=$(stat -L -c %i /var/run/netns/c6)
+ub_dmesg_mark
+ip netns del c6
+wait_dmesg "logical device in namespace $inum6 deleted"
+ub_rmmod ipourma
+
 ip netns del c1
 for ((i = 0; i < 100; i++)); do
 	[[ -e $UB_CLASS/udma0/eids/eid$EID4 ]] && break
