@@ -44,9 +44,9 @@
 
 #include <linux/err.h>
 #include <linux/mutex.h>
-#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "ubcore_priv.h"
 
@@ -518,27 +518,23 @@ static int ubcore_share_into(struct net *net)
 	return ret;
 }
 
-/* Namespaces alive now, each with a reference; NULL-terminated. */
-static struct net **ubcore_nets(void)
-{
-	struct net *net, **nets;
-	size_t n = 0;
+/*
+ * Every namespace between the init and the exit of ubcore_logical_net_ops
+ * (registering them runs the init for the namespaces there are), on
+ * ubcore_logical_nets under ubcore_logical_mutex: a namespace being created
+ * is on it before it is on the kernel's list, so turning sharing on misses
+ * none.
+ */
+struct ubcore_logical_net {
+	struct list_head node;
+	struct net *net;
+};
 
-	down_read(&net_rwsem);
-	for_each_net(net)
-		n++;
-	nets = kcalloc(n + 1, sizeof(*nets), GFP_KERNEL);
-	n = 0;
-	if (nets) {
-		for_each_net(net) {
-			nets[n] = maybe_get_net(net);
-			if (nets[n])
-				n++;
-		}
-	}
-	up_read(&net_rwsem);
-	return nets;
-}
+static unsigned int ubcore_logical_net_id __read_mostly;
+static LIST_HEAD(ubcore_logical_nets);	/* ubcore_logical_mutex */
+
+#define ubcore_for_each_net(ln) \
+	list_for_each_entry(ln, &ubcore_logical_nets, node)
 
 /**
  * ubcore_set_dev_sharing() - turn automatic mode on or off
@@ -551,27 +547,18 @@ static struct net **ubcore_nets(void)
  */
 int ubcore_set_dev_sharing(bool on)
 {
-	struct net **nets;
+	struct ubcore_logical_net *ln;
 	int ret = 0, err;
-	size_t i;
 
 	mutex_lock(&ubcore_logical_mutex);
 	WRITE_ONCE(ubcore_dev_sharing, on);
 	if (on) {
-		nets = ubcore_nets();
-		if (!nets) {
-			ret = -ENOMEM;
-			goto unlock;
-		}
-		for (i = 0; nets[i]; i++) {
-			err = ubcore_share_into(nets[i]);
+		ubcore_for_each_net(ln) {
+			err = ubcore_share_into(ln->net);
 			if (err && !ret)
 				ret = err;
-			put_net(nets[i]);
 		}
-		kfree(nets);
 	}
-unlock:
 	mutex_unlock(&ubcore_logical_mutex);
 	pr_info("dev_sharing %s\n", on ? "on" : "off");
 	return ret;
@@ -591,22 +578,17 @@ bool ubcore_get_dev_sharing(void)
  */
 void ubcore_logical_dev_registered(struct ubcore_device *phys)
 {
-	struct net **nets;
-	size_t i;
+	struct ubcore_logical_net *ln;
 
-	if (!phys->ops->add_logical || !READ_ONCE(ubcore_dev_sharing))
-		return;
-	nets = ubcore_nets();
-	if (!nets)
+	if (!phys->ops->add_logical)
 		return;
 	mutex_lock(&ubcore_logical_mutex);
-	for (i = 0; nets[i]; i++) {
-		if (ubcore_dev_sharing && !net_eq(nets[i], ubcore_dev_net(phys)))
-			ubcore_logical_create(phys, nets[i]);
-		put_net(nets[i]);
+	if (ubcore_dev_sharing) {
+		ubcore_for_each_net(ln)
+			if (!net_eq(ln->net, ubcore_dev_net(phys)))
+				ubcore_logical_create(phys, ln->net);
 	}
 	mutex_unlock(&ubcore_logical_mutex);
-	kfree(nets);
 }
 
 /*
@@ -615,7 +597,11 @@ void ubcore_logical_dev_registered(struct ubcore_device *phys)
  */
 static int __net_init ubcore_logical_net_init(struct net *net)
 {
+	struct ubcore_logical_net *ln = net_generic(net, ubcore_logical_net_id);
+
 	mutex_lock(&ubcore_logical_mutex);
+	ln->net = net;
+	list_add_tail(&ln->node, &ubcore_logical_nets);
 	if (ubcore_dev_sharing)
 		ubcore_share_into(net);
 	mutex_unlock(&ubcore_logical_mutex);
@@ -630,11 +616,13 @@ static int __net_init ubcore_logical_net_init(struct net *net)
  */
 static void __net_exit ubcore_logical_net_exit(struct net *net)
 {
+	struct ubcore_logical_net *ln = net_generic(net, ubcore_logical_net_id);
 	struct ubcore_device **devs, *l;
 	size_t i;
 	u32 j;
 
 	mutex_lock(&ubcore_logical_mutex);
+	list_del(&ln->node);
 	devs = ubcore_phys_devices(false);
 	for (i = 0; devs && devs[i]; i++) {
 		struct ubcore_device *phys = devs[i];
@@ -668,6 +656,8 @@ static void __net_exit ubcore_logical_net_exit(struct net *net)
 static struct pernet_operations ubcore_logical_net_ops = {
 	.init = ubcore_logical_net_init,
 	.exit = ubcore_logical_net_exit,
+	.id = &ubcore_logical_net_id,
+	.size = sizeof(struct ubcore_logical_net),
 };
 
 /**
