@@ -132,6 +132,24 @@ void ubcore_eid_raise_all(struct ubcore_device *phys)
 		ubcore_eid_raise(l);
 }
 
+/*
+ * The EIDs of @phys given to @net go back to @phys (slots of no other
+ * namespace) and every device of @phys shows its EIDs again; the events
+ * are raised after. @phys's logical_list kept stable by the caller.
+ */
+static void ubcore_eid_give_back(struct ubcore_device *phys,
+				 const struct net *net)
+{
+	u32 i;
+
+	mutex_lock(&phys->eid_lock);
+	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
+		if (phys->eid_net[i] == net)
+			phys->eid_net[i] = NULL;
+	ubcore_eid_distribute(phys);
+	mutex_unlock(&phys->eid_lock);
+}
+
 /**
  * ubcore_eid_use() - a user context is created on an EID index
  * @dev: the device
@@ -221,16 +239,10 @@ void ubcore_logical_detach(struct ubcore_device *l)
 {
 	struct ubcore_device *phys = l->phys;
 	struct net *net = ubcore_dev_net(l);
-	u32 i;
 
 	lockdep_assert_held_write(&ubcore_devices_rwsem);
 	list_del_init(&l->logical_node);
-	mutex_lock(&phys->eid_lock);
-	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
-		if (phys->eid_net[i] == net)
-			phys->eid_net[i] = NULL;
-	ubcore_eid_distribute(phys);
-	mutex_unlock(&phys->eid_lock);
+	ubcore_eid_give_back(phys, net);
 	ubcore_eid_raise_all(phys);
 }
 
@@ -391,7 +403,6 @@ struct net *ubcore_eid_get_ns(struct ubcore_device *phys, u32 idx)
 static int ubcore_dev_move(struct ubcore_device *phys, struct net *net)
 {
 	int ret;
-	u32 i;
 
 	lockdep_assert_held(&ubcore_logical_mutex);
 	if (net_eq(net, ubcore_dev_net(phys)))
@@ -407,12 +418,8 @@ static int ubcore_dev_move(struct ubcore_device *phys, struct net *net)
 	}
 	ubcore_clients_detach(phys);
 	write_pnet(&phys->net, net);
-	mutex_lock(&phys->eid_lock);
-	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
-		if (phys->eid_net[i] == net)
-			phys->eid_net[i] = NULL;
-	ubcore_eid_distribute(phys);
-	mutex_unlock(&phys->eid_lock);
+	/* the EIDs given to @net are its own now */
+	ubcore_eid_give_back(phys, net);
 	/* the directory keeps its name and takes the new namespace's tag */
 	ret = device_rename(&phys->dev, phys->dev_name);
 	if (ret)
@@ -619,7 +626,6 @@ static void __net_exit ubcore_logical_net_exit(struct net *net)
 	struct ubcore_logical_net *ln = net_generic(net, ubcore_logical_net_id);
 	struct ubcore_device **devs, *l;
 	size_t i;
-	u32 j;
 
 	mutex_lock(&ubcore_logical_mutex);
 	list_del(&ln->node);
@@ -634,12 +640,7 @@ static void __net_exit ubcore_logical_net_exit(struct net *net)
 		    ubcore_dev_move(phys, &init_net))
 			dev_err(&phys->dev, "stays in a namespace that is gone\n");
 		down_read(&ubcore_devices_rwsem);
-		mutex_lock(&phys->eid_lock);
-		for (j = 0; j < UBCORE_MAX_EID_CNT; j++)
-			if (phys->eid_net[j] == net)
-				phys->eid_net[j] = NULL;
-		ubcore_eid_distribute(phys);
-		mutex_unlock(&phys->eid_lock);
+		ubcore_eid_give_back(phys, net);
 		ubcore_eid_raise_all(phys);
 		up_read(&ubcore_devices_rwsem);
 	}
