@@ -249,6 +249,8 @@ ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
 ip netns add c6
 "$UB_ADMIN" dev expose udma0 c6
 ub_ns c6 "$UB_BUSYBOX" test -e /sys/class/net/ipourma0 || ub_fail "no ipourma0 on c6's logical udma0"
+# its queues are made when the netdev opens
+ip -n c6 link set ipourma0 up
 ub_ns c6 "$UB_BUSYBOX" cat "$UB_CLASS/udma0/objects/jetty" | grep -qvx 0 ||
 	ub_fail "ipourma holds no jetty on c6's udma0"
 inum6=$(stat -L -c %i /var/run/netns/c6)
