@@ -243,16 +243,16 @@ ip netns del c4
 wait_dmesg "logical device in namespace $inum4 deleted"
 
 echo "== a namespace deleted while its logical device has live (kernel) objects"
-# ipourma, a kernel client, makes a netdev and jetties on every device,
+# ipourma, a kernel client, makes a netdev and queues on every device,
 # logical ones too, in the device's namespace
 ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
 ip netns add c6
 "$UB_ADMIN" dev expose udma0 c6
 ub_ns c6 "$UB_BUSYBOX" test -e /sys/class/net/ipourma0 || ub_fail "no ipourma0 on c6's logical udma0"
-# its queues are made when the netdev opens
+# its JFCs and JFS are there from the start (jetties come per EID)
 ip -n c6 link set ipourma0 up
-ub_ns c6 "$UB_BUSYBOX" cat "$UB_CLASS/udma0/objects/jetty" | grep -qvx 0 ||
-	ub_fail "ipourma holds no jetty on c6's udma0"
+ub_ns c6 "$UB_BUSYBOX" cat "$UB_CLASS/udma0/objects/jfs" | grep -qvx 0 ||
+	ub_fail "ipourma holds no JFS on c6's udma0"
 inum6=$(stat -L -c %i /var/run/netns/c6)
 ub_dmesg_mark
 ip netns del c6
