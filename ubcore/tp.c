@@ -972,19 +972,29 @@ EXPORT_SYMBOL_IF_KUNIT(ubcore_tjetty_disconnect);
  *
  * Context: process context; takes cm->lock.
  * Return: 0, or -EINVAL (logged) if @tj's TP is not @active's tp_handle or
- * its peer end is not @active's peer_tp_handle.
+ * its peer end is not @active's peer_tp_handle (for a TP to the device's
+ * own EID, peer_tp_handle may name this end too).
  */
 int ubcore_tjetty_check_tp(const struct ubcore_tjetty *tj,
 			   const struct ubcore_active_tp_cfg *active)
 {
 	struct ubcore_tp *tp = tj->tp;
 	u32 tpn, peer_tpn;
+	bool loop;
 
 	mutex_lock(&tp->cm->lock);
 	tpn = tp->fsm.local_tpn;
 	peer_tpn = tp->fsm.peer_tpn;
+	loop = key_is_self(&tp->key);
 	mutex_unlock(&tp->cm->lock);
-	if (active->tp_handle == tpn && active->peer_tp_handle == peer_tpn)
+	/*
+	 * Both ends of a TP to the device's own EID are here, and two
+	 * processes that list it (one handle each, by TPN) get the same
+	 * end, which then names the peer's too: one TP has that key.
+	 */
+	if (active->tp_handle == tpn &&
+	    (active->peer_tp_handle == peer_tpn ||
+	     (loop && active->peer_tp_handle == tpn)))
 		return 0;
 	dev_info(&tj->ub_dev->dev,
 		 "tp handle %llu (peer %llu) named, but the TP to %pI6c is %u (peer %u)\n",

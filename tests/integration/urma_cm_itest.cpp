@@ -703,6 +703,15 @@ TEST_F(CmTest, TpListOpensTheRmTpBeforeAnyImport)
     errno = 0;
     EXPECT_EQ(import_ex(ctx2, t, mine, peer, kToken + 1), nullptr) << "wrong token";
     EXPECT_EQ(errno, URMA_ENOPERM);
+    // two processes on udma0 that list this loop TP with room for one get
+    // the same end, and each names it as the peer's too (UMDK's perftest
+    // --tp_aware on one device)
+    urma_target_jetty_t *tj2 = import_ex(ctx2, t, mine, mine);
+    ASSERT_NE(tj2, nullptr) << std::strerror(errno);
+    EXPECT_EQ(urma_unimport_jetty(tj2), URMA_SUCCESS);
+    errno = 0;
+    EXPECT_EQ(import_ex(ctx2, t, peer, peer), nullptr) << "not the end an import uses";
+    EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
     rows = tp_table();
     ASSERT_NE(find_tp(rows, mine), nullptr) << "the hold keeps it\n" << describe(rows);
