@@ -13,6 +13,8 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <asm/ioctls.h>
+#include <linux/sockios.h>
 #include <net/tcp.h>
 
 #include "ums.h"
@@ -683,6 +685,8 @@ static int ums_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
 	struct ums_sock *ums = ums_sk(sock->sk);
 
+	if (ums->conn && (cmd == SIOCINQ || cmd == SIOCOUTQ))
+		return ums_data_ioctl(ums, cmd, (int __user *)arg);
 	return ums->clcsock->ops->ioctl(ums->clcsock, cmd, arg);
 }
 

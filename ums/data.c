@@ -12,6 +12,8 @@
  */
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <asm/ioctls.h>
+#include <linux/sockios.h>
 #include <linux/uio.h>
 
 #include "link.h"
@@ -319,6 +321,28 @@ int ums_data_shutdown(struct ums_sock *ums, int how)
 	release_sock(sk);
 	ums_wake(ums, 0);
 	return rc;
+}
+
+/**
+ * ums_data_ioctl() - SIOCINQ (FIONREAD) and SIOCOUTQ over UMS
+ * @ums: the socket
+ * @cmd: SIOCINQ: bytes to read; SIOCOUTQ: bytes sent whose WRITE has not
+ *	completed
+ * @arg: where to put the count
+ *
+ * Return: 0 or -EFAULT.
+ */
+int ums_data_ioctl(struct ums_sock *ums, unsigned int cmd, int __user *arg)
+{
+	struct ums_conn *conn = ums->conn;
+	bool eof;
+	u64 n;
+
+	spin_lock_bh(&conn->lock);
+	n = cmd == SIOCINQ ? ums_rx_avail(conn, &ums->sk, &eof) :
+			     conn->tx_write - conn->tx_done;
+	spin_unlock_bh(&conn->lock);
+	return put_user((int)min_t(u64, n, INT_MAX), arg);
 }
 
 /**

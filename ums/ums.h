@@ -160,6 +160,7 @@ int ums_data_recvmsg(struct ums_sock *ums, struct msghdr *msg, size_t len,
 		     int flags);
 __poll_t ums_data_poll(struct ums_sock *ums);
 int ums_data_shutdown(struct ums_sock *ums, int how);
+int ums_data_ioctl(struct ums_sock *ums, unsigned int cmd, int __user *arg);
 void ums_data_close(struct ums_sock *ums);
 
 /* dev.c */

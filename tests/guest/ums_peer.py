@@ -20,10 +20,13 @@ connect is refused; a non-blocking one reports EINPROGRESS, then poll
 POLLERR and SO_ERROR ECONNREFUSED.
 The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
 (the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
-poll checked, over a non-blocking connect) or "HOLD" (SUM:1 then wait for
-stdin to close). With --expect, each end checks its connection's line in
-/proc/net/ums (ums6 for IPv6) while the connection is open: Fallback True
-and the reason (and the peer's) given, hex. Exit 0 when all held.
+poll checked, over a non-blocking connect), "HOLD" (SUM:1 then wait for
+stdin to close) or "MANY:n:size" (n connections open at once, then SUM:size
+on each in turn; the server serves n). With --expect, each end checks its
+connection's line in /proc/net/ums (ums6 for IPv6) while the connection is
+open: Fallback True and the reason (and the peer's) given, hex; or, with
+--expect UMS, Fallback False and the EIDs and jetties of the link (MANY:
+the connections on ceil(n / 32) links). Exit 0 when all held.
 """
 import array
 import errno
@@ -39,6 +42,7 @@ import termios
 import time
 
 AF_SMC = 43
+LINK_CONNS = 32  # connections a UMS link carries at most
 
 
 def family(addr):
@@ -78,6 +82,11 @@ def check_proc(sock, expect):
     if not expect:
         return
     w = proc_line(sock)
+    if expect == "UMS":
+        # over UMS: no fallback, both ends of the link named
+        if w[3] != "UMS_ACTIVE" or w[4] != "False" or "N/A" in w[5:9]:
+            fail(f"not an active UMS connection: {w}")
+        return
     reason, _, peer = expect.partition("/")
     # Index SRC DST State Fallback SRC_EID JETTY DST_EID JETTY Reason PeerReason
     if w[3] != "UMS_ACTIVE" or w[4] != "True":
@@ -113,7 +122,7 @@ def serve(kind, addr, port, count, expect):
     ls = make_socket(kind, fam)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((addr, port))
-    ls.listen(8)
+    ls.listen(64)
     for _ in range(count):
         c, _ = ls.accept()
         with c:
@@ -253,7 +262,28 @@ def client_api(s, addr, port, expect):
         fail("no EOF after shutdown")
 
 
+def client_many(kind, addr, port, n, size, expect):
+    """n connections open at once, then a SUM of size bytes on each."""
+    socks = []
+    for _ in range(n):
+        s = make_socket(kind, family(addr))
+        s.connect((addr, port))
+        socks.append(s)
+    if expect == "UMS":
+        jetties = {proc_line(s)[6] for s in socks}
+        want = (n + LINK_CONNS - 1) // LINK_CONNS
+        if len(jetties) != want:
+            fail(f"{n} connections on links {jetties}, want {want} links")
+    for s in socks:
+        with s:
+            client_sum(s, size, expect)
+
+
 def client(kind, addr, port, cmd, expect):
+    if cmd.startswith("MANY:"):
+        n, size = cmd[5:].split(":")
+        client_many(kind, addr, port, int(n), int(size), expect)
+        return
     if cmd == "REFUSED":
         client_refused(kind, addr, port)
         return
