@@ -14,8 +14,8 @@
 
 #include "link.h"
 
-/* Unused buffers a link group keeps at most. */
-#define UMS_POOL_MAX	(2 * UMS_LINK_CONNS)
+/* Unused buffers a link group keeps at most (its memory stays taken). */
+#define UMS_POOL_MAX	8
 
 /**
  * ums_buf_size() - the buffer size of a socket buffer size

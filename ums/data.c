@@ -362,7 +362,8 @@ void ums_data_close(struct ums_sock *ums)
 	spin_lock_bh(&conn->lock);
 	flag = ums_rx_avail(conn, &ums->sk, &eof) ? UMS_CDC_CONN_ABORT :
 						    UMS_CDC_CONN_CLOSED;
-	tell = !conn->closed && !conn->err;
+	/* after the peer's abort too: its connection waits for our close */
+	tell = !conn->closed;
 	spin_unlock_bh(&conn->lock);
 	if (tell)
 		ums_cdc_send(conn, flag);

@@ -94,7 +94,7 @@ static int ums_dev_prefixes(struct net_device *dev, struct sock *clcsk,
  * Return: the device, held (ubcore_put_device()), or NULL.
  */
 struct ubcore_device *ums_dev_get(struct sock *clcsk,
-					 struct net_device **netdev)
+				  struct net_device **netdev)
 {
 	struct dst_entry *dst = sk_dst_get(clcsk);
 	struct ubcore_device *udev = NULL;

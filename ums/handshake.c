@@ -27,6 +27,7 @@
 #include "link.h"
 #include "ums.h"
 
+/* The server's handshakes from accept to confirm, one at a time. */
 static DEFINE_MUTEX(ums_server_lock);
 
 static int ums_clc_send(struct socket *clcsock, void *buf, size_t len)

@@ -28,13 +28,14 @@
 #include "link.h"
 #include "ums.h"
 
+/* ums_lgr_mutex protects ums_lgr_list: every link group not terminated */
 DEFINE_MUTEX(ums_lgr_mutex);
 static LIST_HEAD(ums_lgr_list);
 static DEFINE_IDA(ums_lgr_ida);
 /* The completion work of every link (ordered per link by its work item). */
 static struct workqueue_struct *ums_cq_wq;
 
-/* user_ctx of a receive buffer: its index; of a CDC: see cdc.c */
+/* Completion records taken per poll (receive user_ctx: the buffer index) */
 #define UMS_POLL_BATCH		16
 
 static void ums_lgr_comp(struct ubcore_jfc *jfc)

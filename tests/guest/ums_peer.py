@@ -5,6 +5,7 @@
   ums_peer.py server KIND ADDR PORT COUNT [--expect REASON[/PEER]]
   ums_peer.py client KIND ADDR PORT CMD [--expect REASON[/PEER]]
   ums_peer.py drop KIND ADDR PORT 1
+  ums_peer.py reset KIND ADDR PORT 1 [--expect REASON[/PEER]]
 
 KIND is "smc" (socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or _SMC6), the
 address family of ADDR for the clcsock) or "tcp". The server serves COUNT
@@ -12,7 +13,9 @@ connections, one at a time, then exits 0 if every one went well. A
 connection starts with a command line from the client:
   "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n");
   "PEEK"   the server sends b"hello" and waits for the client to close.
-"drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
+"reset" serves as "server" but wants its connection to end in a reset
+(ECONNRESET), the client's CMD being "RESET" (HOLD, then a recv that
+must fail with ECONNRESET). "drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
 connection to accept, and closes the listener without accepting it; the
 client's CMD "DROPPED" then sees its connection end (EOF or reset).
 The client's CMD "REFUSED" connects where nothing listens: a blocking
@@ -117,7 +120,7 @@ def recv_line(sock):
     return line.decode().strip()
 
 
-def serve(kind, addr, port, count, expect):
+def serve(kind, addr, port, count, expect, reset=False):
     fam = family(addr)
     ls = make_socket(kind, fam)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -143,8 +146,15 @@ def serve(kind, addr, port, count, expect):
             else:
                 fail(f"bad command {cmd}")
             # until the client closes: it reads /proc/net/ums meanwhile
-            while c.recv(4096):
-                pass
+            try:
+                while c.recv(4096):
+                    pass
+            except ConnectionResetError:
+                if not reset:
+                    raise
+            else:
+                if reset:
+                    fail("the connection ended without a reset")
     ls.close()
 
 
@@ -298,10 +308,16 @@ def client(kind, addr, port, cmd, expect):
         s.connect((addr, port))
         if cmd.startswith("SUM:"):
             client_sum(s, int(cmd[4:]), expect)
-        elif cmd == "HOLD":
+        elif cmd in ("HOLD", "RESET"):
             client_sum(s, 1, expect)
             print("holding", flush=True)
             sys.stdin.read()
+            if cmd == "RESET":
+                try:
+                    s.recv(1)
+                    fail("no reset: recv returned")
+                except ConnectionResetError:
+                    pass
         else:
             fail(f"bad command {cmd}")
 
@@ -313,11 +329,11 @@ def main():
         i = a.index("--expect")
         expect = a[i + 1]
         del a[i:i + 2]
-    if len(a) != 5 or a[0] not in ("server", "client", "drop"):
+    if len(a) != 5 or a[0] not in ("server", "reset", "client", "drop"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    if a[0] == "server":
-        serve(a[1], a[2], int(a[3]), int(a[4]), expect)
+    if a[0] in ("server", "reset"):
+        serve(a[1], a[2], int(a[3]), int(a[4]), expect, a[0] == "reset")
     elif a[0] == "drop":
         drop(a[1], a[2], int(a[3]))
     else:
