@@ -72,6 +72,16 @@ pair() {
 	srv=
 }
 
+# serve_ums ROLE COUNT NAME: ums_peer.py ROLE serving COUNT connections
+# over UMS in B on the next port, listening
+serve_ums() {
+	port=$((port + 1))
+	ip netns exec "$B" "$PY" "$peer" "$1" smc "$UB_IP4_B" "$port" "$2" \
+		--expect UMS &
+	srv=$!
+	ub_wait_listen "$port" 30 "$srv" || ub_fail "$3: no server"
+}
+
 # expect_fb NS "CODE=CLIENT:SERVER...": NS's fallback counts exactly these,
 # every other one 0.
 expect_fb() {
@@ -132,12 +142,8 @@ for ns in "$A" "$B"; do
 	ub_ns "$ns" "$UB_BUSYBOX" sh -c 'echo 65536 > /proc/sys/net/ums/snd_buf &&
 		echo 65536 > /proc/sys/net/ums/rcv_buf' || ub_fail "$ns: net.ums"
 done
-port=$((port + 1))
 echo "== 40 connections over UMS at once: two links ($SECONDS s)"
-ip netns exec "$B" "$PY" "$peer" server smc "$UB_IP4_B" "$port" 40 \
-	--expect UMS &
-srv=$!
-ub_wait_listen "$port" 30 "$srv" || ub_fail "40 connections: no server"
+serve_ums server 40 "40 connections"
 ub_ns "$A" "$PY" "$peer" client smc "$UB_IP4_B" "$port" MANY:40:65536 \
 	--expect UMS || ub_fail "40 connections: the client failed"
 wait "$srv" || ub_fail "40 connections: the server failed"
@@ -146,12 +152,8 @@ pair "AF_SMC <-> AF_SMC over loopback" "$A" smc 127.0.0.1 "$A" smc \
 	SUM:1048576 "$PEERDECL/$LOCAL" "$LOCAL"
 pair "AF_SMC listener closed with a connection not accepted" "$B" smc \
 	"$UB_IP4_B" "$A" smc DROPPED "" "" drop
-port=$((port + 1))
 echo "== the server's device deleted under a UMS connection ($SECONDS s)"
-ip netns exec "$B" "$PY" "$peer" reset smc "$UB_IP4_B" "$port" 1 \
-	--expect UMS &
-srv=$!
-ub_wait_listen "$port" 30 "$srv" || ub_fail "reset: no server"
+serve_ums reset 1 reset
 mkfifo "$tmp/hold"
 ub_ns "$A" "$PY" "$peer" client smc "$UB_IP4_B" "$port" RESET --expect UMS \
 	< "$tmp/hold" > "$tmp/hold.out" &
