@@ -185,8 +185,6 @@ static int ums_clc_client_link(struct ums_sock *ums, struct ums_clc_work *w,
 		ums_clc_drop(lgr, conn, first);
 		return rc > 0 ? -ECONNRESET : rc;
 	}
-	if (first)
-		ums_lgr_activate(lgr);
 	ums->conn = conn;
 	ums_lgr_put(lgr);
 	return 0;

@@ -605,12 +605,20 @@ int ums_lgr_confirm_server(struct ums_lgr *lgr)
  * ums_lgr_confirm_client() - the client's side of Confirm Link
  * @lgr: the group, bound
  *
+ * The link is active before the answer goes: the server's next accept
+ * on it (which the answer allows) finds it.
+ *
  * Context: process context.
  * Return: 0 when the server's came and was answered, or a negative errno.
  */
 int ums_lgr_confirm_client(struct ums_lgr *lgr)
 {
-	return ums_llc_wait(lgr, false) ?: ums_llc_send(lgr, true);
+	int rc = ums_llc_wait(lgr, false);
+
+	if (rc)
+		return rc;
+	ums_lgr_activate(lgr);
+	return ums_llc_send(lgr, true);
 }
 
 /**
