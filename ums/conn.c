@@ -158,12 +158,13 @@ static void ums_conn_free_work(struct work_struct *work)
 
 	down_read(&lgr->dp_sem);
 	xa_erase_bh(&lgr->conns, conn->token);
-	if (lgr->destroyed) {
+	/* (after the group's destruction, nothing is registered any more) */
+	if (conn->peer_rmb)
+		ubcore_unimport_seg(conn->peer_rmb);
+	if (lgr->destroyed || conn->abandoned) {
 		ums_buf_free(conn->rmb);
 		ums_buf_free(conn->sndbuf);
 	} else {
-		if (conn->peer_rmb)
-			ubcore_unimport_seg(conn->peer_rmb);
 		ums_buf_put(lgr, conn->rmb);
 		ums_buf_put(lgr, conn->sndbuf);
 	}
@@ -252,10 +253,14 @@ void ums_conn_reset_all(struct ums_lgr *lgr)
 /**
  * ums_conn_abandon() - drop a connection the handshake did not finish
  * @conn: the connection; the caller's reference is dropped
+ *
+ * The peer may have our RMB without ever closing: its buffers are freed
+ * (unregistered), not pooled for another connection.
  */
 void ums_conn_abandon(struct ums_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
+	conn->abandoned = true;
 	conn->ums = NULL;
 	spin_unlock_bh(&conn->lock);
 	ums_conn_put(conn);

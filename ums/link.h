@@ -167,6 +167,7 @@ struct ums_sock;
  * @linger: the socket is gone but the peer may still write into the RMB:
  *	the connection holds a reference on itself until the peer's
  *	UMS_CDC_CONN_CLOSED or _ABORT, or the link's end
+ * @abandoned: the handshake failed: the buffers are not pooled
  * @free_work: the release after the last reference (it may sleep)
  */
 struct ums_conn {
@@ -193,6 +194,7 @@ struct ums_conn {
 	bool closed;
 	int err;
 	bool linger;
+	bool abandoned;
 	struct work_struct free_work;
 };
 
