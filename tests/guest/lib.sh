@@ -53,6 +53,10 @@ ub_unload_stack() {
 	if ub_module_loaded ums; then
 		ub_rmmod ums || rc=1
 	fi
+	# and ubagg.ko (tests/guest/cases/ubagg-topo.sh, tests/guest/umdk.sh)
+	if ub_module_loaded ubagg; then
+		ub_rmmod ubagg || rc=1
+	fi
 	for ((i = ${#UB_MODULES[@]} - 1; i >= 0; i--)); do
 		m=${UB_MODULES[i]##*/}
 		m=${m%.ko}

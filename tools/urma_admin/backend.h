@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model.h"
+#include "topo.h"
 
 namespace urma_admin {
 
@@ -46,6 +47,12 @@ public:
     virtual Status eid_set_mode(const std::string &dev, bool static_mode) = 0;
     virtual Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) = 0;
     virtual Status dev_del(const std::string &name) = 0;
+
+    // The aggregation topology of the caller's namespace (ubagg.ko): every
+    // node (UBAGG_GENL's GET_TOPO, node by node), and its replacement
+    // (/dev/ubagg; no node removes it).
+    virtual Status topo_get(TopoNodes *out) = 0;
+    virtual Status topo_set(const TopoNodes &nodes) = 0;
 };
 
 }  // namespace urma_admin

@@ -80,12 +80,27 @@ ParseResult show_res(const Args &a)
     return c;
 }
 
+ParseResult show_topo(const Args &a)
+{
+    // a: "topo" [NODE_ID]
+    if (a.size() > 2)
+        return UsageError{"show topo: expected [NODE_ID]"};
+    Command c;
+    c.verb = Verb::ShowTopo;
+    if (a.size() == 2) {
+        c.id = parse_u32(a[1], UINT32_MAX);
+        if (!c.id)
+            return UsageError{"show topo: bad node ID '" + a[1] + "' (a decimal number)"};
+    }
+    return c;
+}
+
 ParseResult show_cmd(const Args &a)
 {
     if (!a.empty() && a[0] == "dev")
         return show_res(a);
     if (!a.empty() && a[0] == "topo")
-        return unsupported("show topo", "no topology is known");
+        return show_topo(a);
     Command c;
     c.verb = Verb::Show;
     bool brief = false, all = false;
@@ -243,6 +258,21 @@ ParseResult dev_cmd(const Args &a)
     return UsageError{"dev: unknown subcommand '" + a[0] + "' (add or del)"};
 }
 
+ParseResult topo_cmd(const Args &a)
+{
+    Command c;
+    if (a.size() == 2 && a[0] == "set") {
+        c.verb = Verb::TopoSet;
+        c.file = a[1];
+        return c;
+    }
+    if (a.size() == 1 && a[0] == "clear") {
+        c.verb = Verb::TopoClear;
+        return c;
+    }
+    return UsageError{"topo: expected 'set <file>' or 'clear'"};
+}
+
 ParseResult system_cmd(const Args &a)
 {
     if (a.size() == 1 && a[0] == "show") {
@@ -322,6 +352,8 @@ ParseResult parse_args(const std::vector<std::string> &args)
         return dev_cmd(rest);
     if (cmd == "system")
         return system_cmd(rest);
+    if (cmd == "topo")
+        return topo_cmd(rest);
     if (cmd == "main_ue_eid" || cmd == "agg" || cmd == "perf")
         return unsupported(cmd);
     return UsageError{"unknown command '" + cmd + "'"};
@@ -336,6 +368,7 @@ std::string usage_text()
            "  dev           Device management operations\n"
            "  eid           EID management operations\n"
            "  system        System configuration operations\n"
+           "  topo          Aggregation topology (ubagg.ko)\n"
            "\n"
            "Options:\n"
            "  -h, --help     Show help and exit\n"
@@ -358,10 +391,16 @@ std::string usage_text()
            "      create a UB device on a netdev (provider: udma)\n"
            "  urma_admin dev del <name>                    remove a UB device\n"
            "  urma_admin system show                       what ubcore is\n"
+           "  urma_admin show topo [NODE_ID]\n"
+           "      the aggregation topology of a node (default: the current node):\n"
+           "      its ports' links, bonding, primary and port EIDs (ubagg.ko)\n"
+           "  urma_admin topo set <file>                   set this host's topology\n"
+           "      from a file (urma_admin(8), ubagg/README.md: node, dev, ue, port, link)\n"
+           "  urma_admin topo clear                        remove it\n"
            "\n"
            "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). Changes need\n"
            "CAP_NET_ADMIN. Exit status: 0 success, 1 the operation failed, 2 usage.\n"
-           "Not supported by this stack: show topo, jetty_group, rc and tpreuse,\n"
+           "Not supported by this stack: jetty_group, rc and tpreuse,\n"
            "dev set/expose/unexpose, eid --ns, system set, main_ue_eid, agg, perf.\n";
 }
 

@@ -32,6 +32,9 @@ enum class Verb {
     DevAdd,      // dev add <name> netdev <ifname> [type <provider>]
     DevDel,      // dev del <name>
     SystemShow,  // system show
+    ShowTopo,    // show topo [NODE_ID]
+    TopoSet,     // topo set <file>
+    TopoClear,   // topo clear
 };
 
 struct Command {
@@ -39,12 +42,13 @@ struct Command {
     std::string dev;      // a UB device (empty: all, for Show)
     bool whole = false;   // Show: every attribute
     ResType res = ResType::Jfc;
-    std::optional<uint32_t> id;  // ShowRes: one object
+    std::optional<uint32_t> id;  // ShowRes: one object; ShowTopo: the node ID
     uint32_t eid_index = 0;
     Eid eid{};
     bool static_mode = false;  // EidSetMode
     std::string netdev;        // DevAdd
     std::string link_type = "udma";
+    std::string file;  // TopoSet
 };
 
 struct UsageError {

@@ -34,6 +34,9 @@ public:
     Status eid_set_mode(const std::string &dev, bool static_mode) override;
     Status dev_add(const std::string &name, const std::string &netdev, const std::string &type) override;
     Status dev_del(const std::string &name) override;
+    // ubagg_client.cpp
+    Status topo_get(TopoNodes *out) override;
+    Status topo_set(const TopoNodes &nodes) override;
 
     // What a request got back: the outcome and the top-level attributes of
     // each message.
@@ -50,11 +53,14 @@ private:
     using Builder = std::function<bool(nl_msg *)>;
 
     Reply request(uint8_t cmd, bool dump, const Builder &build);
+    // The same to another generic netlink family.
+    Reply request_to(int family, uint8_t version, uint8_t cmd, bool dump, const Builder &build);
     // A request without reply messages (the admin commands).
     Status command(uint8_t cmd, const Builder &build);
 
     std::unique_ptr<nl_sock, SockFree> sk_;
     int family_ = -1;
+    int ubagg_family_ = -1;  // resolved at the first topology request
 };
 
 }  // namespace urma_admin
