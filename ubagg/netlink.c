@@ -39,7 +39,8 @@ static int ubagg_nl_get_topo(struct sk_buff *skb, struct genl_info *info)
 		return -EFAULT;
 	topo = ubagg_topo_get(genl_info_net(info));
 	if (!topo) {
-		NL_SET_ERR_MSG(info->extack, "no topology in this namespace");
+		NL_SET_ERR_MSG(info->extack,
+			       "no topology is set in this network namespace");
 		return -ENXIO;
 	}
 	if (idx < 0 || idx >= topo->node_num) {
