@@ -117,19 +117,21 @@ echo "== the ABI (ubagg_topo_probe)"
 ub_ns "$A" "$probe" check 2 "$max_nodes" || ub_fail "ubagg_topo_probe check"
 
 echo "== the urma_ping responder"
-# has_jetty5 NS DEV: jetty 5 exists on DEV (within 10 s when WANT is 1,
-# gone within 10 s when WANT is 0).
+# wait_jetty5 NS DEV WANT: until DEV has WANT jetties (the responder's
+# jetty 5 is its only one), at most 10 s; one exec: the loop runs in NS.
 wait_jetty5() {
-	local i
-	for i in $(seq 50); do
-		if ub_ns "$1" "$UB_ADMIN" show dev "$2" jetty 5 > /dev/null 2>&1; then
-			[[ $3 == 1 ]] && return 0
-		else
-			[[ $3 == 0 ]] && return 0
-		fi
-		ub_sleep 0.2
-	done
-	ub_fail "jetty 5 of $2: not $3 after 10 s"
+	# shellcheck disable=SC2016
+	ub_ns "$1" /bin/bash -c '
+		exec 9<> <(:)
+		for ((i = 0; i < 100; i++)); do
+			[[ $(< /sys/class/ubcore/$1/objects/jetty) == "$2" ]] && exit 0
+			read -r -t 0.1 -u 9 || :
+		done
+		echo "FAIL: $1 has $(< /sys/class/ubcore/$1/objects/jetty) jetties, not $2"
+		exit 1' bash "$2" "$3" || ub_fail "the responder of $2"
+	if [[ $3 == 1 ]]; then
+		ub_ns "$1" "$UB_ADMIN" show dev "$2" jetty 5 || ub_fail "$2 has no jetty 5"
+	fi
 }
 wait_jetty5 "$A" "$UB_DEV_A" 1
 wait_jetty5 "$B" "$UB_DEV_B" 1
