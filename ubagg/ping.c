@@ -82,7 +82,7 @@ struct ubagg_ping {
 	struct ubcore_event_handler eid_handler;
 	struct work_struct sync_work;
 	struct work_struct cq_work;
-	struct mutex lock;
+	struct mutex lock;	/* see above */
 	bool gone;
 	void *buf;
 	struct ubcore_token_id *token;

@@ -36,7 +36,7 @@ MODULE_PARM_DESC(max_nodes, "nodes a namespace's topology may have (default 16, 
  *	a SET of 0 nodes
  */
 struct ubagg_net {
-	struct mutex lock;
+	struct mutex lock;	/* see above */
 	struct ubagg_topo *topo;
 };
 

@@ -127,6 +127,7 @@ enum ubagg_nl_attr {
 	UBAGG_HDR_ARGS_ADDR = 4,	/* NLA_U64: a user address */
 	__UBAGG_NL_ATTR_MAX,
 };
+
 #define UBAGG_NL_ATTR_MAX (__UBAGG_NL_ATTR_MAX - 1)
 
 /*
