@@ -30,16 +30,6 @@ UsageError unsupported(const std::string &what, const std::string &why = "")
                       (why.empty() ? "" : " (" + why + ")")};
 }
 
-std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max)
-{
-    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (v > max)
-        return std::nullopt;
-    return static_cast<uint32_t>(v);
-}
-
 // A UB device name as the kernel accepts it; empty result: fine.
 std::string check_dev_name(const std::string &name)
 {
@@ -286,6 +276,16 @@ ParseResult system_cmd(const Args &a)
 }
 
 }  // namespace
+
+std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max)
+{
+    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (v > max)
+        return std::nullopt;
+    return static_cast<uint32_t>(v);
+}
 
 std::optional<ResType> res_type_from_name(const std::string &name)
 {

@@ -67,6 +67,9 @@ std::string usage_text();
 std::optional<ResType> res_type_from_name(const std::string &name);
 const char *res_type_name(ResType type);
 
+// A decimal number of at most @max, or nothing.
+std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max);
+
 // An EID from text: an IPv6 address, or an IPv4 address (IPv4-mapped).
 std::optional<Eid> parse_eid(const std::string &text);
 std::string eid_to_string(const Eid &eid);

@@ -15,16 +15,6 @@ namespace {
 
 constexpr uint32_t kPorts = UBAGG_IODIE_NUM * UBAGG_PORT_NUM;
 
-std::optional<uint32_t> to_u32(const std::string &s, uint32_t max)
-{
-    if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    unsigned long long v = std::stoull(s);
-    if (v > max)
-        return std::nullopt;
-    return static_cast<uint32_t>(v);
-}
-
 bool eid_set(const uint8_t *eid)
 {
     return std::any_of(eid, eid + UBAGG_EID_LEN, [](uint8_t b) { return b != 0; });
@@ -72,7 +62,7 @@ std::string TopoParser::node(const std::vector<std::string> &t)
         return "node: expected <node_id>";
     if (nodes_.size() == UBAGG_MAX_NODE_NUM)
         return "more than 1024 nodes";
-    auto id = to_u32(t[1], UINT32_MAX);
+    auto id = parse_u32(t[1], UINT32_MAX);
     if (!id)
         return "node: bad node ID '" + t[1] + "'";
     for (const auto &n : nodes_)
@@ -84,7 +74,7 @@ std::string TopoParser::node(const std::vector<std::string> &t)
         if (t[i] == "current") {
             n.is_current = 1;
         } else if (t[i] == "super" && i + 1 < t.size()) {
-            auto s = to_u32(t[++i], UINT32_MAX);
+            auto s = parse_u32(t[++i], UINT32_MAX);
             if (!s)
                 return "node: bad super node ID '" + t[i] + "'";
             n.super_node_id = *s;
@@ -113,7 +103,7 @@ std::string TopoParser::dev(const std::vector<std::string> &t)
         return "dev before any node";
     if (t.size() != 3)
         return "dev: expected <dev_idx> <bonding_eid>";
-    auto idx = to_u32(t[1], UBAGG_DEV_NUM - 1);
+    auto idx = parse_u32(t[1], UBAGG_DEV_NUM - 1);
     if (!idx)
         return "dev: bad index '" + t[1] + "' (0 .. 255)";
     ubagg_topo_agg_dev *d = &nodes_.back().agg_devs[*idx];
@@ -129,7 +119,7 @@ std::string TopoParser::ue(const std::vector<std::string> &t)
         return "ue before any dev";
     if (t.size() != 2 + 2 * 4)
         return "ue: expected <iodie> chip <id> die <id> entity <id> primary <eid>";
-    auto iodie = to_u32(t[1], UBAGG_IODIE_NUM - 1);
+    auto iodie = parse_u32(t[1], UBAGG_IODIE_NUM - 1);
     if (!iodie)
         return "ue: bad IODie '" + t[1] + "' (0 or 1)";
     ubagg_topo_ue *u = &dev_->ues[*iodie];
@@ -141,7 +131,7 @@ std::string TopoParser::ue(const std::vector<std::string> &t)
     const std::pair<const char *, uint32_t *> ids[] = {
         {"chip", &u->chip_id}, {"die", &u->die_id}, {"entity", &u->entity_id}};
     for (const auto &[key, field] : ids) {
-        auto v = kv.count(key) ? to_u32(kv[key], UINT32_MAX) : std::nullopt;
+        auto v = kv.count(key) ? parse_u32(kv[key], UINT32_MAX) : std::nullopt;
         if (!v)
             return std::string("ue: missing or bad ") + key;
         *field = *v;
@@ -157,8 +147,8 @@ std::string TopoParser::port(const std::vector<std::string> &t)
         return "port before any dev";
     if ((t.size() != 4 && t.size() != 6) || (t.size() == 6 && t[4] != "cna"))
         return "port: expected <iodie> <port> <port_eid> [cna <cna>]";
-    auto iodie = to_u32(t[1], UBAGG_IODIE_NUM - 1);
-    auto p = to_u32(t[2], UBAGG_PORT_NUM - 1);
+    auto iodie = parse_u32(t[1], UBAGG_IODIE_NUM - 1);
+    auto p = parse_u32(t[2], UBAGG_PORT_NUM - 1);
     if (!iodie || !p)
         return "port: bad IODie or port '" + t[1] + " " + t[2] + "' (0 .. 1, 0 .. 8)";
     ubagg_topo_ue *u = &dev_->ues[*iodie];
@@ -177,8 +167,8 @@ std::string TopoParser::link(const std::vector<std::string> &t)
     for (int i = 0; i < 2; i++) {
         const std::string &s = t[1 + i];
         size_t colon = s.find(':');
-        auto iodie = colon == std::string::npos ? std::nullopt : to_u32(s.substr(0, colon), UBAGG_IODIE_NUM - 1);
-        auto p = colon == std::string::npos ? std::nullopt : to_u32(s.substr(colon + 1), UBAGG_PORT_NUM - 1);
+        auto iodie = colon == std::string::npos ? std::nullopt : parse_u32(s.substr(0, colon), UBAGG_IODIE_NUM - 1);
+        auto p = colon == std::string::npos ? std::nullopt : parse_u32(s.substr(colon + 1), UBAGG_PORT_NUM - 1);
         if (!iodie || !p)
             return "link: bad port '" + s + "' (<iodie 0..1>:<port 0..8>)";
         idx[i] = *iodie * UBAGG_PORT_NUM + *p;
