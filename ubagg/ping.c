@@ -64,6 +64,8 @@ struct ubagg_ping_peer {
  * @cq_work: answers what completed
  * @lock: protects everything below
  * @gone: the device is being removed: nothing is created any more
+ * @failed: a reply failed (its peer went): the jetty may be in ERROR,
+ *	so the completion work makes it anew
  * @buf: UBAGG_PING_DEPTH buffers of UBAGG_PING_MSG_MAX bytes
  * @token: the token ID of @seg
  * @seg: @buf, local access only
@@ -84,6 +86,7 @@ struct ubagg_ping {
 	struct work_struct cq_work;
 	struct mutex lock;	/* see above */
 	bool gone;
+	bool failed;
 	void *buf;
 	struct ubcore_token_id *token;
 	struct ubcore_target_seg *seg;
@@ -250,6 +253,10 @@ static void ubagg_ping_on_send(struct ubagg_ping *p, const struct ubcore_cr *cr)
 	if (slot >= UBAGG_PING_DEPTH || !p->slot_peer[slot])
 		return;
 	p->slot_peer[slot]->inflight--;
+	if (cr->status != UBCORE_CR_SUCCESS) {
+		p->failed = true;
+		return;
+	}
 	if (ubagg_ping_post_recv(p, slot))
 		pr_warn_ratelimited("%s: ping receive buffer %u not posted\n",
 				    p->dev->dev_name, slot);
@@ -274,22 +281,6 @@ static int ubagg_ping_drain(struct ubagg_ping *p)
 	return total;
 }
 
-static void ubagg_ping_cq_work(struct work_struct *work)
-{
-	struct ubagg_ping *p = container_of(work, struct ubagg_ping, cq_work);
-
-	mutex_lock(&p->lock);
-	if (p->jetty) {
-		/* rearm, then drain again: what came in between is answered */
-		do {
-			ubagg_ping_drain(p);
-			ubcore_rearm_jfc(p->recv_jfc, false);
-			ubcore_rearm_jfc(p->send_jfc, false);
-		} while (ubagg_ping_drain(p));
-	}
-	mutex_unlock(&p->lock);
-}
-
 static void ubagg_ping_destroy(struct ubagg_ping *p)
 {
 	struct ubagg_ping_peer *peer, *tmp;
@@ -302,6 +293,7 @@ static void ubagg_ping_destroy(struct ubagg_ping *p)
 	list_for_each_entry_safe(peer, tmp, &p->peers, node)
 		ubagg_ping_peer_free(p, peer);
 	memset(p->slot_peer, 0, sizeof(p->slot_peer));
+	p->failed = false;
 	ubcore_delete_jfr(p->jfr);
 	ubcore_delete_jfc(p->recv_jfc);
 	ubcore_delete_jfc(p->send_jfc);
@@ -426,6 +418,32 @@ static int ubagg_ping_create(struct ubagg_ping *p)
 	ubcore_rearm_jfc(p->recv_jfc, false);
 	ubcore_rearm_jfc(p->send_jfc, false);
 	return 0;
+}
+
+static void ubagg_ping_cq_work(struct work_struct *work)
+{
+	struct ubagg_ping *p = container_of(work, struct ubagg_ping, cq_work);
+
+	mutex_lock(&p->lock);
+	if (p->jetty) {
+		/* rearm, then drain again: what came in between is answered */
+		do {
+			ubagg_ping_drain(p);
+			ubcore_rearm_jfc(p->recv_jfc, false);
+			ubcore_rearm_jfc(p->send_jfc, false);
+		} while (ubagg_ping_drain(p));
+	}
+	/* a failed reply left the jetty in ERROR: start again */
+	if (p->failed && p->jetty) {
+		p->failed = false;
+		pr_info_ratelimited("%s: a ping reply failed: jetty %u made anew\n",
+				    p->dev->dev_name, UBAGG_PING_JETTY_ID);
+		ubagg_ping_destroy(p);
+		if (ubagg_ping_create(p))
+			pr_warn("%s: no urma_ping responder any more\n",
+				p->dev->dev_name);
+	}
+	mutex_unlock(&p->lock);
 }
 
 /* Whether the device has a primary EID of its namespace's topology. */

@@ -6,6 +6,7 @@
 //
 //   ubagg_topo_probe check NODE_NUM MAX_NODES
 //   ubagg_topo_probe ping DEV DST_EID COUNT
+//   ubagg_topo_probe leave DEV DST_EID COUNT
 //
 // With a topology of NODE_NUM nodes set in its namespace and ubagg.ko
 // loaded with max_nodes=MAX_NODES, as root: GET_TOPO of every node over
@@ -20,7 +21,8 @@
 // ping: what UMDK's urma_ping does, through liburma, on device DEV (EID
 // index 0): COUNT SEND_IMMs of 64 bytes (RM, token 0) to jetty 5 of
 // DST_EID, each answered by a SEND_IMM with the same immediate data and
-// payload within 5 s.
+// payload within 5 s. leave: COUNT such requests, then the process
+// leaves without waiting: the answers go to a jetty that is gone.
 //
 // Prints each check; exit status 0 when all pass.
 #include <fcntl.h>
@@ -319,6 +321,32 @@ public:
         return (tjetty = urma_import_jetty(ctx, &rjetty, &token)) != nullptr;
     }
 
+    // One request, not waiting for the answer; "" or what went wrong.
+    std::string send(uint64_t imm)
+    {
+        for (uint32_t i = 0; i < kMsg; i++)
+            buf[i] = static_cast<uint8_t>(imm * 7 + i);
+        urma_sge_t sge{reinterpret_cast<uintptr_t>(buf.data()), kMsg, seg, {}};
+        urma_jfs_wr_t wr{};
+        wr.opcode = URMA_OPC_SEND_IMM;
+        wr.flag.bs.complete_enable = 1;
+        wr.tjetty = tjetty;
+        wr.send.src.sge = &sge;
+        wr.send.src.num_sge = 1;
+        wr.send.imm_data = imm;
+        urma_jfs_wr_t *bad = nullptr;
+        if (urma_post_jetty_send_wr(jetty, &wr, &bad) != URMA_SUCCESS)
+            return "post send";
+        // delivered (its ACK came) before the caller leaves
+        urma_cr_t cr{};
+        for (int i = 0; i < 5000; i++) {
+            if (urma_poll_jfc(send_jfc, 1, &cr) == 1)
+                return cr.status == URMA_CR_SUCCESS ? "" : "send failed (status " + std::to_string(cr.status) + ")";
+            usleep(1000);
+        }
+        return "no send completion within 5 s";
+    }
+
     // One request and its answer; "" or what went wrong.
     std::string ping(uint64_t imm)
     {
@@ -329,18 +357,8 @@ public:
         urma_jfr_wr_t *rbad = nullptr;
         if (urma_post_jetty_recv_wr(jetty, &rwr, &rbad) != URMA_SUCCESS)
             return "post recv";
-        for (uint32_t i = 0; i < kMsg; i++)
-            buf[i] = static_cast<uint8_t>(imm * 7 + i);
-        urma_sge_t sge{reinterpret_cast<uintptr_t>(buf.data()), kMsg, seg, {}};
-        urma_jfs_wr_t wr{};
-        wr.opcode = URMA_OPC_SEND_IMM;
-        wr.tjetty = tjetty;
-        wr.send.src.sge = &sge;
-        wr.send.src.num_sge = 1;
-        wr.send.imm_data = imm;
-        urma_jfs_wr_t *bad = nullptr;
-        if (urma_post_jetty_send_wr(jetty, &wr, &bad) != URMA_SUCCESS)
-            return "post send";
+        if (std::string why = send(imm); !why.empty())
+            return why;
         urma_jfc_t *ev = nullptr;
         if (urma_wait_jfc(jfce, 1, 5000, &ev) != 1)
             return "no answer within 5 s";
@@ -370,7 +388,9 @@ private:
     urma_target_jetty_t *tjetty = nullptr;
 };
 
-int run_ping(const char *dev, const char *dst_text, uint32_t count)
+// COUNT requests, answered or not; with @leave no receive buffer is
+// posted and the process leaves at once (the answers find no jetty).
+int run_ping(const char *dev, const char *dst_text, uint32_t count, bool leave = false)
 {
     urma_eid_t dst{};
     urma_init_attr_t init{};
@@ -381,7 +401,7 @@ int run_ping(const char *dev, const char *dst_text, uint32_t count)
         bool ok = res.create(dev, dst);
         check(ok, std::string("objects on ") + dev + " and the import of jetty 5 of " + dst_text);
         for (uint32_t i = 1; ok && i <= count; i++) {
-            std::string why = res.ping(1000 + i);
+            std::string why = leave ? res.send(2000 + i) : res.ping(1000 + i);
             check(why.empty(), "ping " + std::to_string(i) + (why.empty() ? "" : ": " + why));
         }
     }
@@ -397,8 +417,9 @@ int main(int argc, char **argv)
     if (argc == 4 && std::strcmp(argv[1], "check") == 0)
         return run_check(static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 10)),
                          static_cast<uint32_t>(std::strtoul(argv[3], nullptr, 10)));
-    if (argc == 5 && std::strcmp(argv[1], "ping") == 0)
-        return run_ping(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)));
-    std::fprintf(stderr, "usage: %s check NODE_NUM MAX_NODES | ping DEV DST_EID COUNT\n", argv[0]);
+    if (argc == 5 && (std::strcmp(argv[1], "ping") == 0 || std::strcmp(argv[1], "leave") == 0))
+        return run_ping(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)),
+                        argv[1][0] == 'l');
+    std::fprintf(stderr, "usage: %s {check NODE_NUM MAX_NODES | {ping|leave} DEV DST_EID COUNT}\n", argv[0]);
     return 2;
 }

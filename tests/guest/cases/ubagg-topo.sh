@@ -13,8 +13,9 @@
 # without CAP_NET_ADMIN on a descriptor root opened); the urma_ping
 # responder: jetty 5 exists on both devices, answers SEND_IMMs sent across
 # the veth with the same immediate data and payload (ubagg_topo_probe
-# ping, what UMDK's urma_ping sends), goes when its namespace's topology
-# is cleared and comes back when it is set again; ubagg.ko unloads with
+# ping, what UMDK's urma_ping sends), is made anew when its answers to a
+# sender that left fail (the jetty may be in ERROR), goes when its
+# namespace's topology is cleared and comes back when it is set again; ubagg.ko unloads with
 # the responders alive and leaves no object on the devices.
 set -eu
 . "$UB_TOP/tests/guest/lib.sh"
@@ -137,6 +138,16 @@ wait_jetty5 "$A" "$UB_DEV_A" 1
 wait_jetty5 "$B" "$UB_DEV_B" 1
 ub_ns "$A" "$probe" ping "$UB_DEV_A" "::ffff:$UB_IP4_B" 3 || ub_fail "ping A to B"
 ub_ns "$B" "$probe" ping "$UB_DEV_B" "::ffff:$UB_IP4_A" 2 || ub_fail "ping B to A"
+echo "== a sender that leaves: its answers fail, the responder is made anew"
+ub_dmesg_mark
+ub_ns "$A" "$probe" leave "$UB_DEV_A" "::ffff:$UB_IP4_B" 2 || ub_fail "leave A to B"
+for ((i = 0; i < 90; i++)); do
+	[[ $(ub_dmesg_since) == *"$UB_DEV_B: a ping reply failed: jetty 5 made anew"* ]] && break
+	ub_sleep 1
+done
+((i < 90)) || ub_fail "no failed reply on $UB_DEV_B after 90 s: $(ub_dmesg_since)"
+wait_jetty5 "$B" "$UB_DEV_B" 1
+ub_ns "$A" "$probe" ping "$UB_DEV_A" "::ffff:$UB_IP4_B" 1 || ub_fail "ping A to B after"
 ub_ns "$B" "$UB_ADMIN" topo clear || ub_fail "topo clear in $B"
 wait_jetty5 "$B" "$UB_DEV_B" 0
 wait_jetty5 "$A" "$UB_DEV_A" 1
