@@ -129,7 +129,6 @@ static int roub_add(struct ubcore_device *ub)
 	rdev->ibdev.phys_port_cnt = 1;
 	rdev->ibdev.num_comp_vectors = 1;
 	rdev->ibdev.node_guid = roub_node_guid(ub);
-	rdev->ibdev.dev.parent = &ub->dev;
 	snprintf(rdev->ibdev.node_desc, sizeof(rdev->ibdev.node_desc),
 		 "RoUB %s", ub->dev_name);
 	ib_set_device_ops(&rdev->ibdev, &roub_dev_ops);
