@@ -56,7 +56,9 @@ static struct ubcore_target_seg *roub_dma_seg(struct ubcore_device *ub,
 		.len = (uintptr_t)high_memory - PAGE_OFFSET,
 		.token_id = tid,
 		.token_value = key,
-		.flag = UBCORE_SEG_FLAG_ACCESS_SET(access),
+		/* the target checks the token: the rkey is the secret */
+		.flag = UBCORE_SEG_FLAG_ACCESS_SET(access) |
+			UBCORE_TOKEN_PLAIN_TEXT,
 	};
 
 	if (access == UBCORE_ACCESS_LOCAL_ONLY)

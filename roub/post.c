@@ -138,6 +138,13 @@ static int roub_check_send(struct roub_qp *qp, const struct ib_send_wr *wr,
 				       ROUB_MAX_SEND_BYTES : ROUB_MAX_RDMA_BYTES);
 		return -EINVAL;
 	}
+	/* the UB device's own limit may be lower (port max_msg_sz) */
+	if (len > qp->rdev->ub_dev->cap.max_msg_size) {
+		ibdev_warn_ratelimited(qp->ibqp.device, "QP %u: %llu bytes refused: the device's messages are at most %llu\n",
+				       qp->ibqp.qp_num, len,
+				       qp->rdev->ub_dev->cap.max_msg_size);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -270,7 +270,8 @@ static int kt_query(struct kt_side *s)
 	KT_CHECK(!max_jetty || at->max_qp == max_jetty / 2,
 		 "%s: max_qp %d, max_jetty %u", s->name, at->max_qp, max_jetty);
 	KT_CHECK(!ib_query_port(s->dev, 1, &pa) && pa.state == IB_PORT_ACTIVE &&
-		 pa.gid_tbl_len == 64 && pa.max_msg_sz == SZ_2G,
+		 pa.gid_tbl_len == 64 && pa.max_msg_sz &&
+		 pa.max_msg_sz <= SZ_2G,
 		 "%s: port state %d gids %d max_msg %u", s->name, pa.state,
 		 pa.gid_tbl_len, pa.max_msg_sz);
 	KT_CHECK(!ib_query_pkey(s->dev, 1, 0, &pkey) && pkey == 0xffff,
