@@ -289,8 +289,9 @@ static void roub_qp_flush_rq(struct roub_qp *qp, struct roub_cq *cq)
  */
 static void roub_qp_to_err(struct roub_qp *qp)
 {
+	/* a jetty's state bit is the JFR's (struct ubcore_jetty_attr) */
 	const struct ubcore_jetty_attr ja = {
-		.mask = UBCORE_JFS_STATE,
+		.mask = UBCORE_JFR_STATE,
 		.state = UBCORE_JETTY_STATE_ERROR,
 	};
 	const struct ubcore_jfr_attr ra = {
