@@ -342,6 +342,7 @@ static int roub_post_recv_one(struct roub_qp *qp, const struct ib_recv_wr *wr)
 	ret = ubcore_post_jfr_wr(qp->jfr, &rwr, &bad);
 	if (ret)
 		return ret;
+	/* release: the slot before the sequence number that names it */
 	smp_store_release(&wq->head, seq + 1);
 	return 0;
 }

@@ -70,13 +70,21 @@ static u64 kt_ok, kt_err;
 static u64 kt_peer_addr;	/* B's buffer and rkey, also once B is gone */
 static u32 kt_peer_rkey;
 
-#define KT_CHECK(cond, fmt, ...) do {					\
-	if (!(cond)) {							\
-		pr_err("FAIL %s:%d: " fmt "\n", __func__, __LINE__,	\
-		       ##__VA_ARGS__);					\
-		return -EIO;						\
-	}								\
-} while (0)
+/* A failed check: the "FAIL" line, and -EIO for the caller to return. */
+static __printf(3, 4) int kt_fail(const char *fn, int line, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("FAIL %s:%d: %pV\n", fn, line, &vaf);
+	va_end(args);
+	return -EIO;
+}
+
+#define KT_FAIL(...) kt_fail(__func__, __LINE__, __VA_ARGS__)
 
 static void kt_comp(struct ib_cq *cq, void *ctx)
 {
@@ -106,27 +114,35 @@ static int kt_expect(struct kt_side *s, u64 wr_id, enum ib_wc_status st,
 
 	if (kt_poll(s, &wc))
 		return -EIO;
-	KT_CHECK(wc.wr_id == wr_id && wc.status == st &&
-		 (st != IB_WC_SUCCESS || wc.opcode == op) &&
-		 (op & IB_WC_RECV ? wc.byte_len == len : true) &&
-		 wc.qp == s->qp,
-		 "%s: wc wr_id %llu status %d opcode %d len %u, want %llu %d %d %u",
-		 s->name, wc.wr_id, wc.status, wc.opcode, wc.byte_len, wr_id,
-		 st, op, len);
+	if (!(wc.wr_id == wr_id && wc.status == st &&
+	      (st != IB_WC_SUCCESS || wc.opcode == op) &&
+	      (op & IB_WC_RECV ? wc.byte_len == len : true) &&
+	      wc.qp == s->qp))
+		return KT_FAIL("%s: wc wr_id %llu status %d opcode %d len %u, want %llu %d %d %u",
+			       s->name, wc.wr_id, wc.status, wc.opcode, wc.byte_len, wr_id,
+			       st, op, len);
 	return 0;
 }
 
-static int kt_objects(struct kt_side *s)
+static struct ib_qp *kt_new_qp(struct kt_side *s)
 {
-	struct ib_cq_init_attr ca = { .cqe = 4 * KT_WR };
 	struct ib_qp_init_attr qa = {
 		.qp_type = IB_QPT_RC,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
 		.cap = {
 			.max_send_wr = KT_WR, .max_recv_wr = KT_WR,
 			.max_send_sge = 8, .max_recv_sge = 1,
 		},
 	};
+
+	return ib_create_qp(s->pd, &qa);
+}
+
+static int kt_objects(struct kt_side *s)
+{
+	struct ib_cq_init_attr ca = { .cqe = 4 * KT_WR };
 
 	s->pd = ib_alloc_pd(s->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(s->pd))
@@ -137,9 +153,7 @@ static int kt_objects(struct kt_side *s)
 	s->cq = ib_create_cq(s->dev, kt_comp, NULL, s, &ca);
 	if (IS_ERR(s->cq))
 		return PTR_ERR(s->cq);
-	qa.send_cq = s->cq;
-	qa.recv_cq = s->cq;
-	s->qp = ib_create_qp(s->pd, &qa);
+	s->qp = kt_new_qp(s);
 	if (IS_ERR(s->qp))
 		return PTR_ERR(s->qp);
 	s->buf = kzalloc(KT_BUF, GFP_KERNEL);
@@ -264,20 +278,20 @@ static int kt_query(struct kt_side *s)
 	struct ib_port_attr pa;
 	u16 pkey;
 
-	KT_CHECK(at->max_send_sge == 8 && at->max_recv_sge == 1,
-		 "%s: sge %d/%d, want 8/1", s->name, at->max_send_sge,
-		 at->max_recv_sge);
-	KT_CHECK(!max_jetty || at->max_qp == max_jetty / 2,
-		 "%s: max_qp %d, max_jetty %u", s->name, at->max_qp, max_jetty);
-	KT_CHECK(!ib_query_port(s->dev, 1, &pa) && pa.state == IB_PORT_ACTIVE &&
-		 pa.gid_tbl_len == 64 && pa.max_msg_sz &&
-		 pa.max_msg_sz <= SZ_2G,
-		 "%s: port state %d gids %d max_msg %u", s->name, pa.state,
-		 pa.gid_tbl_len, pa.max_msg_sz);
-	KT_CHECK(!ib_query_pkey(s->dev, 1, 0, &pkey) && pkey == 0xffff,
-		 "%s: pkey 0x%x", s->name, pkey);
-	KT_CHECK(memchr_inv(s->gid.raw, 0, sizeof(s->gid.raw)),
-		 "%s: GID 0 is empty", s->name);
+	if (!(at->max_send_sge == 8 && at->max_recv_sge == 1))
+		return KT_FAIL("%s: sge %d/%d, want 8/1", s->name, at->max_send_sge,
+			       at->max_recv_sge);
+	if (!(!max_jetty || at->max_qp == max_jetty / 2))
+		return KT_FAIL("%s: max_qp %d, max_jetty %u", s->name, at->max_qp, max_jetty);
+	if (!(!ib_query_port(s->dev, 1, &pa) && pa.state == IB_PORT_ACTIVE &&
+	      pa.gid_tbl_len == 64 && pa.max_msg_sz &&
+	      pa.max_msg_sz <= SZ_2G))
+		return KT_FAIL("%s: port state %d gids %d max_msg %u", s->name, pa.state,
+			       pa.gid_tbl_len, pa.max_msg_sz);
+	if (!(!ib_query_pkey(s->dev, 1, 0, &pkey) && pkey == 0xffff))
+		return KT_FAIL("%s: pkey 0x%x", s->name, pkey);
+	if (!(memchr_inv(s->gid.raw, 0, sizeof(s->gid.raw))))
+		return KT_FAIL("%s: GID 0 is empty", s->name);
 	pr_info("ok query %s: max_qp %d max_qp_wr %d max_cqe %d GID0 %pI6\n",
 		s->name, at->max_qp, at->max_qp_wr, at->max_cqe, s->gid.raw);
 	return 0;
@@ -294,15 +308,18 @@ static int kt_refused_qps(struct kt_side *s)
 	struct ib_qp *qp;
 
 	qp = ib_create_qp(s->pd, &qa);
-	KT_CHECK(PTR_ERR(qp) == -EINVAL, "max_recv_sge 2: %ld", PTR_ERR(qp));
+	if (!(PTR_ERR(qp) == -EINVAL))
+		return KT_FAIL("max_recv_sge 2: %ld", PTR_ERR(qp));
 	qa.cap.max_recv_sge = 1;
 	qa.cap.max_send_sge = 9;
 	qp = ib_create_qp(s->pd, &qa);
-	KT_CHECK(PTR_ERR(qp) == -EINVAL, "max_send_sge 9: %ld", PTR_ERR(qp));
+	if (!(PTR_ERR(qp) == -EINVAL))
+		return KT_FAIL("max_send_sge 9: %ld", PTR_ERR(qp));
 	qa.cap.max_send_sge = 1;
 	qa.qp_type = IB_QPT_UD;
 	qp = ib_create_qp(s->pd, &qa);
-	KT_CHECK(PTR_ERR(qp) == -EOPNOTSUPP, "UD: %ld", PTR_ERR(qp));
+	if (!(PTR_ERR(qp) == -EOPNOTSUPP))
+		return KT_FAIL("UD: %ld", PTR_ERR(qp));
 	pr_info("ok refused QPs: recv sge 2, send sge 9, UD\n");
 	return 0;
 }
@@ -317,16 +334,19 @@ static int kt_send(struct kt_side *a, struct kt_side *b)
 
 	kt_fill(a->buf, len, 1);
 	memset(b->buf, 0, KT_BUF);
-	KT_CHECK(!kt_post_recv(b, 100, 0, SZ_64K), "post_recv");
+	if (!(!kt_post_recv(b, 100, 0, SZ_64K)))
+		return KT_FAIL("post_recv");
 	sge[0] = (struct ib_sge){ a->dma, len, a->pd->local_dma_lkey };
 	wr.wr_id = 1;
 	wr.sg_list = sge;
 	wr.num_sge = 1;
-	KT_CHECK(!ib_post_send(a->qp, &wr, NULL), "post_send");
+	if (!(!ib_post_send(a->qp, &wr, NULL)))
+		return KT_FAIL("post_send");
 	if (kt_expect(a, 1, IB_WC_SUCCESS, IB_WC_SEND, 0) ||
 	    kt_expect(b, 100, IB_WC_SUCCESS, IB_WC_RECV, len))
 		return -EIO;
-	KT_CHECK(!memcmp(a->buf, b->buf, len), "SEND data differs");
+	if (!(!memcmp(a->buf, b->buf, len)))
+		return KT_FAIL("SEND data differs");
 
 	/* 8 SGEs of 512 bytes, gathered in reverse order */
 	kt_fill(a->buf, 8 * 512, 2);
@@ -336,26 +356,31 @@ static int kt_send(struct kt_side *a, struct kt_side *b)
 					  a->pd->local_dma_lkey };
 	wr.wr_id = 2;
 	wr.num_sge = 8;
-	KT_CHECK(!kt_post_recv(b, 101, 0, SZ_64K), "post_recv");
-	KT_CHECK(!ib_post_send(a->qp, &wr, NULL), "post_send 8 SGEs");
+	if (!(!kt_post_recv(b, 101, 0, SZ_64K)))
+		return KT_FAIL("post_recv");
+	if (!(!ib_post_send(a->qp, &wr, NULL)))
+		return KT_FAIL("post_send 8 SGEs");
 	if (kt_expect(a, 2, IB_WC_SUCCESS, IB_WC_SEND, 0) ||
 	    kt_expect(b, 101, IB_WC_SUCCESS, IB_WC_RECV, 8 * 512))
 		return -EIO;
 	for (i = 0; i < 8; i++)
-		KT_CHECK(!memcmp(b->buf + i * 512, a->buf + (7 - i) * 512, 512),
-			 "SGE %u of the gathered SEND differs", i);
+		if (!(!memcmp(b->buf + i * 512, a->buf + (7 - i) * 512, 512)))
+			return KT_FAIL("SGE %u of the gathered SEND differs", i);
 
 	/* the guide's limit exactly: 64 KiB */
 	kt_fill(a->buf, SZ_64K, 3);
 	sge[0] = (struct ib_sge){ a->dma, SZ_64K, a->pd->local_dma_lkey };
 	wr.wr_id = 3;
 	wr.num_sge = 1;
-	KT_CHECK(!kt_post_recv(b, 102, 0, SZ_64K), "post_recv");
-	KT_CHECK(!ib_post_send(a->qp, &wr, NULL), "post_send 64 KiB");
+	if (!(!kt_post_recv(b, 102, 0, SZ_64K)))
+		return KT_FAIL("post_recv");
+	if (!(!ib_post_send(a->qp, &wr, NULL)))
+		return KT_FAIL("post_send 64 KiB");
 	if (kt_expect(a, 3, IB_WC_SUCCESS, IB_WC_SEND, 0) ||
 	    kt_expect(b, 102, IB_WC_SUCCESS, IB_WC_RECV, SZ_64K))
 		return -EIO;
-	KT_CHECK(!memcmp(a->buf, b->buf, SZ_64K), "64 KiB SEND differs");
+	if (!(!memcmp(a->buf, b->buf, SZ_64K)))
+		return KT_FAIL("64 KiB SEND differs");
 	pr_info("ok SEND: 4 KiB, 8 SGEs, 64 KiB\n");
 	return 0;
 }
@@ -369,55 +394,67 @@ static int kt_rdma_ops(struct kt_side *a, struct kt_side *b)
 
 	kt_fill(a->buf, len, 4);
 	memset(b->buf, 0, KT_BUF);
-	KT_CHECK(!kt_rdma(a, b, 10, IB_WR_RDMA_WRITE, 0, SZ_64K, len, rkey,
-			  IB_SEND_SIGNALED), "post WRITE");
+	if (kt_rdma(a, b, 10, IB_WR_RDMA_WRITE, 0, SZ_64K, len, rkey,
+		    IB_SEND_SIGNALED))
+		return KT_FAIL("post WRITE");
 	if (kt_expect(a, 10, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, 0))
 		return -EIO;
-	KT_CHECK(!memcmp(a->buf, b->buf + SZ_64K, len), "WRITE data differs");
+	if (!(!memcmp(a->buf, b->buf + SZ_64K, len)))
+		return KT_FAIL("WRITE data differs");
 	pr_info("ok RDMA_WRITE 128 KiB\n");
 
 	/* WRITE_WITH_IMM: B's receive completion, its event */
 	ev = atomic_read(&b->events);
-	KT_CHECK(!ib_req_notify_cq(b->cq, IB_CQ_NEXT_COMP), "notify");
-	KT_CHECK(!kt_post_recv(b, 103, 0, 0 + 16), "post_recv");
+	if (!(!ib_req_notify_cq(b->cq, IB_CQ_NEXT_COMP)))
+		return KT_FAIL("notify");
+	if (!(!kt_post_recv(b, 103, 0, 0 + 16)))
+		return KT_FAIL("post_recv");
 	kt_fill(a->buf, 4096, 5);
-	KT_CHECK(!kt_rdma(a, b, 11, IB_WR_RDMA_WRITE_WITH_IMM, 0, 8192, 4096,
-			  rkey, IB_SEND_SIGNALED), "post WRITE_IMM");
+	if (kt_rdma(a, b, 11, IB_WR_RDMA_WRITE_WITH_IMM, 0, 8192, 4096,
+		    rkey, IB_SEND_SIGNALED))
+		return KT_FAIL("post WRITE_IMM");
 	if (kt_expect(a, 11, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, 0))
 		return -EIO;
 	if (kt_poll(b, &wc))
 		return -EIO;
-	KT_CHECK(wc.wr_id == 103 && wc.status == IB_WC_SUCCESS &&
-		 wc.opcode == IB_WC_RECV_RDMA_WITH_IMM &&
-		 (wc.wc_flags & IB_WC_WITH_IMM) &&
-		 wc.ex.imm_data == cpu_to_be32(0x12345678),
-		 "WRITE_IMM recv: wr_id %llu status %d opcode %d flags 0x%x imm 0x%x",
-		 wc.wr_id, wc.status, wc.opcode, wc.wc_flags,
-		 be32_to_cpu(wc.ex.imm_data));
-	KT_CHECK(!memcmp(a->buf, b->buf + 8192, 4096), "WRITE_IMM data differs");
-	KT_CHECK(atomic_read(&b->events) > ev, "no completion event on B");
+	if (!(wc.wr_id == 103 && wc.status == IB_WC_SUCCESS &&
+	      wc.opcode == IB_WC_RECV_RDMA_WITH_IMM &&
+	      (wc.wc_flags & IB_WC_WITH_IMM) &&
+	      wc.ex.imm_data == cpu_to_be32(0x12345678)))
+		return KT_FAIL("WRITE_IMM recv: wr_id %llu status %d opcode %d flags 0x%x imm 0x%x",
+			       wc.wr_id, wc.status, wc.opcode, wc.wc_flags,
+			       be32_to_cpu(wc.ex.imm_data));
+	if (!(!memcmp(a->buf, b->buf + 8192, 4096)))
+		return KT_FAIL("WRITE_IMM data differs");
+	if (!(atomic_read(&b->events) > ev))
+		return KT_FAIL("no completion event on B");
 	pr_info("ok RDMA_WRITE_WITH_IMM, completion event\n");
 
 	/* READ 128 KiB of B into A */
 	kt_fill(b->buf, len, 6);
 	memset(a->buf, 0, len);
-	KT_CHECK(!kt_rdma(a, b, 12, IB_WR_RDMA_READ, 0, 0, len, rkey,
-			  IB_SEND_SIGNALED), "post READ");
+	if (kt_rdma(a, b, 12, IB_WR_RDMA_READ, 0, 0, len, rkey,
+		    IB_SEND_SIGNALED))
+		return KT_FAIL("post READ");
 	if (kt_expect(a, 12, IB_WC_SUCCESS, IB_WC_RDMA_READ, 0))
 		return -EIO;
-	KT_CHECK(!memcmp(a->buf, b->buf, len), "READ data differs");
+	if (!(!memcmp(a->buf, b->buf, len)))
+		return KT_FAIL("READ data differs");
 	pr_info("ok RDMA_READ 128 KiB\n");
 
 	/* 15 unsignaled WRITEs and a signaled one: one completion */
 	kt_fill(a->buf, 16 * 1024, 7);
 	for (i = 0; i < 16; i++)
-		KT_CHECK(!kt_rdma(a, b, 20 + i, IB_WR_RDMA_WRITE, i * 1024,
-				  i * 1024, 1024, rkey,
-				  i == 15 ? IB_SEND_SIGNALED : 0), "post %u", i);
+		if (kt_rdma(a, b, 20 + i, IB_WR_RDMA_WRITE, i * 1024,
+			    i * 1024, 1024, rkey,
+			    i == 15 ? IB_SEND_SIGNALED : 0))
+			return KT_FAIL("post %u", i);
 	if (kt_expect(a, 35, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, 0))
 		return -EIO;
-	KT_CHECK(ib_poll_cq(a->cq, 1, &wc) == 0, "a completion of an unsignaled WRITE");
-	KT_CHECK(!memcmp(a->buf, b->buf, 16 * 1024), "unsignaled WRITEs differ");
+	if (!(ib_poll_cq(a->cq, 1, &wc) == 0))
+		return KT_FAIL("a completion of an unsignaled WRITE");
+	if (!(!memcmp(a->buf, b->buf, 16 * 1024)))
+		return KT_FAIL("unsignaled WRITEs differ");
 	pr_info("ok 16 WRITEs, 1 signaled\n");
 	return 0;
 }
@@ -436,42 +473,72 @@ static int kt_refused_posts(struct kt_side *a, struct kt_side *b)
 	};
 	const struct ib_send_wr *bad = NULL;
 
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL && bad == &wr.wr,
-		 "WRITE of 2 GiB + 1 taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL && bad == &wr.wr))
+		return KT_FAIL("WRITE of 2 GiB + 1 taken");
 	wr.wr.opcode = IB_WR_RDMA_READ;
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL, "READ of 2 GiB + 1 taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL))
+		return KT_FAIL("READ of 2 GiB + 1 taken");
 	sge[0].length = SZ_64K;
 	sge[1].length = 1;
 	wr.wr.opcode = IB_WR_SEND;
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL,
-		 "SEND of 64 KiB + 1 taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL))
+		return KT_FAIL("SEND of 64 KiB + 1 taken");
 	wr.wr.num_sge = 1;
 	sge[0].length = 8;
 	wr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL, "CAS taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL))
+		return KT_FAIL("CAS taken");
 	wr.wr.opcode = IB_WR_SEND_WITH_IMM;
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL, "SEND_WITH_IMM taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL))
+		return KT_FAIL("SEND_WITH_IMM taken");
 	wr.wr.opcode = IB_WR_SEND;
 	sge[0].lkey = a->pd->local_dma_lkey ^ 0x800;
-	KT_CHECK(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL, "bad lkey taken");
+	if (!(ib_post_send(a->qp, &wr.wr, &bad) == -EINVAL))
+		return KT_FAIL("bad lkey taken");
 	pr_info("ok refused posts: WRITE/READ 2 GiB + 1, SEND 64 KiB + 1, CAS, SEND_WITH_IMM, bad lkey\n");
 	return 0;
 }
 
-/* A wrong rkey: the target refuses it. */
+/*
+ * A wrong rkey: the target refuses it. On a second QP pair (the error
+ * ends the QP), destroyed afterwards in ERR.
+ */
 static int kt_bad_rkey(struct kt_side *a, struct kt_side *b)
 {
+	struct ib_qp *qa = a->qp, *qb = b->qp;
 	struct ib_wc wc;
+	int ret = -EIO;
 
-	KT_CHECK(!kt_rdma(a, b, 60, IB_WR_RDMA_WRITE, 0, 0, 64,
-			  b->pd->unsafe_global_rkey ^ 1, IB_SEND_SIGNALED),
-		 "post WRITE with a wrong rkey");
-	if (kt_poll(a, &wc))
-		return -EIO;
-	KT_CHECK(wc.wr_id == 60 && wc.status == IB_WC_REM_ACCESS_ERR,
-		 "wrong rkey: wr_id %llu status %d", wc.wr_id, wc.status);
+	a->qp = kt_new_qp(a);
+	b->qp = kt_new_qp(b);
+	if (IS_ERR(a->qp) || IS_ERR(b->qp)) {
+		pr_err("FAIL: second QP pair: %ld %ld\n", PTR_ERR(a->qp),
+		       PTR_ERR(b->qp));
+		goto out;
+	}
+	if (kt_connect(a, b) || kt_connect(b, a))
+		goto out;
+	if (kt_rdma(a, b, 60, IB_WR_RDMA_WRITE, 0, 0, 64,
+		    b->pd->unsafe_global_rkey ^ 1, IB_SEND_SIGNALED) ||
+	    kt_poll(a, &wc)) {
+		pr_err("FAIL: WRITE with a wrong rkey\n");
+		goto out;
+	}
+	if (wc.wr_id != 60 || wc.status != IB_WC_REM_ACCESS_ERR) {
+		pr_err("FAIL: wrong rkey: wr_id %llu status %d\n", wc.wr_id,
+		       wc.status);
+		goto out;
+	}
 	pr_info("ok wrong rkey: IB_WC_REM_ACCESS_ERR\n");
-	return 0;
+	ret = 0;
+out:
+	if (!IS_ERR(a->qp))
+		ib_destroy_qp(a->qp);
+	if (!IS_ERR(b->qp))
+		ib_destroy_qp(b->qp);
+	a->qp = qa;
+	b->qp = qb;
+	return ret;
 }
 
 /*
@@ -488,40 +555,46 @@ static int kt_flush(struct kt_side *a, struct kt_side *b)
 	struct ib_wc wc;
 
 	for (i = 0; i < 32; i++)
-		KT_CHECK(!kt_rdma(a, b, 400 + i, IB_WR_RDMA_WRITE, 0, 0, 4096,
-				  rkey, IB_SEND_SIGNALED), "post %u", i);
-	KT_CHECK(!kt_modify(a, &attr, IB_QP_STATE, "ERR"), "A to ERR");
+		if (kt_rdma(a, b, 400 + i, IB_WR_RDMA_WRITE, 0, 0, 4096,
+			    rkey, IB_SEND_SIGNALED))
+			return KT_FAIL("post %u", i);
+	if (!(!kt_modify(a, &attr, IB_QP_STATE, "ERR")))
+		return KT_FAIL("A to ERR");
 	for (i = 0; i < 32; i++) {
 		if (kt_poll(a, &wc))
 			return -EIO;
-		KT_CHECK(wc.wr_id == 400 + i &&
-			 (wc.status == IB_WC_SUCCESS ||
-			  wc.status == IB_WC_WR_FLUSH_ERR),
-			 "in flight %u: wr_id %llu status %d", i, wc.wr_id,
-			 wc.status);
+		if (!(wc.wr_id == 400 + i &&
+		      (wc.status == IB_WC_SUCCESS ||
+		      wc.status == IB_WC_WR_FLUSH_ERR)))
+			return KT_FAIL("in flight %u: wr_id %llu status %d", i, wc.wr_id,
+				       wc.status);
 		seen++;
 		flushed += wc.status == IB_WC_WR_FLUSH_ERR;
 	}
-	KT_CHECK(!ib_post_send(a->qp, &swr, NULL), "post_send in ERR");
+	if (!(!ib_post_send(a->qp, &swr, NULL)))
+		return KT_FAIL("post_send in ERR");
 	if (kt_expect(a, 301, IB_WC_WR_FLUSH_ERR, IB_WC_SEND, 0))
 		return -EIO;
 	for (i = 0; i < 8; i++)
-		KT_CHECK(!kt_post_recv(b, 200 + i, 0, 64), "post_recv %u", i);
-	KT_CHECK(!kt_modify(b, &attr, IB_QP_STATE, "ERR"), "B to ERR");
+		if (!(!kt_post_recv(b, 200 + i, 0, 64)))
+			return KT_FAIL("post_recv %u", i);
+	if (!(!kt_modify(b, &attr, IB_QP_STATE, "ERR")))
+		return KT_FAIL("B to ERR");
 	for (i = 0; i < 8; i++)
 		if (kt_expect(b, 200 + i, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0))
 			return -EIO;
-	KT_CHECK(!ib_post_recv(b->qp, &rwr, NULL), "post_recv in ERR");
+	if (!(!ib_post_recv(b->qp, &rwr, NULL)))
+		return KT_FAIL("post_recv in ERR");
 	if (kt_expect(b, 300, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0))
 		return -EIO;
 
-	KT_CHECK(ib_poll_cq(a->cq, 1, &wc) == 0 && ib_poll_cq(b->cq, 1, &wc) == 0,
-		 "a completion too many");
+	if (!(ib_poll_cq(a->cq, 1, &wc) == 0 && ib_poll_cq(b->cq, 1, &wc) == 0))
+		return KT_FAIL("a completion too many");
 	pr_info("ok QP error and flush: 8 receives flushed, %u of %u WRITEs in flight flushed, posts in ERR flushed\n",
 		flushed, seen);
 	attr.qp_state = IB_QPS_RESET;
-	KT_CHECK(ib_modify_qp(a->qp, &attr, IB_QP_STATE) == -EOPNOTSUPP,
-		 "ERR -> RESET taken");
+	if (!(ib_modify_qp(a->qp, &attr, IB_QP_STATE) == -EOPNOTSUPP))
+		return KT_FAIL("ERR -> RESET taken");
 	return 0;
 }
 
@@ -529,8 +602,8 @@ static int kt_invalid_modify(struct kt_side *s)
 {
 	struct ib_qp_attr a = { .qp_state = IB_QPS_RTS };
 
-	KT_CHECK(ib_modify_qp(s->qp, &a, IB_QP_STATE) == -EINVAL,
-		 "RESET -> RTS taken");
+	if (!(ib_modify_qp(s->qp, &a, IB_QP_STATE) == -EINVAL))
+		return KT_FAIL("RESET -> RTS taken");
 	pr_info("ok RESET -> RTS refused\n");
 	return 0;
 }

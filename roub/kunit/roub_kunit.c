@@ -240,6 +240,7 @@ static struct kunit_suite roub_map_suite = {
 	.name = "roub_map",
 	.test_cases = roub_map_cases,
 };
+
 kunit_test_suite(roub_map_suite);
 
 MODULE_DESCRIPTION("KUnit tests of RoUB's verbs <-> URMA tables");
