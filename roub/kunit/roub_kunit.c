@@ -49,15 +49,15 @@ static void roub_flags_test(struct kunit *test)
 	f.value = roub_wr_flags(0, false);
 	KUNIT_EXPECT_EQ(test, f.value, 0U);
 	f.value = roub_wr_flags(IB_SEND_SIGNALED, false);
-	KUNIT_EXPECT_EQ(test, f.bs.complete_enable, 1U);
-	KUNIT_EXPECT_EQ(test, f.bs.fence + f.bs.solicited_enable + f.bs.inline_flag, 0U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.complete_enable, 1U);
+	KUNIT_EXPECT_EQ(test, (u32)(f.bs.fence + f.bs.solicited_enable + f.bs.inline_flag), 0U);
 	f.value = roub_wr_flags(0, true);
-	KUNIT_EXPECT_EQ(test, f.bs.complete_enable, 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.complete_enable, 1U);
 	f.value = roub_wr_flags(IB_SEND_FENCE | IB_SEND_SOLICITED | IB_SEND_INLINE, false);
-	KUNIT_EXPECT_EQ(test, f.bs.complete_enable, 0U);
-	KUNIT_EXPECT_EQ(test, f.bs.fence, 1U);
-	KUNIT_EXPECT_EQ(test, f.bs.solicited_enable, 1U);
-	KUNIT_EXPECT_EQ(test, f.bs.inline_flag, 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.complete_enable, 0U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.fence, 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.solicited_enable, 1U);
+	KUNIT_EXPECT_EQ(test, (u32)f.bs.inline_flag, 1U);
 	/* bits without a URMA meaning change nothing */
 	KUNIT_EXPECT_EQ(test, roub_wr_flags(IB_SEND_IP_CSUM, false), 0U);
 }
