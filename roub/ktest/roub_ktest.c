@@ -281,14 +281,14 @@ static int kt_query(struct kt_side *s)
 	if (!(at->max_send_sge == 8 && at->max_recv_sge == 1))
 		return KT_FAIL("%s: sge %d/%d, want 8/1", s->name, at->max_send_sge,
 			       at->max_recv_sge);
-	if (max_jetty || at->max_qp == max_jetty / 2)
+	if (max_jetty && at->max_qp != max_jetty / 2)
 		return KT_FAIL("%s: max_qp %d, max_jetty %u", s->name, at->max_qp, max_jetty);
 	if (!(!ib_query_port(s->dev, 1, &pa) && pa.state == IB_PORT_ACTIVE &&
 	      pa.gid_tbl_len == 64 && pa.max_msg_sz &&
 	      pa.max_msg_sz <= SZ_2G))
 		return KT_FAIL("%s: port state %d gids %d max_msg %u", s->name, pa.state,
 			       pa.gid_tbl_len, pa.max_msg_sz);
-	if (ib_query_pkey(s->dev, 1, 0, &pkey) && pkey == 0xffff)
+	if (ib_query_pkey(s->dev, 1, 0, &pkey) || pkey != 0xffff)
 		return KT_FAIL("%s: pkey 0x%x", s->name, pkey);
 	if (!(memchr_inv(s->gid.raw, 0, sizeof(s->gid.raw))))
 		return KT_FAIL("%s: GID 0 is empty", s->name);
