@@ -57,6 +57,12 @@ ub_unload_stack() {
 	if ub_module_loaded ubagg; then
 		ub_rmmod ubagg || rc=1
 	fi
+	# and roub.ko with its test module (cases/roub-ns-pair.sh)
+	for m in roub_ktest roub; do
+		if ub_module_loaded $m; then
+			ub_rmmod $m || rc=1
+		fi
+	done
 	for ((i = ${#UB_MODULES[@]} - 1; i >= 0; i--)); do
 		m=${UB_MODULES[i]##*/}
 		m=${m%.ko}
