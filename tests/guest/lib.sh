@@ -49,7 +49,7 @@ ub_unload_stack() {
 	if ub_module_loaded ipourma; then
 		ub_rmmod ipourma || rc=1
 	fi
-	# so is ums.ko (tests/guest/ums-ns-pair.sh), a client of ubcore
+	# so is ums.ko (tests/guest/cases/ums-ns-pair.sh), a client of ubcore
 	if ub_module_loaded ums; then
 		ub_rmmod ums || rc=1
 	fi
