@@ -88,7 +88,7 @@ dkms:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
 	rsync -a --include='*/' --include='*.[ch]' --include=Kbuild --exclude='*' \
-		Kbuild include ubcore udma uburma ipourma ums $(DKMS_SRC)/
+		Kbuild include ubcore udma uburma ipourma ums ubagg roub $(DKMS_SRC)/
 	sed 's/@VERSION@/$(VERSION)/' dist/dkms.conf.in > $(DKMS_SRC)/dkms.conf
 	$(if $(DESTDIR),,dkms add ub-urma/$(VERSION) && \
 		dkms build ub-urma/$(VERSION) $(if $(KERNELRELEASE),-k $(KERNELRELEASE)) && \

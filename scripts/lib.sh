@@ -65,4 +65,4 @@ ub_kernel_release() {
 }
 
 # Source directories of the kernel modules, relative to the top.
-UB_KMOD_DIRS=(include ubcore udma uburma ipourma ums)
+UB_KMOD_DIRS=(include ubcore udma uburma ipourma ums ubagg roub)

@@ -717,6 +717,17 @@ static bool tp_usable(const struct ubcore_tp *tp)
 			      tp->fsm.state == UBCORE_TPS_REUSED);
 }
 
+/* tp_usable() for the rest of ubcore. Takes cm->lock. */
+bool ubcore_tp_is_usable(struct ubcore_tp *tp)
+{
+	bool usable;
+
+	mutex_lock(&tp->cm->lock);
+	usable = tp_usable(tp);
+	mutex_unlock(&tp->cm->lock);
+	return usable;
+}
+
 /* How long an open may take: the first timeout, doubled at each retry. */
 static unsigned long cm_open_timeout(const struct ubcore_cm *cm)
 {
@@ -835,7 +846,8 @@ int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 	if (!ret && !tp_usable(tp))
 		ret = tp->open_result ? tp->open_result : -ECONNRESET;
 	/* the peer checked the opener's target; a joiner's is checked now */
-	if (!ret && !opened && tp->key.mode == UBOE_MGMT_TM_RM)
+	if (!ret && !opened && tp->key.mode == UBOE_MGMT_TM_RM &&
+	    target->type != UBOE_MGMT_TARGET_NONE)
 		ret = tp_link_check(tp, target);
 	if (ret) {
 		if (--tp->users == 0 && tp->opening)
@@ -960,19 +972,29 @@ EXPORT_SYMBOL_IF_KUNIT(ubcore_tjetty_disconnect);
  *
  * Context: process context; takes cm->lock.
  * Return: 0, or -EINVAL (logged) if @tj's TP is not @active's tp_handle or
- * its peer end is not @active's peer_tp_handle.
+ * its peer end is not @active's peer_tp_handle (for a TP to the device's
+ * own EID, peer_tp_handle may name this end too).
  */
 int ubcore_tjetty_check_tp(const struct ubcore_tjetty *tj,
 			   const struct ubcore_active_tp_cfg *active)
 {
 	struct ubcore_tp *tp = tj->tp;
 	u32 tpn, peer_tpn;
+	bool loop;
 
 	mutex_lock(&tp->cm->lock);
 	tpn = tp->fsm.local_tpn;
 	peer_tpn = tp->fsm.peer_tpn;
+	loop = key_is_self(&tp->key);
 	mutex_unlock(&tp->cm->lock);
-	if (active->tp_handle == tpn && active->peer_tp_handle == peer_tpn)
+	/*
+	 * Both ends of a TP to the device's own EID are here, and two
+	 * processes that list it (one handle each, by TPN) get the same
+	 * end, which then names the peer's too: one TP has that key.
+	 */
+	if (active->tp_handle == tpn &&
+	    (active->peer_tp_handle == peer_tpn ||
+	     (loop && active->peer_tp_handle == tpn)))
 		return 0;
 	dev_info(&tj->ub_dev->dev,
 		 "tp handle %llu (peer %llu) named, but the TP to %pI6c is %u (peer %u)\n",
@@ -1314,7 +1336,11 @@ static int body_check(const struct ubcore_cm_rx *rx)
 	if (b->trans_mode != UBOE_MGMT_TM_RM && b->trans_mode != UBOE_MGMT_TM_RC)
 		return -EINVAL;
 	if (rx->type == UBOE_MGMT_CONN_REQ || rx->type == UBOE_MGMT_CONN_REUSE_REQ) {
-		if (b->target_type != UBOE_MGMT_TARGET_JFR &&
+		/* NONE: an RM TP asked for before any import (ubcore_hold_tp()) */
+		if (b->target_type == UBOE_MGMT_TARGET_NONE ?
+		    b->trans_mode != UBOE_MGMT_TM_RM || b->dst_jetty ||
+		    b->token_value :
+		    b->target_type != UBOE_MGMT_TARGET_JFR &&
 		    b->target_type != UBOE_MGMT_TARGET_JETTY)
 			return -EINVAL;
 	} else if (b->target_type || b->token_value) {
@@ -1333,7 +1359,8 @@ static int body_check(const struct ubcore_cm_rx *rx)
 	return 0;
 }
 
-static bool eid_is_mine(struct ubcore_device *dev, const u8 *raw)
+/* Whether @raw is one of @dev's EIDs. Takes dev->eid_lock. */
+bool ubcore_eid_is_mine(struct ubcore_device *dev, const u8 *raw)
 {
 	bool found = false;
 	u32 i;
@@ -1574,7 +1601,7 @@ static void cm_rx_work(struct work_struct *work)
 			return;
 		if (body_check(rx)) {
 			cm_drop(cm, UBCORE_CM_DROP_MALFORMED, rx->type);
-		} else if (!eid_is_mine(cm->dev, rx->body.dst_eid)) {
+		} else if (!ubcore_eid_is_mine(cm->dev, rx->body.dst_eid)) {
 			cm_drop(cm, UBCORE_CM_DROP_NOT_MINE, rx->type);
 		} else {
 			mutex_lock(&cm->lock);
@@ -1686,7 +1713,8 @@ EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_link_down);
 /**
  * ubcore_tp_check_target() - may a peer connect to a jetty or JFR here
  * @dev: this device
- * @type: UBOE_MGMT_TARGET_JFR or _JETTY
+ * @type: UBOE_MGMT_TARGET_JFR or _JETTY; or _NONE: the TP alone, which an
+ *	RM TP may be (every import that joins it is checked on its own)
  * @id: its ID
  * @mode: the TP's mode (UBOE_MGMT_TM_*)
  * @token_value: the token the peer presents
@@ -1704,6 +1732,8 @@ int ubcore_tp_check_target(struct ubcore_device *dev, u8 type, u32 id,
 	u32 obj_mode;
 	int ret = 0;
 
+	if (type == UBOE_MGMT_TARGET_NONE)
+		return mode == UBOE_MGMT_TM_RM ? 0 : -EPROTOTYPE;
 	if (type == UBOE_MGMT_TARGET_JFR) {
 		jfr = ubcore_find_get_jfr(dev, id);
 		if (!jfr)

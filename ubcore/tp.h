@@ -40,7 +40,8 @@ struct ubcore_tp_key {
 /**
  * struct ubcore_tp_target - what a connection request asks the peer for
  * @id: the jetty or JFR ID on the peer
- * @type: UBOE_MGMT_TARGET_JFR or _JETTY
+ * @type: UBOE_MGMT_TARGET_JFR or _JETTY; _NONE for an RM TP opened before
+ *	any import (ubcore_hold_tp())
  * @token_value: the token to present
  */
 struct ubcore_tp_target {
@@ -147,6 +148,9 @@ void ubcore_cm_link_down(struct ubcore_device *dev);
 int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		   const struct ubcore_tp_target *target, struct ubcore_tp **out);
 void ubcore_tp_close(struct ubcore_tp *tp);
+bool ubcore_tp_is_usable(struct ubcore_tp *tp);
+bool ubcore_eid_is_mine(struct ubcore_device *dev, const u8 *raw);
+void ubcore_release_held_tps(struct ubcore_ucontext *uctx);
 int ubcore_tjetty_connect(struct ubcore_tjetty *tj, u32 local_jetty);
 void ubcore_tjetty_disconnect(struct ubcore_tjetty *tj);
 int ubcore_tjetty_check_tp(const struct ubcore_tjetty *tj,

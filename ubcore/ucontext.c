@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "tp.h"
 #include "ubcore_priv.h"
 
 /*
@@ -186,6 +187,9 @@ struct ubcore_ucontext *ubcore_alloc_ucontext(struct ubcore_device *dev,
 	uctx->uid = current_euid();
 	for (i = 0; i < UBCORE_OBJ_TYPE_MAX; i++)
 		atomic_set(&uctx->obj_cnt[i], 0);
+	mutex_init(&uctx->held_lock);
+	INIT_LIST_HEAD(&uctx->held_tps);
+	uctx->held_cnt = 0;
 	ubcore_obj_cnt_inc(dev, UBCORE_OBJ_UCONTEXT);
 	return uctx;
 }
@@ -208,6 +212,8 @@ void ubcore_free_ucontext(struct ubcore_ucontext *uctx)
 	if (!uctx)
 		return;
 	dev = uctx->ub_dev;
+	ubcore_release_held_tps(uctx);
+	mutex_destroy(&uctx->held_lock);
 	pid = uctx->pid;
 	uasid = uctx->uasid;
 	eid_index = uctx->eid_index;

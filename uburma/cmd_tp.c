@@ -20,6 +20,26 @@
 /* More than any EID pair has: one RM TP, one RC TP per bound jetty pair. */
 #define UBURMA_TP_LIST_MAX	4096
 
+/*
+ * No RM TP to the peer yet: the control plane makes one (ubcore_hold_tp())
+ * for the file's context, and lists it. Caller holds udev->lock (read);
+ * ufile->mutex keeps the context, in the order of every command.
+ */
+static int uburma_get_tp_list_hold(struct uburma_file *ufile,
+				   const struct ubcore_get_tp_cfg *cfg, u32 room,
+				   u32 *cnt, u64 *handles)
+{
+	int ret;
+
+	mutex_lock(&ufile->mutex);
+	ret = ufile->ucontext ? ubcore_hold_tp(ufile->ucontext, cfg) : -EINVAL;
+	mutex_unlock(&ufile->mutex);
+	if (ret)
+		return ret;
+	*cnt = room;
+	return ubcore_get_tp_list(ufile->udev->ub_dev, cfg, cnt, handles);
+}
+
 /* UBURMA_CMD_F_UNLOCKED: no user page is touched under udev->lock. */
 int uburma_cmd_get_tp_list(struct uburma_file *ufile, void *args)
 {
@@ -28,22 +48,24 @@ int uburma_cmd_get_tp_list(struct uburma_file *ufile, void *args)
 		.flag = cmd->in.flag,
 		.trans_mode = cmd->in.trans_mode,
 	};
-	u32 cnt = min_t(u32, cmd->in.tp_cnt, UBURMA_TP_LIST_MAX);
+	u32 room = min_t(u32, cmd->in.tp_cnt, UBURMA_TP_LIST_MAX), cnt = room;
 	u64 *handles;
 	int ret;
 
-	if (!cnt)
+	if (!room)
 		return -EINVAL;
 	BUILD_BUG_ON(sizeof(cfg.local_eid.raw) != sizeof(cmd->in.local_eid));
 	memcpy(cfg.local_eid.raw, cmd->in.local_eid, sizeof(cmd->in.local_eid));
 	memcpy(cfg.peer_eid.raw, cmd->in.peer_eid, sizeof(cmd->in.peer_eid));
-	handles = kcalloc(cnt, sizeof(*handles), GFP_KERNEL);
+	handles = kcalloc(room, sizeof(*handles), GFP_KERNEL);
 	if (!handles)
 		return -ENOMEM;
 	/* read under udev->lock, copied out after it (as the EID list) */
 	down_read(&ufile->udev->lock);
 	ret = ufile->udev->ub_dev ?
 	      ubcore_get_tp_list(ufile->udev->ub_dev, &cfg, &cnt, handles) : -EIO;
+	if (!ret && !cnt && cfg.trans_mode == UBCORE_TP_RM)
+		ret = uburma_get_tp_list_hold(ufile, &cfg, room, &cnt, handles);
 	up_read(&ufile->udev->lock);
 	if (!ret && copy_to_user(u64_to_user_ptr(cmd->in.tp_list_addr), handles,
 				 array_size(cnt, sizeof(*handles))))

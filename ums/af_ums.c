@@ -13,6 +13,8 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <asm/ioctls.h>
+#include <linux/sockios.h>
 #include <net/tcp.h>
 
 #include "ums.h"
@@ -161,7 +163,13 @@ int ums_create(struct net *net, struct socket *sock, int protocol, int kern)
 /* Drop a child that was never accepted. */
 static void ums_child_close(struct ums_sock *ums)
 {
+	/* off the list first: /proc looks at the connection of listed ones */
 	ums_sock_list_del(ums);
+	if (ums->conn) {
+		lock_sock(&ums->sk);
+		ums_data_close(ums);
+		release_sock(&ums->sk);
+	}
 	sock_release(ums->clcsock);
 	ums->clcsock = NULL;
 	ums->sk.sk_state = UMS_CLOSED;
@@ -189,6 +197,8 @@ static int ums_release(struct socket *sock)
 		return 0;
 	ums = ums_sk(sk);
 	sock_hold(sk);
+	/* off the list first: /proc looks at the connection of listed ones */
+	ums_sock_list_del(ums);
 	/* a non-blocking connect's work may wait on TCP or the peer's CLC */
 	if (READ_ONCE(ums->connect_nonblock) && sk->sk_state == UMS_INIT)
 		tcp_abort(ums->clcsock->sk, ECONNABORTED);
@@ -201,6 +211,8 @@ static int ums_release(struct socket *sock)
 		ums_listen_stop(ums);
 		list_splice_init(&ums->accept_q, &children);
 	}
+	if (ums->conn)
+		ums_data_close(ums);
 	sk->sk_state = UMS_CLOSED;
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	ums_fallback_detach(ums);
@@ -212,7 +224,6 @@ static int ums_release(struct socket *sock)
 		list_del_init(&child->accept_node);
 		ums_child_close(child);
 	}
-	ums_sock_list_del(ums);
 	sock_release(ums->clcsock);
 	ums->clcsock = NULL;
 
@@ -240,8 +251,9 @@ static int ums_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 }
 
 /*
- * The handshake of a connected clcsock has ended: fall back (@rc >= 0,
- * the reason) or fail (@rc < 0). Under the socket lock.
+ * The handshake of a connected clcsock has ended: UMS (@rc 0, the
+ * connection set), fall back (@rc > 0, the reason) or fail (@rc < 0).
+ * Under the socket lock.
  */
 static int ums_connect_done(struct ums_sock *ums, int rc)
 {
@@ -253,11 +265,13 @@ static int ums_connect_done(struct ums_sock *ums, int rc)
 		kernel_sock_shutdown(ums->clcsock, SHUT_RDWR);
 		return rc;
 	}
-	ums_switch_to_fallback(ums, rc, false);
+	if (rc)
+		ums_switch_to_fallback(ums, rc, false);
 	sk->sk_state = UMS_ACTIVE;
 	if (sk->sk_socket)
 		sk->sk_socket->state = SS_CONNECTED;
-	ums_fallback_attach(ums);
+	if (rc)
+		ums_fallback_attach(ums);
 	return 0;
 }
 
@@ -289,12 +303,17 @@ static void ums_connect_work(struct work_struct *work)
 	sock_put(sk);	/* ums_connect()'s */
 }
 
-/*
- * Under @sk's lock, which is dropped while asleep: wait until @done(@sk)
- * (read under the lock), at most @timeo. Return: 0 or a negative errno.
+/**
+ * ums_wait() - wait for a condition of a socket
+ * @sk: the socket, under its lock, which is dropped while asleep
+ * @timeo: jiffies at most (0: do not wait)
+ * @done: the condition, read under the lock
+ * @exclusive: wait as an exclusive waiter (accept)
+ *
+ * Return: 0 or a negative errno (-EAGAIN: timed out, or a signal's).
  */
-static int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
-		    bool exclusive)
+int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
+	     bool exclusive)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int rc = 0;
@@ -349,7 +368,7 @@ static int ums_connect(struct socket *sock, struct sockaddr *addr, int alen,
 			goto out;
 		}
 		rc = ums_wait_connect(sk, sock_sndtimeo(sk, 0));
-		if (!rc && !ums->use_fallback)
+		if (!rc && !ums->use_fallback && !ums->conn)
 			rc = sock_error(sk) ? : -ECONNABORTED;
 		goto out;
 	}
@@ -390,6 +409,8 @@ static int ums_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		release_sock(sk);
 		if (rc)
 			return rc;
+		if (ums->conn)
+			return ums_data_sendmsg(ums, msg, len);
 		if (!ums->use_fallback)
 			return sk_stream_error(sk, msg->msg_flags, -EPIPE);
 	}
@@ -410,6 +431,8 @@ static int ums_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		release_sock(sk);
 		if (rc)
 			return rc;
+		if (ums->conn)
+			return ums_data_recvmsg(ums, msg, len, flags);
 		if (!ums->use_fallback)
 			return -ENOTCONN;
 	}
@@ -440,6 +463,8 @@ static __poll_t ums_poll(struct file *file, struct socket *sock,
 		/* connecting: nothing until the handshake has decided */
 		if (READ_ONCE(ums->connect_nonblock))
 			return 0;
+		if (ums->conn)
+			return ums_data_poll(ums);
 		/* never connected: what an unconnected TCP socket says */
 		return ums->clcsock->ops->poll(file, ums->clcsock, wait);
 	}
@@ -520,7 +545,8 @@ static void ums_hs_work(struct work_struct *work)
 
 	lock_sock(lsk);
 	if (rc >= 0 && lsk->sk_state == UMS_LISTEN) {
-		ums_switch_to_fallback(ums, rc, true);
+		if (rc)
+			ums_switch_to_fallback(ums, rc, true);
 		ums->sk.sk_state = UMS_ACTIVE;
 		list_add_tail(&ums->accept_node, &ums_sk(lsk)->accept_q);
 		lsk->sk_data_ready(lsk);
@@ -607,7 +633,8 @@ static int ums_accept(struct socket *sock, struct socket *new_sock,
 	/* off the queue, the child is ours alone: no lock of its own */
 	sock_graft(&ums->sk, new_sock);
 	new_sock->state = SS_CONNECTED;
-	ums_fallback_attach(ums);
+	if (ums->use_fallback)
+		ums_fallback_attach(ums);
 out:
 	release_sock(lsk);
 	return rc;
@@ -626,6 +653,8 @@ static int ums_shutdown(struct socket *sock, int how)
 	struct ums_sock *ums = ums_sk(sk);
 	int rc;
 
+	if (ums->conn)
+		return ums_data_shutdown(ums, how);
 	rc = ums->clcsock->ops->shutdown(ums->clcsock, how);
 	sk->sk_state_change(sk);
 	return rc;
@@ -656,6 +685,8 @@ static int ums_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
 	struct ums_sock *ums = ums_sk(sock->sk);
 
+	if (ums->conn && (cmd == SIOCINQ || cmd == SIOCOUTQ))
+		return ums_data_ioctl(ums, cmd, (int __user *)arg);
 	return ums->clcsock->ops->ioctl(ums->clcsock, cmd, arg);
 }
 
@@ -664,6 +695,8 @@ static ssize_t ums_sendpage(struct socket *sock, struct page *page,
 {
 	struct ums_sock *ums = ums_sk(sock->sk);
 
+	if (ums->conn)
+		return sock_no_sendpage(sock, page, offset, size, flags);
 	if (!READ_ONCE(ums->use_fallback))
 		return -EPIPE;
 	return ums->clcsock->ops->sendpage(ums->clcsock, page, offset, size,

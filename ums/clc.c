@@ -5,6 +5,8 @@
  * CLC messages in memory: encoders and validating decoders (clc.h).
  */
 #include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 
@@ -232,21 +234,89 @@ int ums_clc_parse_decline(const void *buf, size_t len, u32 *reason)
 }
 
 /**
- * ums_clc_parse_accept() - validate the frame of a whole accept
+ * ums_clc_build_accept() - encode an accept or a confirm
+ * @buf: where to write it
+ * @size: room at @buf
+ * @type: %UMS_CLC_ACCEPT or %UMS_CLC_CONFIRM
+ * @info: its content
+ *
+ * Return: the message's length, or -ENOSPC.
+ */
+int ums_clc_build_accept(void *buf, size_t size, u8 type,
+			 const struct ums_clc_acc_info *info)
+{
+	struct ums_clc_accept *acc = buf;
+
+	if (size < sizeof(*acc))
+		return -ENOSPC;
+	memset(acc, 0, sizeof(*acc));
+	ums_clc_put_hdr(&acc->hdr, type, sizeof(*acc));
+	memcpy(acc->peer_id, info->peer_id, UMS_CLC_PEER_ID_LEN);
+	memcpy(acc->eid, info->eid, UMS_CLC_EID_LEN);
+	acc->jetty_id = cpu_to_be32(info->jetty_id);
+	acc->jetty_token = cpu_to_be32(info->jetty_token);
+	acc->conn_token = cpu_to_be32(info->conn_token);
+	acc->rmb_token_id = cpu_to_be32(info->rmb_token_id);
+	acc->rmb_token_value = cpu_to_be32(info->rmb_token_value);
+	acc->rmb_uasid = cpu_to_be32(info->rmb_uasid);
+	acc->rmb_va = cpu_to_be64(info->rmb_va);
+	acc->rmb_len = cpu_to_be32(info->rmb_len);
+	acc->lgr_id = cpu_to_be32(info->lgr_id);
+	acc->flags = info->first_contact ? UMS_CLC_FIRST_CONTACT : 0;
+	ums_clc_put_trailer(acc, sizeof(*acc));
+	return sizeof(*acc);
+}
+
+/* An RMB length UMS can have: 16 KiB x 2^n, at most UMS_BUF_MAX. */
+static bool ums_clc_rmb_len_ok(u32 len)
+{
+	return len >= UMS_BUF_MIN && len <= UMS_BUF_MAX && is_power_of_2(len);
+}
+
+/**
+ * ums_clc_parse_accept() - validate and decode a whole accept or confirm
  * @buf: the message
  * @len: its length as received
+ * @type: the type expected, %UMS_CLC_ACCEPT or %UMS_CLC_CONFIRM
+ * @info: its content, on success
  *
- * Only the frame: its content (the peer's link and RMB) has no reader
- * before the URMA data path exists.
+ * Beyond the frame: typev1 must be UMS over UB, no flag but first contact
+ * set, the jetty, the connection token, the RMB's token ID (within UB's 20
+ * bits) and the link group not 0, the RMB's length one UMS has (16 KiB x
+ * 2^n up to %UMS_BUF_MAX) and its range not wrap.
  *
  * Return: 0, or -EPROTO.
  */
-int ums_clc_parse_accept(const void *buf, size_t len)
+int ums_clc_parse_accept(const void *buf, size_t len, u8 type,
+			 struct ums_clc_acc_info *info)
 {
-	const struct ums_clc_hdr *hdr = buf;
-	int rc = ums_clc_check_msg(buf, len, UMS_CLC_ACCEPT);
+	const struct ums_clc_accept *acc = buf;
+	int rc = ums_clc_check_msg(buf, len, type);
+	u64 va, end;
 
 	if (rc)
 		return rc;
-	return UMS_CLC_VT_TYPEV1(hdr->vt) == UMS_CLC_TYPE_R ? 0 : -EPROTO;
+	if (UMS_CLC_VT_TYPEV1(acc->hdr.vt) != UMS_CLC_TYPE_R ||
+	    acc->flags & ~UMS_CLC_FIRST_CONTACT)
+		return -EPROTO;
+	memset(info, 0, sizeof(*info));
+	info->jetty_id = be32_to_cpu(acc->jetty_id);
+	info->conn_token = be32_to_cpu(acc->conn_token);
+	info->rmb_token_id = be32_to_cpu(acc->rmb_token_id);
+	info->rmb_len = be32_to_cpu(acc->rmb_len);
+	info->lgr_id = be32_to_cpu(acc->lgr_id);
+	va = be64_to_cpu(acc->rmb_va);
+	if (!info->jetty_id || !info->conn_token || !info->lgr_id ||
+	    !info->rmb_token_id || info->rmb_token_id >> 20 ||
+	    !ums_clc_rmb_len_ok(info->rmb_len) ||
+	    check_add_overflow(va, (u64)info->rmb_len, &end))
+		return -EPROTO;
+	memcpy(info->peer_id, acc->peer_id, UMS_CLC_PEER_ID_LEN);
+	memcpy(info->eid, acc->eid, UMS_CLC_EID_LEN);
+	info->jetty_token = be32_to_cpu(acc->jetty_token);
+	info->rmb_token_value = be32_to_cpu(acc->rmb_token_value);
+	info->rmb_uasid = be32_to_cpu(acc->rmb_uasid);
+	info->rmb_va = va;
+	info->first_contact = acc->flags & UMS_CLC_FIRST_CONTACT;
+	return 0;
 }

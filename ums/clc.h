@@ -29,6 +29,22 @@ struct ums_clc_prop_info {
 	} ipv6[UMS_CLC_MAX_V6_PREFIX];
 };
 
+/* What an accept or a confirm says, in host order. */
+struct ums_clc_acc_info {
+	u8 peer_id[UMS_CLC_PEER_ID_LEN];
+	u8 eid[UMS_CLC_EID_LEN];
+	u32 jetty_id;
+	u32 jetty_token;
+	u32 conn_token;
+	u32 rmb_token_id;
+	u32 rmb_token_value;
+	u32 rmb_uasid;
+	u64 rmb_va;
+	u32 rmb_len;
+	u32 lgr_id;
+	bool first_contact;
+};
+
 int ums_clc_build_proposal(void *buf, size_t size,
 			   const struct ums_clc_prop_info *info);
 int ums_clc_build_decline(void *buf, size_t size, const u8 *peer_id,
@@ -37,6 +53,9 @@ int ums_clc_check_hdr(const void *buf, size_t len);
 int ums_clc_parse_proposal(const void *buf, size_t len,
 			   struct ums_clc_prop_info *info);
 int ums_clc_parse_decline(const void *buf, size_t len, u32 *reason);
-int ums_clc_parse_accept(const void *buf, size_t len);
+int ums_clc_build_accept(void *buf, size_t size, u8 type,
+			 const struct ums_clc_acc_info *info);
+int ums_clc_parse_accept(const void *buf, size_t len, u8 type,
+			 struct ums_clc_acc_info *info);
 
 #endif /* _UMS_CLC_H */

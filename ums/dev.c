@@ -86,9 +86,15 @@ static int ums_dev_prefixes(struct net_device *dev, struct sock *clcsk,
 	return rc;
 }
 
-/* The UB device of the netdev @clcsk's route uses; NULL if none. */
-static struct ubcore_device *ums_dev_get(struct sock *clcsk,
-					 struct net_device **netdev)
+/**
+ * ums_dev_get() - the UB device of the netdev a connection's route uses
+ * @clcsk: the connected clcsock
+ * @netdev: its netdev, held (dev_put() when done), or NULL
+ *
+ * Return: the device, held (ubcore_put_device()), or NULL.
+ */
+struct ubcore_device *ums_dev_get(struct sock *clcsk,
+				  struct net_device **netdev)
 {
 	struct dst_entry *dst = sk_dst_get(clcsk);
 	struct ubcore_device *udev = NULL;
@@ -165,8 +171,7 @@ static bool ums_dev_prefix_match(const struct ums_clc_prop_info *mine,
  *
  * Return: %UMS_CLC_DECL_NOUMSDEV (no UB device serves the netdev the
  * connection arrived on), %UMS_CLC_DECL_DIFFPREFIX (the client is not on
- * one of its subnets) or %UMS_CLC_DECL_NOACTLINK: the one answer when all
- * is well, as a link needs the URMA data path, not written yet.
+ * one of its subnets), %UMS_CLC_DECL_MEM, or 0: the server may accept.
  */
 u32 ums_dev_check_peer(struct sock *clcsk,
 		       const struct ums_clc_prop_info *peer)
@@ -186,7 +191,7 @@ u32 ums_dev_check_peer(struct sock *clcsk,
 		 !ums_dev_prefix_match(mine, peer))
 		rc = UMS_CLC_DECL_DIFFPREFIX;
 	else
-		rc = UMS_CLC_DECL_NOACTLINK;
+		rc = 0;
 	kfree(mine);
 	dev_put(netdev);
 	ubcore_put_device(udev);

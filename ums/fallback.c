@@ -72,7 +72,14 @@ void ums_switch_to_fallback(struct ums_sock *ums, u32 reason, bool server)
 	atomic64_inc(&un->fallback[ums_fallback_reason_index(reason)][server]);
 }
 
-static void ums_fb_wake(struct ums_sock *ums, __poll_t mask)
+/**
+ * ums_wake() - wake the waiters of a UMS socket
+ * @ums: the socket
+ * @mask: the EPOLL* events, or 0 for every waiter
+ *
+ * Any context but hard irq.
+ */
+void ums_wake(struct ums_sock *ums, __poll_t mask)
 {
 	struct socket_wq *wq;
 
@@ -101,7 +108,7 @@ static void ums_fb_forward(struct sock *clcsk, size_t saved, __poll_t mask)
 	if (ums) {
 		callback = (void *)((u8 *)ums + saved);
 		(*callback)(clcsk);
-		ums_fb_wake(ums, mask);
+		ums_wake(ums, mask);
 	}
 	read_unlock_bh(&clcsk->sk_callback_lock);
 }
@@ -161,7 +168,7 @@ void ums_fallback_attach(struct ums_sock *ums)
 		WRITE_ONCE(sock->file->private_data, ums->clcsock);
 	}
 	/* what happened before the callbacks were ours */
-	ums_fb_wake(ums, 0);
+	ums_wake(ums, 0);
 }
 
 /**

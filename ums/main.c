@@ -13,6 +13,7 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
+#include "link.h"
 #include "ums.h"
 
 struct workqueue_struct *ums_wq;
@@ -71,9 +72,12 @@ static int __init ums_init(void)
 	ums_wq = alloc_workqueue("ums", 0, 0);
 	if (!ums_wq)
 		return -ENOMEM;
-	rc = register_pernet_subsys(&ums_net_ops);
+	rc = ums_link_init();
 	if (rc)
 		goto err_wq;
+	rc = register_pernet_subsys(&ums_net_ops);
+	if (rc)
+		goto err_link;
 	rc = proto_register(&ums_proto, 1);
 	if (rc)
 		goto err_pernet;
@@ -96,6 +100,8 @@ err_proto:
 	proto_unregister(&ums_proto);
 err_pernet:
 	unregister_pernet_subsys(&ums_net_ops);
+err_link:
+	ums_link_exit();
 err_wq:
 	destroy_workqueue(ums_wq);
 	return rc;
@@ -104,7 +110,8 @@ err_wq:
 static void __exit ums_exit(void)
 {
 	sock_unregister(PF_SMC);
-	/* every socket held the module: only finished work items are left */
+	/* every socket held the module: links and their connections remain */
+	ums_link_exit();
 	destroy_workqueue(ums_wq);
 	static_branch_dec(&tcp_have_smc);
 	proto_unregister(&ums_proto6);

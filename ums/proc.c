@@ -12,6 +12,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "link.h"
 #include "ums.h"
 
 /*
@@ -49,6 +50,29 @@ void ums_sock_list_del(struct ums_sock *ums)
 	spin_lock_bh(&ums_socks_lock);
 	hlist_del_init(&ums->list);
 	spin_unlock_bh(&ums_socks_lock);
+}
+
+/*
+ * The EID and jetty of each end of @conn's link, or N/A without one. The
+ * link of a listed socket's connection stays while the reader holds
+ * ums_socks_lock (the socket leaves the list before it drops it).
+ */
+static void ums_link_names(const struct ums_conn *conn, char *leid,
+			   char *ljetty, char *peid, char *pjetty)
+{
+	const struct ums_lgr *lgr = conn ? conn->lgr : NULL;
+
+	if (!lgr || !lgr->tjetty) {
+		strcpy(leid, "N/A,");
+		strcpy(peid, "N/A,");
+		strcpy(ljetty, "N/A");
+		strcpy(pjetty, "N/A");
+		return;
+	}
+	snprintf(leid, 48, "%pI6c,", lgr->eid);
+	snprintf(peid, 48, "%pI6c,", lgr->peer_eid);
+	snprintf(ljetty, 12, "%u", lgr->jetty->id);
+	snprintf(pjetty, 12, "%u", lgr->tjetty->cfg.id.id);
 }
 
 static const char *ums_state_name(int state)
@@ -104,7 +128,7 @@ static int ums_seq_show(struct seq_file *seq, void *v)
 	int aw = v6 ? 41 : 15;
 	struct ums_sock *ums;
 	struct sock *clcsk;
-	char src[48], dst[48];
+	char src[48], dst[48], leid[48], peid[48], ljetty[12], pjetty[12];
 
 	if (v == SEQ_START_TOKEN) {
 		seq_printf(seq, "Index %*s %*s %21s %10s %44s %8s %44s %8s %10s %10s\n",
@@ -126,12 +150,12 @@ static int ums_seq_show(struct seq_file *seq, void *v)
 		snprintf(dst, sizeof(dst), "%pI4:%u", &clcsk->sk_daddr,
 			 ntohs(clcsk->sk_dport));
 	}
-	/* no socket has a jetty until the URMA data path exists */
+	ums_link_names(READ_ONCE(ums->conn), leid, ljetty, peid, pjetty);
 	seq_printf(seq, "%4lld: %*s %*s %21s %10s %44s %8s %44s %8s 0x%08x 0x%08x\n",
 		   (long long)seq->index - 1, aw + 6, src, aw + 6, dst,
 		   ums_state_name(READ_ONCE(ums->sk.sk_state)),
 		   READ_ONCE(ums->use_fallback) ? "True" : "False",
-		   "N/A,", "N/A", "N/A,", "N/A", ums->fallback_reason,
+		   leid, ljetty, peid, pjetty, ums->fallback_reason,
 		   ums->peer_reason);
 	return 0;
 }

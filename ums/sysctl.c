@@ -5,7 +5,8 @@
  * net.ums.* of each network namespace, with the UMS API Guide's ranges:
  * autocorking_size [1, 1073741824], snd_buf and rcv_buf [16384, 2^31).
  * snd_buf and rcv_buf are the initial SO_SNDBUF and SO_RCVBUF of a UMS
- * socket; autocorking_size waits for the URMA data path.
+ * socket, hence the sizes of its buffers; autocorking_size is kept but
+ * not used yet (every sendmsg chunk sends its CDC at once).
  */
 #include <linux/slab.h>
 #include <linux/sysctl.h>

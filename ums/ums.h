@@ -18,6 +18,9 @@
 
 #include "clc.h"
 
+struct ums_conn;
+struct ubcore_device;
+
 /* Values of sk_state, UMDK's (the names are /proc/net/ums's). */
 enum {
 	UMS_ACTIVE = 1,
@@ -38,6 +41,8 @@ enum {
  * @sk: the socket (first: sk_alloc() allocates struct ums_sock)
  * @clcsock: the internal TCP socket; set at creation (a listener's
  *	children: at accept of the TCP connection), released in release
+ * @conn: the connection over UMS, once the handshake set it up (then
+ *	@use_fallback stays false); until release
  * @use_fallback: the connection is plain TCP on @clcsock; set once, by
  *	the handshake under the socket lock, never cleared
  * @fallback_reason: why (a UMS_CLC_DECL_* code); written with @use_fallback
@@ -66,6 +71,7 @@ enum {
 struct ums_sock {
 	struct sock sk;
 	struct socket *clcsock;
+	struct ums_conn *conn;
 	bool use_fallback;
 	u32 fallback_reason;
 	u32 peer_reason;
@@ -130,10 +136,13 @@ extern u8 ums_peer_id[UMS_CLC_PEER_ID_LEN];
 /* af_ums.c */
 extern const struct proto_ops ums_sock_ops;
 int ums_create(struct net *net, struct socket *sock, int protocol, int kern);
+int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
+	     bool exclusive);
 extern struct proto ums_proto;
 extern struct proto ums_proto6;
 
 /* fallback.c */
+void ums_wake(struct ums_sock *ums, __poll_t mask);
 void ums_switch_to_fallback(struct ums_sock *ums, u32 reason, bool server);
 void ums_fallback_attach(struct ums_sock *ums);
 void ums_fallback_detach(struct ums_sock *ums);
@@ -145,11 +154,22 @@ extern const char *const ums_fallback_names[UMS_FB_REASONS];
 int ums_clc_client(struct ums_sock *ums);
 int ums_clc_server(struct ums_sock *ums);
 
+/* data.c */
+int ums_data_sendmsg(struct ums_sock *ums, struct msghdr *msg, size_t len);
+int ums_data_recvmsg(struct ums_sock *ums, struct msghdr *msg, size_t len,
+		     int flags);
+__poll_t ums_data_poll(struct ums_sock *ums);
+int ums_data_shutdown(struct ums_sock *ums, int how);
+int ums_data_ioctl(struct ums_sock *ums, unsigned int cmd, int __user *arg);
+void ums_data_close(struct ums_sock *ums);
+
 /* dev.c */
 int ums_dev_local_info(struct sock *clcsk, struct ums_clc_prop_info *info);
 u32 ums_dev_check_peer(struct sock *clcsk,
 		       const struct ums_clc_prop_info *info);
 bool ums_dev_is_local(struct sock *clcsk);
+struct ubcore_device *ums_dev_get(struct sock *clcsk,
+				  struct net_device **netdev);
 
 /* proc.c */
 void ums_sock_list_add(struct ums_sock *ums);

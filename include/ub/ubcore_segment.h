@@ -36,6 +36,10 @@ struct ubcore_device;
 /* Token IDs are 20 bits in UB; 0 is never allocated. */
 #define UBCORE_TOKEN_ID_BITS		20
 
+/* Token policies, as urma_token_policy_t (bits 0-2 of the flags below). */
+#define UBCORE_TOKEN_NONE		0
+#define UBCORE_TOKEN_PLAIN_TEXT		1
+
 /* urma_reg_seg_flag_t, as bits of a u32. */
 #define UBCORE_SEG_FLAG_TOKEN_POLICY(f)	((f) & 0x7)
 #define UBCORE_SEG_FLAG_CACHEABLE	BIT(3)

@@ -53,6 +53,7 @@ struct ubcore_active_tp_cfg {
 int ubcore_get_tp_list(struct ubcore_device *dev,
 		       const struct ubcore_get_tp_cfg *cfg, u32 *tp_cnt,
 		       u64 *tp_handles);
+int ubcore_hold_tp(struct ubcore_ucontext *uctx, const struct ubcore_get_tp_cfg *cfg);
 struct ubcore_tjetty *ubcore_import_jetty_ex(struct ubcore_device *dev,
 					     struct ubcore_tjetty_cfg *cfg,
 					     const struct ubcore_active_tp_cfg *active,

@@ -11,6 +11,8 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
@@ -55,6 +57,10 @@ enum ubcore_obj_type {
  * @share: the objects of the creating user on the device, counted against
  *	the device's per-user limits (ubcore_device.user_limit); NULL when
  *	the creator had CAP_SYS_RESOURCE. ubcore's only.
+ * @held_lock: protects @held_tps and @held_cnt
+ * @held_tps: the TPs urma_get_tp_list() opened for the context before any
+ *	import (ubcore's tp_hold.c), given back when the context is freed
+ * @held_cnt: entries of @held_tps
  *
  * Created by the provider's alloc_ucontext (it may embed this structure),
  * freed by its free_ucontext once every object of the context is gone.
@@ -70,6 +76,9 @@ struct ubcore_ucontext {
 	kuid_t uid;
 	atomic_t obj_cnt[UBCORE_OBJ_TYPE_MAX];
 	struct ubcore_user_share *share;
+	struct mutex held_lock;		/* see above */
+	struct list_head held_tps;
+	u32 held_cnt;
 };
 
 /**

@@ -3,6 +3,10 @@
 // The TP-aware calls of the user guide 5.1.2.2 (UMDK's names and types):
 // urma_get_tp_list lists the ESTABLISHED TPs the kernel's connection
 // manager holds between two EIDs, as handles (a TP's number on this end);
+// asked for RM with none there, the kernel opens the EID pair's RM TP
+// first and the context holds it until it is deleted (UMDK's control
+// plane makes TPs on demand; its perftest --tp_aware asks before it
+// imports anything);
 // urma_import_jetty_ex / urma_import_jfr_ex / urma_bind_jetty_ex make the
 // import or bind on the TP a urma_active_tp_cfg_t names (its handle and the
 // peer's handle of it) and fail with URMA_EINVAL if it is not the TP the

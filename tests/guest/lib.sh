@@ -49,10 +49,20 @@ ub_unload_stack() {
 	if ub_module_loaded ipourma; then
 		ub_rmmod ipourma || rc=1
 	fi
-	# so is ums.ko (tests/guest/ums-ns-pair.sh), a client of ubcore
+	# so is ums.ko (tests/guest/cases/ums-ns-pair.sh), a client of ubcore
 	if ub_module_loaded ums; then
 		ub_rmmod ums || rc=1
 	fi
+	# and ubagg.ko (tests/guest/cases/ubagg-topo.sh, tests/guest/umdk.sh)
+	if ub_module_loaded ubagg; then
+		ub_rmmod ubagg || rc=1
+	fi
+	# and roub.ko with its test module (cases/roub-ns-pair.sh)
+	for m in roub_ktest roub; do
+		if ub_module_loaded $m; then
+			ub_rmmod $m || rc=1
+		fi
+	done
 	for ((i = ${#UB_MODULES[@]} - 1; i >= 0; i--)); do
 		m=${UB_MODULES[i]##*/}
 		m=${m%.ko}

@@ -20,6 +20,8 @@ built=$UB_TOP/build/umdk-check
 [ -x "$built/urma_perftest" ] || ub_fail "no $built/urma_perftest: run scripts/umdk-check.sh --build-only first"
 
 ub_load_stack lo || ub_fail "cannot load the stack"
+# urma_ping's topology and responder
+ub_insmod "$UB_KMOD/ubagg/ubagg.ko" || ub_fail "cannot load ubagg.ko"
 ub_wait_eid || ub_fail "udma0 has no EID"
 rc=0
 

@@ -5,6 +5,7 @@
   ums_peer.py server KIND ADDR PORT COUNT [--expect REASON[/PEER]]
   ums_peer.py client KIND ADDR PORT CMD [--expect REASON[/PEER]]
   ums_peer.py drop KIND ADDR PORT 1
+  ums_peer.py reset KIND ADDR PORT 1 [--expect REASON[/PEER]]
 
 KIND is "smc" (socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or _SMC6), the
 address family of ADDR for the clcsock) or "tcp". The server serves COUNT
@@ -12,7 +13,9 @@ connections, one at a time, then exits 0 if every one went well. A
 connection starts with a command line from the client:
   "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n");
   "PEEK"   the server sends b"hello" and waits for the client to close.
-"drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
+"reset" serves as "server" but wants its connection to end in a reset
+(ECONNRESET), the client's CMD being "RESET" (HOLD, then a recv that
+must fail with ECONNRESET). "drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
 connection to accept, and closes the listener without accepting it; the
 client's CMD "DROPPED" then sees its connection end (EOF or reset).
 The client's CMD "REFUSED" connects where nothing listens: a blocking
@@ -20,10 +23,13 @@ connect is refused; a non-blocking one reports EINPROGRESS, then poll
 POLLERR and SO_ERROR ECONNREFUSED.
 The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
 (the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
-poll checked, over a non-blocking connect) or "HOLD" (SUM:1 then wait for
-stdin to close). With --expect, each end checks its connection's line in
-/proc/net/ums (ums6 for IPv6) while the connection is open: Fallback True
-and the reason (and the peer's) given, hex. Exit 0 when all held.
+poll checked, over a non-blocking connect), "HOLD" (SUM:1 then wait for
+stdin to close) or "MANY:n:size" (n connections open at once, then SUM:size
+on each in turn; the server serves n). With --expect, each end checks its
+connection's line in /proc/net/ums (ums6 for IPv6) while the connection is
+open: Fallback True and the reason (and the peer's) given, hex; or, with
+--expect UMS, Fallback False and the EIDs and jetties of the link (MANY:
+the connections on ceil(n / 32) links). Exit 0 when all held.
 """
 import array
 import errno
@@ -39,6 +45,7 @@ import termios
 import time
 
 AF_SMC = 43
+LINK_CONNS = 32  # connections a UMS link carries at most
 
 
 def family(addr):
@@ -78,6 +85,11 @@ def check_proc(sock, expect):
     if not expect:
         return
     w = proc_line(sock)
+    if expect == "UMS":
+        # over UMS: no fallback, both ends of the link named
+        if w[3] != "UMS_ACTIVE" or w[4] != "False" or "N/A" in w[5:9]:
+            fail(f"not an active UMS connection: {w}")
+        return
     reason, _, peer = expect.partition("/")
     # Index SRC DST State Fallback SRC_EID JETTY DST_EID JETTY Reason PeerReason
     if w[3] != "UMS_ACTIVE" or w[4] != "True":
@@ -108,12 +120,12 @@ def recv_line(sock):
     return line.decode().strip()
 
 
-def serve(kind, addr, port, count, expect):
+def serve(kind, addr, port, count, expect, reset=False):
     fam = family(addr)
     ls = make_socket(kind, fam)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((addr, port))
-    ls.listen(8)
+    ls.listen(64)
     for _ in range(count):
         c, _ = ls.accept()
         with c:
@@ -134,8 +146,15 @@ def serve(kind, addr, port, count, expect):
             else:
                 fail(f"bad command {cmd}")
             # until the client closes: it reads /proc/net/ums meanwhile
-            while c.recv(4096):
-                pass
+            try:
+                while c.recv(4096):
+                    pass
+            except ConnectionResetError:
+                if not reset:
+                    raise
+            else:
+                if reset:
+                    fail("the connection ended without a reset")
     ls.close()
 
 
@@ -253,7 +272,28 @@ def client_api(s, addr, port, expect):
         fail("no EOF after shutdown")
 
 
+def client_many(kind, addr, port, n, size, expect):
+    """n connections open at once, then a SUM of size bytes on each."""
+    socks = []
+    for _ in range(n):
+        s = make_socket(kind, family(addr))
+        s.connect((addr, port))
+        socks.append(s)
+    if expect == "UMS":
+        jetties = {proc_line(s)[6] for s in socks}
+        want = (n + LINK_CONNS - 1) // LINK_CONNS
+        if len(jetties) != want:
+            fail(f"{n} connections on links {jetties}, want {want} links")
+    for s in socks:
+        with s:
+            client_sum(s, size, expect)
+
+
 def client(kind, addr, port, cmd, expect):
+    if cmd.startswith("MANY:"):
+        n, size = cmd[5:].split(":")
+        client_many(kind, addr, port, int(n), int(size), expect)
+        return
     if cmd == "REFUSED":
         client_refused(kind, addr, port)
         return
@@ -268,10 +308,16 @@ def client(kind, addr, port, cmd, expect):
         s.connect((addr, port))
         if cmd.startswith("SUM:"):
             client_sum(s, int(cmd[4:]), expect)
-        elif cmd == "HOLD":
+        elif cmd in ("HOLD", "RESET"):
             client_sum(s, 1, expect)
             print("holding", flush=True)
             sys.stdin.read()
+            if cmd == "RESET":
+                try:
+                    s.recv(1)
+                    fail("no reset: recv returned")
+                except ConnectionResetError:
+                    pass
         else:
             fail(f"bad command {cmd}")
 
@@ -283,11 +329,11 @@ def main():
         i = a.index("--expect")
         expect = a[i + 1]
         del a[i:i + 2]
-    if len(a) != 5 or a[0] not in ("server", "client", "drop"):
+    if len(a) != 5 or a[0] not in ("server", "reset", "client", "drop"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    if a[0] == "server":
-        serve(a[1], a[2], int(a[3]), int(a[4]), expect)
+    if a[0] in ("server", "reset"):
+        serve(a[1], a[2], int(a[3]), int(a[4]), expect, a[0] == "reset")
     elif a[0] == "drop":
         drop(a[1], a[2], int(a[3]))
     else:

@@ -124,6 +124,24 @@ protected:
         return import(ctx_, j->jetty_id, mode, token);
     }
 
+    // j imported into ctx with urma_import_jetty_ex on the TP named by this
+    // end's handle mine and the peer's handle peer; NULL with errno.
+    static urma_target_jetty_t *import_ex(urma_context_t *ctx, const urma_jetty_t *j, uint32_t mine,
+                                          uint32_t peer, uint32_t token = kToken,
+                                          urma_transport_mode_t mode = URMA_TM_RM)
+    {
+        urma_rjetty_t rj = {};
+        rj.jetty_id = j->jetty_id;
+        rj.trans_mode = mode;
+        rj.type = URMA_JETTY;
+        rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+        urma_token_t tok = {token};
+        urma_active_tp_cfg_t act = {};
+        act.tp_handle = mine;
+        act.peer_tp_handle = peer;
+        return urma_import_jetty_ex(ctx, &rj, &tok, &act);
+    }
+
     urma_jfc_t *jfc_ = nullptr;
     urma_jfr_t *jfr_ = nullptr;
     std::vector<urma_jetty_t *> jetties_;
@@ -525,8 +543,6 @@ TEST_F(CmTest, TpListAndTheExCalls)
     cfg.peer_eid = t->jetty_id.eid;
     urma_tp_info_t tps[8] = {};
     uint32_t cnt = 8;
-    ASSERT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_SUCCESS);
-    EXPECT_EQ(cnt, 0u) << "no import, no TP";
 
     urma_target_jetty_t *tj = import(t, URMA_TM_RM);
     ASSERT_NE(tj, nullptr) << std::strerror(errno);
@@ -558,17 +574,12 @@ TEST_F(CmTest, TpListAndTheExCalls)
     EXPECT_EQ(urma_get_tp_list(ctx_, &cfg, &cnt, tps), URMA_EINVAL);
 
     // import on the TP named: this end's handle and the peer's
-    urma_rjetty_t rj = {};
-    rj.jetty_id = t->jetty_id;
-    rj.trans_mode = URMA_TM_RM;
-    rj.type = URMA_JETTY;
-    rj.flag.bs.token_policy = URMA_TOKEN_PLAIN_TEXT;
+    urma_target_jetty_t *tx = import_ex(ctx_, t, mine, peer);
+    ASSERT_NE(tx, nullptr) << std::strerror(errno);
     urma_token_t tok = {kToken};
     urma_active_tp_cfg_t act = {};
     act.tp_handle = mine;
     act.peer_tp_handle = peer;
-    urma_target_jetty_t *tx = urma_import_jetty_ex(ctx_, &rj, &tok, &act);
-    ASSERT_NE(tx, nullptr) << std::strerror(errno);
     EXPECT_EQ(tx->tp.tpn, mine);
     urma_rjfr_t rjfr = {};
     rjfr.jfr_id = jfr_->jfr_id;
@@ -578,16 +589,12 @@ TEST_F(CmTest, TpListAndTheExCalls)
     ASSERT_NE(tjfr, nullptr) << std::strerror(errno);
     EXPECT_EQ(find_tp(tp_table(), mine)->users, 3u);
     // the other end's handle is not this import's TP
-    urma_active_tp_cfg_t swapped = {};
-    swapped.tp_handle = peer;
-    swapped.peer_tp_handle = mine;
     errno = 0;
-    EXPECT_EQ(urma_import_jetty_ex(ctx_, &rj, &tok, &swapped), nullptr);
+    EXPECT_EQ(import_ex(ctx_, t, peer, mine), nullptr);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(find_tp(tp_table(), mine)->users, 3u);
-    rj.trans_mode = URMA_TM_RC;
     errno = 0;
-    EXPECT_EQ(urma_import_jetty_ex(ctx_, &rj, &tok, &act), nullptr) << "RC: the TP is the bind's";
+    EXPECT_EQ(import_ex(ctx_, t, mine, peer, kToken, URMA_TM_RC), nullptr) << "RC: the TP is the bind's";
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(urma_unimport_jetty(tx), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jfr(tjfr), URMA_SUCCESS);
@@ -642,6 +649,81 @@ TEST_F(CmTest, TpListAndTheExCalls)
     EXPECT_EQ(urma_unimport_jetty(ta), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb), URMA_SUCCESS);
     EXPECT_EQ(urma_unimport_jetty(tb2), URMA_SUCCESS);
+}
+
+// Asked for the RM TP of an EID pair that has none, urma_get_tp_list has
+// the connection manager open it (UMDK's control plane makes TPs on
+// demand; its perftest --tp_aware asks before it imports anything): the
+// peer accepts an RM TP alone, the context holds it until it is deleted,
+// an import on it (urma_import_jetty_ex) joins it and the peer still
+// checks the import's target; asking again opens no other. RC TPs belong
+// to a bound jetty pair: none is made. Not one of the device's EIDs as the
+// local EID: refused.
+TEST_F(CmTest, TpListOpensTheRmTpBeforeAnyImport)
+{
+    urma_jetty_t *t = jetty(URMA_TM_RM);
+    ASSERT_NE(t, nullptr);
+    urma_context_t *ctx2 = ub_itest::open_ctx();
+    ASSERT_NE(ctx2, nullptr) << std::strerror(errno);
+    urma_get_tp_cfg_t cfg = {};
+    cfg.trans_mode = URMA_TM_RC;
+    cfg.flag.bs.rtp = 1;
+    cfg.local_eid = t->jetty_id.eid;
+    cfg.peer_eid = t->jetty_id.eid;
+    urma_tp_info_t tps[8] = {};
+    uint32_t cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx2, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 0u) << "RC: no bound pair, no TP";
+    EXPECT_TRUE(tp_table().empty()) << describe(tp_table());
+
+    cfg.trans_mode = URMA_TM_RM;
+    cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx2, &cfg, &cnt, tps), URMA_SUCCESS);
+    ASSERT_EQ(cnt, 2u) << "both ends of the TP to udma0's own EID\n" << describe(tp_table());
+    auto rows = tp_table();
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    const uint32_t lo = static_cast<uint32_t>(tps[0].tp_handle);
+    const uint32_t hi = static_cast<uint32_t>(tps[1].tp_handle);
+    const TpRow *a = find_tp(rows, lo), *b = find_tp(rows, hi);
+    ASSERT_TRUE(a && b) << describe(rows);
+    EXPECT_EQ(a->peer_tpn, hi);
+    EXPECT_EQ(a->users + b->users, 1u) << "the context's hold, at the opening end\n" << describe(rows);
+    const uint32_t mine = a->users ? lo : hi, peer = a->users ? hi : lo;
+    EXPECT_TRUE(target_established(peer)) << describe(tp_table());
+    cnt = 8;
+    ASSERT_EQ(urma_get_tp_list(ctx2, &cfg, &cnt, tps), URMA_SUCCESS);
+    EXPECT_EQ(cnt, 2u);
+    EXPECT_EQ(tp_table().size(), 2u) << "no second TP\n" << describe(tp_table());
+
+    // an import names the TP; the peer checks its target all the same
+    urma_target_jetty_t *tj = import_ex(ctx2, t, mine, peer);
+    ASSERT_NE(tj, nullptr) << std::strerror(errno);
+    EXPECT_EQ(tj->tp.tpn, mine);
+    EXPECT_EQ(find_tp(tp_table(), mine)->users, 2u) << describe(tp_table());
+    errno = 0;
+    EXPECT_EQ(import_ex(ctx2, t, mine, peer, kToken + 1), nullptr) << "wrong token";
+    EXPECT_EQ(errno, URMA_ENOPERM);
+    // two processes on udma0 that list this loop TP with room for one get
+    // the same end, and each names it as the peer's too (UMDK's perftest
+    // --tp_aware on one device)
+    urma_target_jetty_t *tj2 = import_ex(ctx2, t, mine, mine);
+    ASSERT_NE(tj2, nullptr) << std::strerror(errno);
+    EXPECT_EQ(urma_unimport_jetty(tj2), URMA_SUCCESS);
+    errno = 0;
+    EXPECT_EQ(import_ex(ctx2, t, peer, peer), nullptr) << "not the end an import uses";
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(urma_unimport_jetty(tj), URMA_SUCCESS);
+    rows = tp_table();
+    ASSERT_NE(find_tp(rows, mine), nullptr) << "the hold keeps it\n" << describe(rows);
+    EXPECT_EQ(find_tp(rows, mine)->users, 1u);
+
+    urma_eid_t other = {};
+    other.raw[15] = 0x77;
+    cfg.local_eid = other;
+    cnt = 8;
+    EXPECT_NE(urma_get_tp_list(ctx2, &cfg, &cnt, tps), URMA_SUCCESS) << "not udma0's EID";
+    EXPECT_EQ(urma_delete_context(ctx2), URMA_SUCCESS);
+    EXPECT_TRUE(tp_table_empty()) << "the context's hold went with it\n" << describe(tp_table());
 }
 
 // A udma module parameter, as a number.

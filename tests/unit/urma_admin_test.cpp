@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "format.h"
+#include "topo.h"
 #include "wire_stats.h"
 
 #include <sys/stat.h>
@@ -78,7 +79,25 @@ TEST(UrmaAdminParse, ShowBadForms)
     EXPECT_NE(parse_err({"show", "--bogus"}).find("unknown option '--bogus'"), std::string::npos);
     EXPECT_NE(parse_err({"show", "--brief", "--all"}).find("exclude"), std::string::npos);
     EXPECT_NE(parse_err({"show", "--dev", std::string(64, 'x')}).find("longer than 63"), std::string::npos);
-    EXPECT_NE(parse_err({"show", "topo"}).find("not supported"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "topo", "x"}).find("bad node ID 'x'"), std::string::npos);
+    EXPECT_NE(parse_err({"show", "topo", "1", "2"}).find("expected [NODE_ID]"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, Topo)
+{
+    Command c = parse_ok({"show", "topo"});
+    EXPECT_EQ(c.verb, Verb::ShowTopo);
+    EXPECT_FALSE(c.id);
+    c = parse_ok({"show", "topo", "4"});
+    EXPECT_EQ(c.verb, Verb::ShowTopo);
+    EXPECT_EQ(c.id, 4u);
+    c = parse_ok({"topo", "set", "/tmp/t"});
+    EXPECT_EQ(c.verb, Verb::TopoSet);
+    EXPECT_EQ(c.file, "/tmp/t");
+    EXPECT_EQ(parse_ok({"topo", "clear"}).verb, Verb::TopoClear);
+    EXPECT_NE(parse_err({"topo"}).find("expected 'set <file>' or 'clear'"), std::string::npos);
+    EXPECT_NE(parse_err({"topo", "set"}).find("expected"), std::string::npos);
+    EXPECT_NE(parse_err({"topo", "get", "x"}).find("expected"), std::string::npos);
 }
 
 TEST(UrmaAdminParse, ShowResources)
@@ -644,6 +663,20 @@ public:
         calls.push_back(std::string("set_dev_sharing ") + (on ? "on" : "off"));
         return next;
     }
+    TopoNodes topo;  // what topo_get answers and topo_set stores
+    Status topo_get(TopoNodes *out) override
+    {
+        calls.push_back("topo_get");
+        *out = topo;
+        return next;
+    }
+    Status topo_set(const TopoNodes &nodes) override
+    {
+        calls.push_back("topo_set " + std::to_string(nodes.size()));
+        if (next.ok())
+            topo = nodes;
+        return next;
+    }
 };
 
 struct RunResult {
@@ -904,6 +937,195 @@ TEST(UrmaAdminRun, ShowStats)
     EXPECT_EQ(r.code, kExitRuntime);
     EXPECT_EQ(r.err, "urma_admin: show dev udma0 --stats: " + std::string(std::strerror(EOPNOTSUPP)) +
                          ": udma0 has no wire counters\n");
+}
+
+// The namespace pair's topology as tests/guest/cases/ubagg-topo.sh sets it.
+const char kPairTopo[] = R"(# two hosts, one bonding device each
+node 2 super 1 current
+  dev 0 fd77::a
+    ue 0 chip 0 die 0 entity 1 primary 10.77.0.1
+    port 0 4 fd77::1 cna 10.77.0.1   # the veth
+  link 0:4 0:4
+node 4 type clos
+  dev 0 fd77::b
+    ue 0 chip 0 die 0 entity 1 primary 10.77.0.2
+    ue 1 chip 1 die 1 entity 2 primary fd77::22
+    port 1 8 fd77::2
+  link 0:4 0:4
+  link 0:4 1:8
+)";
+
+TopoNodes topo_ok(const std::string &text)
+{
+    auto r = parse_topo(text);
+    if (const auto *why = std::get_if<std::string>(&r))
+        ADD_FAILURE() << "refused: " << *why;
+    return std::holds_alternative<TopoNodes>(r) ? std::get<TopoNodes>(r) : TopoNodes{};
+}
+
+std::string topo_err(const std::string &text)
+{
+    auto r = parse_topo(text);
+    if (std::holds_alternative<TopoNodes>(r)) {
+        ADD_FAILURE() << "accepted: " << text;
+        return "";
+    }
+    return std::get<std::string>(r);
+}
+
+TEST(UrmaAdminTopo, ParsesEveryStatement)
+{
+    TopoNodes t = topo_ok(kPairTopo);
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(t[0].node_id, 2u);
+    EXPECT_EQ(t[0].super_node_id, 1u);
+    EXPECT_EQ(t[0].is_current, 1u);
+    EXPECT_EQ(t[0].type, static_cast<uint32_t>(UBAGG_TOPO_TYPE_FULLMESH_1D));
+    EXPECT_EQ(t[1].type, static_cast<uint32_t>(UBAGG_TOPO_TYPE_CLOS));
+    EXPECT_EQ(t[1].is_current, 0u);
+    EXPECT_EQ(eid_to_string(*parse_eid("fd77::a")), "fd77::a");
+    EXPECT_EQ(std::memcmp(t[0].agg_devs[0].agg_eid, parse_eid("fd77::a")->data(), 16), 0);
+    const ubagg_topo_ue &ue = t[1].agg_devs[0].ues[1];
+    EXPECT_EQ(ue.chip_id, 1u);
+    EXPECT_EQ(ue.die_id, 1u);
+    EXPECT_EQ(ue.entity_id, 2u);
+    EXPECT_EQ(std::memcmp(ue.primary_eid, parse_eid("fd77::22")->data(), 16), 0);
+    EXPECT_EQ(std::memcmp(ue.port_eid[8], parse_eid("fd77::2")->data(), 16), 0);
+    // IPv4 EIDs are IPv4-mapped, as everywhere in urma_admin
+    EXPECT_EQ(std::memcmp(t[0].agg_devs[0].ues[0].cna[4], parse_eid("::ffff:10.77.0.1")->data(), 16), 0);
+    EXPECT_EQ(t[0].links[4][4], 1);
+    EXPECT_EQ(t[1].links[4][UBAGG_PORT_NUM + 8], 1);
+    EXPECT_EQ(t[1].links[UBAGG_PORT_NUM + 8][4], 0);  // links have a direction
+    // nothing else is set
+    EXPECT_EQ(t[0].agg_devs[1].agg_eid[15], 0);
+    EXPECT_EQ(t[0].agg_devs[0].ues[1].primary_eid[15], 0);
+}
+
+TEST(UrmaAdminTopo, RefusesBadFiles)
+{
+    EXPECT_EQ(topo_err(""), "no node");
+    EXPECT_EQ(topo_err("# nothing\n"), "no node");
+    EXPECT_EQ(topo_err("dev 0 ::1\n"), "line 1: dev before any node");
+    EXPECT_EQ(topo_err("node 1\nue 0 chip 0 die 0 entity 0 primary ::1\n"), "line 2: ue before any dev");
+    EXPECT_EQ(topo_err("node 1\nnode 1\n"), "line 2: node 1 given twice");
+    EXPECT_EQ(topo_err("node 1 current\nnode 2 current\n"), "line 2: node: two nodes are current");
+    EXPECT_EQ(topo_err("node x\n"), "line 1: node: bad node ID 'x'");
+    EXPECT_EQ(topo_err("node 1 type ring\n"), "line 1: node: unknown type 'ring' (fullmesh or clos)");
+    EXPECT_EQ(topo_err("node 1\ndev 256 ::1\n"), "line 2: dev: bad index '256' (0 .. 255)");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::1\ndev 0 ::2\n"), "line 3: dev 0 given twice");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::\n"), "line 2: the EID :: means none");
+    EXPECT_EQ(topo_err("node 1\ndev 0 nope\n"), "line 2: bad EID 'nope' (an IPv6 or IPv4 address)");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::1\nue 2 chip 0 die 0 entity 0 primary ::2\n"),
+              "line 3: ue: bad IODie '2' (0 or 1)");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::1\nue 0 chip 0 die 0 primary ::2 extra 1\n"), "line 3: ue: missing or bad entity");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::1\nue 0 chip 0 die 0 entity 0\n"),
+              "line 3: ue: expected <iodie> chip <id> die <id> entity <id> primary <eid>");
+    EXPECT_EQ(topo_err("node 1\ndev 0 ::1\nport 0 9 ::3\n"), "line 3: port: bad IODie or port '0 9' (0 .. 1, 0 .. 8)");
+    EXPECT_EQ(topo_err("node 1\nlink 0:9 0:1\n"), "line 2: link: bad port '0:9' (<iodie 0..1>:<port 0..8>)");
+    EXPECT_EQ(topo_err("node 1\nlink 0-1 0:1\n"), "line 2: link: bad port '0-1' (<iodie 0..1>:<port 0..8>)");
+    EXPECT_EQ(topo_err("node 1\nbond 0\n"), "line 2: unknown statement 'bond' (node, dev, ue, port or link)");
+    std::string many;
+    for (int i = 0; i <= UBAGG_MAX_NODE_NUM; i++)
+        many += "node " + std::to_string(i) + "\n";
+    EXPECT_EQ(topo_err(many), "line 1025: more than 1024 nodes");
+}
+
+TEST(UrmaAdminTopo, FindsTheNodeToShow)
+{
+    TopoNodes t = topo_ok(kPairTopo);
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(find_topo_node(t, std::nullopt), &t[0]);  // the current one
+    EXPECT_EQ(find_topo_node(t, 4u), &t[1]);
+    EXPECT_EQ(find_topo_node(t, 3u), nullptr);
+    t[0].is_current = 0;  // none current: node ID 0, as UMDK's tool
+    EXPECT_EQ(find_topo_node(t, std::nullopt), nullptr);
+    t[1].node_id = 0;
+    EXPECT_EQ(find_topo_node(t, std::nullopt), &t[1]);
+}
+
+TEST(UrmaAdminTopo, FormatsLikeUmdk)
+{
+    TopoNodes t = topo_ok("node 2\n dev 3 fd77::a\n  ue 1 chip 5 die 6 entity 7 primary 10.77.0.1\n"
+                          "  port 1 0 fd77::1 cna fd77::c\n link 0:1 1:2\n link 0:1 0:8\n");
+    ASSERT_EQ(t.size(), 1u);
+    std::string links;
+    for (int die = 0; die < 2; die++) {
+        links += "IODie " + std::to_string(die) + ":\n";
+        for (int p = 0; p < 9; p++) {
+            if (die == 0 && p == 1)
+                links += "Port 1: Connected to IODie 0, Port 8\n        Connected to IODie 1, Port 2\n";
+            else
+                links += "Port " + std::to_string(p) + ": Not connected\n";
+        }
+        links += "\n";
+    }
+    std::string ports, cnas;
+    for (int p = 0; p < 9; p++) {
+        ports += "\t\t\t Port " + std::to_string(p) + ": " + (p ? "Invalid EID" : "fd77::1") + "\n";
+        cnas += "\t\t\t Port " + std::to_string(p) + ": " + (p ? "Invalid CNA" : "fd77::c") + "\n";
+    }
+    EXPECT_EQ(format_topo_node(t[0]),
+              "========================== topo map start =============================\n"
+              "===================== show node 2 topo info =======================\n" +
+                  links +
+                  "Dev 3: fd77::a\n"
+                  "\t UE 1:\n"
+                  "\t\t Chip id: 5\n"
+                  "\t\t Die id: 6\n"
+                  "\t\t Entity id: 7\n"
+                  "\t\t Primary eid:\n"
+                  "\t\t\t ::ffff:10.77.0.1\n"
+                  "\t\t Port eid:\n" +
+                  ports + "\t\t Cna:\n" + cnas +
+                  "========================== topo map end =============================\n");
+}
+
+TEST(UrmaAdminRun, Topo)
+{
+    FakeBackend be;
+    char path[] = "/tmp/urma_admin_topo_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::ofstream(path) << kPairTopo;
+
+    RunResult r = run_admin(be, {"topo", "set", path});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_EQ(be.topo.size(), 2u);
+    r = run_admin(be, {"show", "topo"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, format_topo_node(be.topo[0]));
+    r = run_admin(be, {"show", "topo", "4"});
+    EXPECT_EQ(r.out, format_topo_node(be.topo[1]));
+    r = run_admin(be, {"show", "topo", "9"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: show topo 9: " + std::string(std::strerror(ENOENT)) +
+                         ": node 9 is not in the topology\n");
+    r = run_admin(be, {"topo", "clear"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_TRUE(be.topo.empty());
+
+    // a bad file is not sent; the kernel's refusal is reported
+    std::ofstream(path) << "node 1\nlink 0:9 0:0\n";
+    be.calls.clear();
+    r = run_admin(be, {"topo", "set", path});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, std::string("urma_admin: topo set ") + path + ": " + std::strerror(EINVAL) + ": " + path +
+                         ": line 2: link: bad port '0:9' (<iodie 0..1>:<port 0..8>)\n");
+    EXPECT_TRUE(be.calls.empty());
+    std::ofstream(path) << kPairTopo;
+    be.next = Status{EPERM, ""};
+    r = run_admin(be, {"topo", "set", path});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, std::string("urma_admin: topo set ") + path + ": " + std::strerror(EPERM) + "\n");
+    unlink(path);
+    r = run_admin(be, {"topo", "set", path});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_NE(r.err.find("cannot read"), std::string::npos);
+    be.next = Status{ENXIO, "no topology is set in this network namespace"};
+    r = run_admin(be, {"show", "topo"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_NE(r.err.find("no topology is set"), std::string::npos);
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "cli.h"
 #include "format.h"
+#include "topo.h"
 #include "wire_stats.h"
 
 #ifndef URMA_ADMIN_VERSION
@@ -49,6 +52,8 @@ private:
     int show_res(const Command &c);
     int system_show();
     int show_stats(const Command &c);
+    int show_topo(const Command &c);
+    int topo_set(const Command &c);
 
     Backend &be_;
     std::ostream &out_;
@@ -127,6 +132,34 @@ int Runner::show_stats(const Command &c)
     return kExitOk;
 }
 
+int Runner::show_topo(const Command &c)
+{
+    TopoNodes nodes;
+    Status st = be_.topo_get(&nodes);
+    if (!st.ok())
+        return fail(st);
+    const ubagg_topo_node *node = find_topo_node(nodes, c.id);
+    if (!node)
+        return fail(Status{ENOENT, "node " + (c.id ? std::to_string(*c.id) : std::string("0")) +
+                                       " is not in the topology"});
+    out_ << format_topo_node(*node);
+    return kExitOk;
+}
+
+int Runner::topo_set(const Command &c)
+{
+    std::ifstream in(c.file);
+    if (!in)
+        return fail(Status{errno ? errno : ENOENT, "cannot read " + c.file});
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto parsed = parse_topo(text.str());
+    if (const auto *why = std::get_if<std::string>(&parsed))
+        return fail(Status{EINVAL, c.file + ": " + *why});
+    Status st = be_.topo_set(std::get<TopoNodes>(parsed));
+    return st.ok() ? kExitOk : fail(st);
+}
+
 int Runner::run(const Command &c)
 {
     Status st = be_.connect();
@@ -168,6 +201,13 @@ int Runner::run(const Command &c)
         break;
     case Verb::SystemSetDevSharing:
         st = be_.set_dev_sharing(c.on);
+        break;
+    case Verb::ShowTopo:
+        return show_topo(c);
+    case Verb::TopoSet:
+        return topo_set(c);
+    case Verb::TopoClear:
+        st = be_.topo_set({});
         break;
     case Verb::Help:
     case Verb::Version:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model.h"
+#include "topo.h"
 
 namespace urma_admin {
 
@@ -51,6 +52,12 @@ public:
     virtual Status dev_expose(const std::string &dev, const std::string &netns, bool expose) = 0;
     virtual Status eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns) = 0;
     virtual Status set_dev_sharing(bool on) = 0;
+
+    // The aggregation topology of the caller's namespace (ubagg.ko): every
+    // node (UBAGG_GENL's GET_TOPO, node by node), and its replacement
+    // (/dev/ubagg; no node removes it).
+    virtual Status topo_get(TopoNodes *out) = 0;
+    virtual Status topo_set(const TopoNodes &nodes) = 0;
 };
 
 }  // namespace urma_admin

@@ -30,16 +30,6 @@ UsageError unsupported(const std::string &what, const std::string &why = "")
                       (why.empty() ? "" : " (" + why + ")")};
 }
 
-std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max)
-{
-    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (v > max)
-        return std::nullopt;
-    return static_cast<uint32_t>(v);
-}
-
 // A UB device name as the kernel accepts it; empty result: fine.
 std::string check_dev_name(const std::string &name)
 {
@@ -100,12 +90,27 @@ ParseResult show_res(const Args &a)
     return c;
 }
 
+ParseResult show_topo(const Args &a)
+{
+    // a: "topo" [NODE_ID]
+    if (a.size() > 2)
+        return UsageError{"show topo: expected [NODE_ID]"};
+    Command c;
+    c.verb = Verb::ShowTopo;
+    if (a.size() == 2) {
+        c.id = parse_u32(a[1], UINT32_MAX);
+        if (!c.id)
+            return UsageError{"show topo: bad node ID '" + a[1] + "' (a decimal number)"};
+    }
+    return c;
+}
+
 ParseResult show_cmd(const Args &a)
 {
     if (!a.empty() && a[0] == "dev")
         return show_res(a);
     if (!a.empty() && a[0] == "topo")
-        return unsupported("show topo", "no topology is known");
+        return show_topo(a);
     Command c;
     c.verb = Verb::Show;
     bool brief = false, all = false;
@@ -303,6 +308,21 @@ ParseResult dev_cmd(const Args &a)
     return UsageError{"dev: unknown subcommand '" + a[0] + "' (add, del, set, expose or unexpose)"};
 }
 
+ParseResult topo_cmd(const Args &a)
+{
+    Command c;
+    if (a.size() == 2 && a[0] == "set") {
+        c.verb = Verb::TopoSet;
+        c.file = a[1];
+        return c;
+    }
+    if (a.size() == 1 && a[0] == "clear") {
+        c.verb = Verb::TopoClear;
+        return c;
+    }
+    return UsageError{"topo: expected 'set <file>' or 'clear'"};
+}
+
 ParseResult system_cmd(const Args &a)
 {
     if (a.size() == 1 && a[0] == "show") {
@@ -327,6 +347,16 @@ ParseResult system_cmd(const Args &a)
 }
 
 }  // namespace
+
+std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max)
+{
+    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (v > max)
+        return std::nullopt;
+    return static_cast<uint32_t>(v);
+}
 
 std::optional<ResType> res_type_from_name(const std::string &name)
 {
@@ -393,6 +423,8 @@ ParseResult parse_args(const std::vector<std::string> &args)
         return dev_cmd(rest);
     if (cmd == "system")
         return system_cmd(rest);
+    if (cmd == "topo")
+        return topo_cmd(rest);
     if (cmd == "main_ue_eid" || cmd == "agg" || cmd == "perf")
         return unsupported(cmd);
     return UsageError{"unknown command '" + cmd + "'"};
@@ -407,6 +439,7 @@ std::string usage_text()
            "  dev           Device management operations\n"
            "  eid           EID management operations\n"
            "  system        System configuration operations\n"
+           "  topo          Aggregation topology (ubagg.ko)\n"
            "\n"
            "Options:\n"
            "  -h, --help     Show help and exit\n"
@@ -438,12 +471,18 @@ std::string usage_text()
            "  urma_admin system show                       what ubcore is\n"
            "  urma_admin system set dev_sharing {on|off}   automatic mode: a logical\n"
            "      device of every device in every network namespace\n"
+           "  urma_admin show topo [NODE_ID]\n"
+           "      the aggregation topology of a node (default: the current node):\n"
+           "      its ports' links, bonding, primary and port EIDs (ubagg.ko)\n"
+           "  urma_admin topo set <file>                   set this host's topology\n"
+           "      from a file (urma_admin(8), ubagg/README.md: node, dev, ue, port, link)\n"
+           "  urma_admin topo clear                        remove it\n"
            "\n"
            "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). <netns> is a\n"
            "network namespace file (/var/run/netns/<name>, /proc/<pid>/ns/net) or a\n"
            "name in /var/run/netns. Changes need CAP_NET_ADMIN (and over <netns>).\n"
            "Exit status: 0 success, 1 the operation failed, 2 usage.\n"
-           "Not supported by this stack: show topo, jetty_group, rc and tpreuse,\n"
+           "Not supported by this stack: jetty_group, rc and tpreuse,\n"
            "dev set sl, eid add --ns and --mode, system set eid_sharing,\n"
            "main_ue_eid, agg, perf.\n";
 }

@@ -37,6 +37,9 @@ enum class Verb {
     EidSetNs,    // eid set <dev> <eid_idx> ns <netns>
     SystemShow,  // system show
     SystemSetDevSharing,  // system set dev_sharing {on|off}
+    ShowTopo,    // show topo [NODE_ID]
+    TopoSet,     // topo set <file>
+    TopoClear,   // topo clear
 };
 
 struct Command {
@@ -44,7 +47,7 @@ struct Command {
     std::string dev;      // a UB device (empty: all, for Show)
     bool whole = false;   // Show: every attribute
     ResType res = ResType::Jfc;
-    std::optional<uint32_t> id;  // ShowRes: one object
+    std::optional<uint32_t> id;  // ShowRes: one object; ShowTopo: the node ID
     uint32_t eid_index = 0;
     Eid eid{};
     bool static_mode = false;  // EidSetMode
@@ -55,6 +58,7 @@ struct Command {
     // /var/run/netns/<name>, as ip-netns names them)
     std::string netns;
     bool on = false;  // SystemSetDevSharing
+    std::string file;  // TopoSet
 };
 
 struct UsageError {
@@ -72,6 +76,9 @@ std::string usage_text();
 // Text forms of resource kinds ("jfc" ...) and back.
 std::optional<ResType> res_type_from_name(const std::string &name);
 const char *res_type_name(ResType type);
+
+// A decimal number of at most @max, or nothing.
+std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max);
 
 // An EID from text: an IPv6 address, or an IPv4 address (IPv4-mapped).
 std::optional<Eid> parse_eid(const std::string &text);

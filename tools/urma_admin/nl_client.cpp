@@ -141,12 +141,17 @@ Status NlClient::connect()
 
 NlClient::Reply NlClient::request(uint8_t cmd, bool dump, const Builder &build)
 {
+    return request_to(family_, UBCORE_GENL_FAMILY_VERSION, cmd, dump, build);
+}
+
+NlClient::Reply NlClient::request_to(int family, uint8_t version, uint8_t cmd, bool dump, const Builder &build)
+{
     Reply reply;
     RecvCtx ctx{&reply};
     std::unique_ptr<nl_msg, MsgFree> m(nlmsg_alloc());
 
-    if (!m || !genlmsg_put(m.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_, 0, dump ? NLM_F_DUMP : NLM_F_ACK, cmd,
-                           UBCORE_GENL_FAMILY_VERSION))
+    if (!m || !genlmsg_put(m.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, dump ? NLM_F_DUMP : NLM_F_ACK, cmd,
+                           version))
         return failed(ENOMEM, "cannot build the request");
     if (build && !build(m.get()))
         return failed(EMSGSIZE, "the request does not fit a message");

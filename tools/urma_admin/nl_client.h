@@ -38,6 +38,9 @@ public:
     Status dev_expose(const std::string &dev, const std::string &netns, bool expose) override;
     Status eid_set_ns(const std::string &dev, uint32_t index, const std::string &netns) override;
     Status set_dev_sharing(bool on) override;
+    // ubagg_client.cpp
+    Status topo_get(TopoNodes *out) override;
+    Status topo_set(const TopoNodes &nodes) override;
 
     // What a request got back: the outcome and the top-level attributes of
     // each message.
@@ -54,6 +57,8 @@ private:
     using Builder = std::function<bool(nl_msg *)>;
 
     Reply request(uint8_t cmd, bool dump, const Builder &build);
+    // The same to another generic netlink family.
+    Reply request_to(int family, uint8_t version, uint8_t cmd, bool dump, const Builder &build);
     // A request without reply messages (the admin commands).
     Status command(uint8_t cmd, const Builder &build);
     // A command that names network namespace file netns by an fd.
@@ -61,6 +66,7 @@ private:
 
     std::unique_ptr<nl_sock, SockFree> sk_;
     int family_ = -1;
+    int ubagg_family_ = -1;  // resolved at the first topology request
 };
 
 }  // namespace urma_admin

@@ -605,6 +605,46 @@ static void malformed_messages_are_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tps(b, info), 0);
 }
 
+/*
+ * urma_get_tp_list()'s open (ubcore_hold_tp()): an RM TP with no target,
+ * which the peer accepts; the imports that join it are checked all the
+ * same. RC has no TP without its jetty pair: the peer refuses one.
+ */
+static void rm_tp_without_a_target(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target none = { .type = UBOE_MGMT_TARGET_NONE };
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN + 1);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tp *t1, *t2;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &none, &t1), 0);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_EXPECT_EQ(test, ia[0].state, UBCORE_TPS_INITIATOR_ESTABLISHED);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	KUNIT_EXPECT_EQ(test, ib[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), -EPERM);
+	tgt = jfr_target(ctx->jfr_b, TOKEN);
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &t2), 0);
+	KUNIT_EXPECT_PTR_EQ(test, t1, t2);
+	ubcore_tp_close(t2);
+	ubcore_tp_close(t1);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	wait_tps(test, ctx->b, 0);
+
+	key.mode = UBOE_MGMT_TM_RC;
+	key.local_jetty = 1;
+	key.remote_jetty = ctx->jfr_b_rc->id;
+	ubcore_cm_set_timing(ctx->a, 20, 1);
+	KUNIT_EXPECT_EQ(test, ubcore_tp_open(ctx->a, &key, &none, &t1), -ETIMEDOUT);
+	/* the request and its retransmission */
+	wait_dropped(test, ctx->b, UBCORE_CM_DROP_MALFORMED, 2);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, ib), 0);
+}
+
 /* Peer loss (X15, X16): the port goes down, each side's TP leaves. */
 static void link_down_loses_the_peer(struct kunit *test)
 {
@@ -954,6 +994,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(rc_pairs_get_their_own_tp),
 	KUNIT_CASE(rejects_reach_the_caller),
 	KUNIT_CASE(joiners_are_checked_on_a_shared_tp),
+	KUNIT_CASE(rm_tp_without_a_target),
 	KUNIT_CASE(providers_resolve_and_check_tpns),
 	KUNIT_CASE(target_receives_before_the_conn_ack),
 	KUNIT_CASE(lost_dconn_does_not_block_the_next_open),

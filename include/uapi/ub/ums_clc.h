@@ -115,4 +115,43 @@ struct ums_clc_decline {
 	struct ums_clc_trailer trl;
 } __attribute__((packed));
 
+/*
+ * An RMB (and a send buffer) is 16 KiB x 2^n bytes, n in 0 .. 12: an
+ * accept or confirm naming another size is malformed.
+ */
+#define UMS_BUF_MIN		16384
+#define UMS_BUF_MAX_ORDER	12
+#define UMS_BUF_MAX		(UMS_BUF_MIN << UMS_BUF_MAX_ORDER)
+
+/* struct ums_clc_accept.flags */
+#define UMS_CLC_FIRST_CONTACT	0x80	/* a new link: LLC Confirm Link follows */
+
+/*
+ * Accept (server) and Confirm (client): the same layout, RFC 7609's
+ * accept/confirm with UB names: the sender's device EID (index 0: the EID
+ * its jetty and segments answer to) where SMC-R has a GID, its link's
+ * jetty where SMC-R has a QP, and its RMB as a UB segment (token ID,
+ * token value, UASID, VA, length) where SMC-R has an rkey and a DMA
+ * address. @conn_token is the sender's connection token: the CDC
+ * messages to the sender carry it. @lgr_id names the server's link group
+ * (the client echoes it). Both are UMS_CLC_ACCEPT_CONFIRM_LEN bytes.
+ */
+struct ums_clc_accept {
+	struct ums_clc_hdr hdr;
+	__u8 peer_id[UMS_CLC_PEER_ID_LEN];
+	__u8 eid[UMS_CLC_EID_LEN];
+	__be32 jetty_id;
+	__be32 jetty_token;
+	__be32 conn_token;
+	__be32 rmb_token_id;
+	__be32 rmb_token_value;
+	__be32 rmb_uasid;
+	__be64 rmb_va;
+	__be32 rmb_len;
+	__be32 lgr_id;
+	__u8 flags;			/* UMS_CLC_FIRST_CONTACT */
+	__u8 reserved[51];
+	struct ums_clc_trailer trl;
+} __attribute__((packed));
+
 #endif /* _UAPI_UB_UMS_CLC_H */

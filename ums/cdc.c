@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The UB/URMA stack authors
+ *
+ * CDC messages of a connection: sent as an inline URMA SEND on the link
+ * after the WRITEs they announce (the link's RC TP keeps them in order),
+ * received in the link's completion work. Cursors are byte counts
+ * (include/uapi/ub/ums_msg.h); what a peer's CDC says is checked against
+ * what it can be before the connection acts on it: its producer cursor
+ * never goes back nor past our RMB's room, its consumer cursor never back
+ * nor past what we wrote.
+ */
+#include "link.h"
+#include "ums.h"
+
+/*
+ * user_ctx of a CDC's SEND: UMS_CDC_CTX, the connection token above bit
+ * 40 and the low 40 bits of the producer cursor it carried (the send
+ * buffer is free up to there once it completed: the link completes in
+ * order, the WRITEs before it are done).
+ */
+#define UMS_CDC_CTX		BIT_ULL(63)
+#define UMS_CDC_POS_BITS	40
+#define UMS_CDC_POS_MASK	(BIT_ULL(UMS_CDC_POS_BITS) - 1)
+
+/**
+ * ums_cdc_send() - send the connection's cursors
+ * @conn: the connection, under its socket's lock (which orders its CDCs)
+ * @conn_flags: UMS_CDC_* flags to set from now on (0: none new)
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno (-ECONNRESET: the link is dead).
+ */
+int ums_cdc_send(struct ums_conn *conn, u8 conn_flags)
+{
+	u8 msg[UMS_MSG_LEN];
+	struct ubcore_sge sge = { .addr = (uintptr_t)msg, .len = sizeof(msg) };
+	struct ubcore_jfs_wr wr = {
+		.opcode = UBCORE_OPC_SEND,
+		.flag.bs.inline_flag = 1,
+		.flag.bs.complete_enable = 1,
+		.send.src = { .sge = &sge, .num_sge = 1 },
+	};
+	struct ums_cdc cdc = { .token = conn->peer_token };
+
+	spin_lock_bh(&conn->lock);
+	if (conn_flags & (UMS_CDC_CONN_CLOSED | UMS_CDC_CONN_ABORT))
+		conn->closed = true;
+	if (conn_flags & UMS_CDC_DONE_WRITING)
+		conn->done_writing = true;
+	cdc.seqno = conn->tx_seq++;
+	cdc.prod = conn->tx_write;
+	cdc.cons = conn->rx_cons;
+	conn->rx_cons_sent = conn->rx_cons;
+	cdc.conn_flags = conn_flags;
+	if (conn->done_writing)
+		cdc.conn_flags |= UMS_CDC_DONE_WRITING;
+	spin_unlock_bh(&conn->lock);
+	wr.user_ctx = UMS_CDC_CTX | (u64)conn->token << UMS_CDC_POS_BITS |
+		      (cdc.prod & UMS_CDC_POS_MASK);
+	ums_cdc_build(msg, sizeof(msg), &cdc);
+	return ums_lgr_post(conn->lgr, &wr);
+}
+
+/* The connection of @token on @lgr, held; or NULL. */
+static struct ums_conn *ums_conn_lookup(struct ums_lgr *lgr, u32 token)
+{
+	struct ums_conn *conn;
+
+	xa_lock_bh(&lgr->conns);
+	conn = xa_load(&lgr->conns, token);
+	if (conn && !kref_get_unless_zero(&conn->ref))
+		conn = NULL;
+	xa_unlock_bh(&lgr->conns);
+	return conn;
+}
+
+/**
+ * ums_cdc_sent() - a CDC's SEND completed
+ * @lgr: its link group
+ * @user_ctx: its user_ctx
+ *
+ * Context: the link's completion work.
+ */
+void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
+{
+	u32 token = (user_ctx & ~UMS_CDC_CTX) >> UMS_CDC_POS_BITS;
+	struct ums_conn *conn;
+	u64 done;
+
+	if (!(user_ctx & UMS_CDC_CTX))
+		return;
+	conn = ums_conn_lookup(lgr, token);
+	if (!conn)
+		return;
+	spin_lock_bh(&conn->lock);
+	/* the full cursor: the newest one with these low bits */
+	done = conn->tx_write - ((conn->tx_write - user_ctx) & UMS_CDC_POS_MASK);
+	if (done > conn->tx_done) {
+		conn->tx_done = done;
+		if (conn->ums)
+			ums_wake(conn->ums, EPOLLOUT | EPOLLWRNORM);
+	}
+	spin_unlock_bh(&conn->lock);
+	ums_conn_put(conn);
+}
+
+/* Under @conn's lock: @cdc as the peer's new cursors; false if it lies. */
+static bool ums_cdc_apply(struct ums_conn *conn, const struct ums_cdc *cdc)
+{
+	if (cdc->prod < conn->rx_prod ||
+	    cdc->prod - conn->rx_cons > conn->rmb->size ||
+	    cdc->cons < conn->peer_cons || cdc->cons > conn->tx_write)
+		return false;
+	conn->rx_prod = cdc->prod;
+	conn->peer_cons = cdc->cons;
+	conn->peer_flags |= cdc->conn_flags;
+	return true;
+}
+
+/**
+ * ums_cdc_recv() - a CDC message arrived on a link
+ * @lgr: the link group
+ * @buf: the message
+ * @len: its length
+ *
+ * A message for no connection of the link is dropped (its connection
+ * ended); one whose cursors cannot be resets its connection.
+ *
+ * Context: the link's completion work.
+ */
+void ums_cdc_recv(struct ums_lgr *lgr, const void *buf, u32 len)
+{
+	struct ums_conn *conn;
+	struct ums_cdc cdc;
+	bool ok, end;
+
+	if (ums_cdc_parse(buf, len, &cdc))
+		return;
+	conn = ums_conn_lookup(lgr, cdc.token);
+	if (!conn)
+		return;
+	spin_lock_bh(&conn->lock);
+	ok = ums_cdc_apply(conn, &cdc);
+	end = !ok || cdc.conn_flags & (UMS_CDC_CONN_CLOSED |
+				       UMS_CDC_CONN_ABORT);
+	if (conn->ums && !end)
+		ums_wake(conn->ums, 0);
+	spin_unlock_bh(&conn->lock);
+	if (end)
+		ums_conn_end(conn, !ok || cdc.conn_flags & UMS_CDC_CONN_ABORT ?
+			     ECONNRESET : 0);
+	ums_conn_put(conn);
+}
