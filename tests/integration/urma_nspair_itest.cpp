@@ -378,11 +378,14 @@ TEST_F(NsPair, TeardownFromEitherSide)
 }
 
 // The peer of the tests that need one RM jetty that takes one SEND of 64
-// bytes (fill seed 9): it says "got" when the SEND arrived.
+// bytes (fill seed 9): told "send" when it is on its way (the importer's
+// work before it, 1000 imports, takes minutes on a loaded host), it says
+// "got" when the SEND arrived.
 int one_receive(Side &s, Chan &c)
 {
     Buf *b = nullptr;
     PEER_CHECK(offer(s, c, URMA_TM_RM, &b));
+    PEER_CHECK(c.hear("send", nullptr, 600000));
     PEER_CHECK(received(s, *b, 0, 64, 9));
     PEER_CHECK(c.say("got"));
     PEER_CHECK(c.hear("done"));
@@ -414,6 +417,7 @@ TEST_F(NsPair, ThousandImportsOfOneRemoteJettyShareOneTp)
     EXPECT_EQ(tps_a()[0].users, static_cast<uint32_t>(kImports));
     EXPECT_EQ(me.tp_count(URMA_TM_RM, m.jetty[0].eid), 1);
     fill(l->p, 64, 9);
+    ASSERT_TRUE(peer.say("send"));
     ASSERT_NO_FATAL_FAILURE(completes(me.send(j, imports.back(), *l, 0, 64, 41), 41));
     ASSERT_TRUE(peer.hear("got"));
     for (auto *tj : imports)
@@ -477,6 +481,7 @@ TEST_F(NsPair, UrmaAdminShowsTheTpAndCountersInEachNamespace)
     auto &[m, j, l, tj] = o;
     ASSERT_TRUE(peer_end_is("Target established")) << both_tables();
     fill(l->p, 64, 9);
+    ASSERT_TRUE(peer.say("send"));
     ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 64, 51), 51));
     ASSERT_TRUE(peer.hear("got"));
     ASSERT_TRUE(tables_have(1)) << both_tables();

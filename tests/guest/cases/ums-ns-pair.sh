@@ -67,7 +67,7 @@ pair() {
 	ip netns exec "$sns" "$PY" "$peer" "${10:-server}" "$skind" "$addr" \
 		"$port" 1 "${sexp[@]}" &
 	srv=$! # ip execs the server: its PID, in its namespace
-	ub_wait_listen "$port" 30 "$srv" || ub_fail "$name: no server"
+	ub_wait_listen "$port" 120 "$srv" || ub_fail "$name: no server"
 	ub_ns "$cns" "$PY" "$peer" client "$ckind" "$addr" "$port" "$cmd" \
 		"${cexp[@]}" || ub_fail "$name: the client failed"
 	wait "$srv" || ub_fail "$name: the server failed"
@@ -81,7 +81,7 @@ serve_ums() {
 	ip netns exec "$B" "$PY" "$peer" "$1" smc "$UB_IP4_B" "$port" "$2" \
 		--expect UMS &
 	srv=$!
-	ub_wait_listen "$port" 30 "$srv" || ub_fail "$3: no server"
+	ub_wait_listen "$port" 120 "$srv" || ub_fail "$3: no server"
 }
 
 # expect_fb NS "CODE=CLIENT:SERVER...": NS's fallback counts exactly these,
@@ -195,7 +195,7 @@ iperf() {
 	ip netns exec "$B" "$@" iperf3 -s -1 -B "$UB_IP4_B" -p "$port" \
 		> "$tmp/iperf3.server" 2>&1 &
 	srv=$!
-	ub_wait_listen "$port" 30 "$srv" || ub_fail "no iperf3 server"
+	ub_wait_listen "$port" 120 "$srv" || ub_fail "no iperf3 server"
 	ub_ns "$A" "$@" iperf3 -c "$UB_IP4_B" -p "$port" -t 2 \
 		> "$tmp/iperf3.client" 2> "$tmp/iperf3.err" ||
 		ub_fail "iperf3 client: $(<"$tmp/iperf3.client") $(<"$tmp/iperf3.err")"
