@@ -232,6 +232,17 @@ static bool tp_established(const struct ubcore_tp *tp)
 }
 
 /*
+ * The peer may hold its end of @tp as established: ours is, or ours has
+ * sent its CONN_REP (the initiator is established on receiving it, before
+ * our end hears its CONN_ACK). A device going away notifies these.
+ */
+static bool tp_peer_may_hold(const struct ubcore_tp *tp)
+{
+	return tp_established(tp) ||
+	       (tp->fsm.state == UBCORE_TPS_REP_SENT && tp->linked);
+}
+
+/*
  * (Re)starts @tp's keepalive: the peer counts as heard now. Caller holds
  * cm->lock; @tp is established and in the table.
  */
@@ -1983,7 +1994,8 @@ int ubcore_cm_create(struct ubcore_device *dev)
 
 /*
  * The device is being unregistered (its users are gone): tell the peer of
- * every established TP left (the answering ends of the peers' TPs) with a
+ * every TP it may hold as established (the answering ends of the peers'
+ * TPs, including those whose CONN_ACK is still on its way) with a
  * DCONN_NOTIFY, so that it drops its end at once (X11) rather than at its
  * keepalive's timeout; stop receiving, take every TP out of the table,
  * fail opens still waiting, and wait for the work. Sleeps.
@@ -2001,7 +2013,7 @@ void ubcore_cm_stop(struct ubcore_device *dev)
 		return;
 	mutex_lock(&cm->lock);
 	xa_for_each(&cm->tps, tpn, tp) {
-		if (!tp_established(tp))
+		if (!tp_peer_may_hold(tp))
 			continue;
 		tp_body(tp, &body);
 		tp_send_body(tp, UBOE_MGMT_DCONN_NOTIFY, ++cm->msg_id, &body);
