@@ -229,12 +229,16 @@ class Sync(unittest.TestCase):
         port = free_port()
         first, second = (("a", name_a, "va 1"), ("b", name_b, "vb 2")) if a_first \
             else (("b", name_b, "vb 2"), ("a", name_a, "va 1"))
-        p1 = self.side(first[0], port, first[1], first[2], 10)
+        # The limit is only reached when the test fails: the two meet as
+        # soon as both run. It is long because make check runs this suite
+        # niced beside two TCG guests, where starting b's shell and nc
+        # once took over the 10 s that used to be the limit.
+        p1 = self.side(first[0], port, first[1], first[2], 60)
         time.sleep(1)      # the first waits: a retries its connect, b listens
-        p2 = self.side(second[0], port, second[1], second[2], 10)
+        p2 = self.side(second[0], port, second[1], second[2], 60)
         res = {}
         for role, p in ((first[0], p1), (second[0], p2)):
-            out, err = p.communicate(timeout=30)
+            out, err = p.communicate(timeout=90)
             res[role] = (out.strip(), err)
         return res
 
