@@ -11,41 +11,27 @@ KIND is "smc" (socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or _SMC6), the
 address family of ADDR for the clcsock) or "tcp". The server serves COUNT
 connections, one at a time, then exits 0 if every one went well. A
 connection starts with a command line from the client:
-  "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n");
-  "PEEK"   the server sends b"hello" and waits for the client to close.
+  "SUM n"  the server reads n bytes and answers their SHA-256 (hex, "\\n").
 "reset" serves as "server" but wants its connection to end in a reset
 (ECONNRESET), the client's CMD being "RESET" (HOLD, then a recv that
 must fail with ECONNRESET). "drop" listens non-blocking (accept: EAGAIN), waits for poll to report a
 connection to accept, and closes the listener without accepting it; the
 client's CMD "DROPPED" then sees its connection end (EOF or reset).
-The client's CMD "REFUSED" connects where nothing listens: a blocking
-connect is refused; a non-blocking one reports EINPROGRESS, then poll
-POLLERR and SO_ERROR ECONNREFUSED.
-The client's CMD is "SUM:n" (n random bytes, the answer checked), "API"
-(the PEEK exchange with TCP_NODELAY, SO_RCVTIMEO, MSG_PEEK, FIONREAD and
-poll checked, over a non-blocking connect), "HOLD" (SUM:1 then wait for
-stdin to close) or "MANY:n:size" (n connections open at once, then SUM:size
-on each in turn; the server serves n). With --expect, each end checks its
+The client's CMD is "SUM:n" (n random bytes, the answer checked) or "HOLD"
+(SUM:1 then wait for stdin to close). With --expect, each end checks its
 connection's line in /proc/net/ums (ums6 for IPv6) while the connection is
 open: Fallback True and the reason (and the peer's) given, hex; or, with
---expect UMS, Fallback False and the EIDs and jetties of the link (MANY:
-the connections on ceil(n / 32) links). Exit 0 when all held.
+--expect UMS, Fallback False and the EIDs and jetties of the link. Exit 0
+when all held. (The socket API itself is tested by ums_socket_itest.)
 """
-import array
-import errno
-import fcntl
 import hashlib
 import ipaddress
 import os
 import select
 import socket
-import struct
 import sys
-import termios
-import time
 
 AF_SMC = 43
-LINK_CONNS = 32  # connections a UMS link carries at most
 
 
 def family(addr):
@@ -141,8 +127,6 @@ def serve(kind, addr, port, count, expect, reset=False):
                     h.update(b)
                     left -= len(b)
                 c.sendall((h.hexdigest() + "\n").encode())
-            elif cmd[0] == "PEEK":
-                c.sendall(b"hello")
             else:
                 fail(f"bad command {cmd}")
             # until the client closes: it reads /proc/net/ums meanwhile
@@ -187,30 +171,6 @@ def client_dropped(s, addr, port):
         pass
 
 
-def client_refused(kind, addr, port):
-    s = make_socket(kind, family(addr))
-    with s:
-        try:
-            s.connect((addr, port))
-            fail("connect where nothing listens succeeded")
-        except ConnectionRefusedError:
-            pass
-    s = make_socket(kind, family(addr))
-    with s:
-        s.setblocking(False)
-        rc = s.connect_ex((addr, port))
-        if rc != errno.EINPROGRESS:
-            fail(f"non-blocking connect: {os.strerror(rc)}, want EINPROGRESS")
-        p = select.poll()
-        p.register(s, select.POLLOUT)
-        ev = p.poll(30000)
-        if not ev or not ev[0][1] & select.POLLERR:
-            fail(f"refused non-blocking connect: poll {ev}")
-        err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-        if err != errno.ECONNREFUSED:
-            fail(f"SO_ERROR {os.strerror(err)}, want ECONNREFUSED")
-
-
 def client_sum(s, n, expect):
     data = os.urandom(n)
     s.sendall(f"SUM {n}\n".encode())
@@ -221,87 +181,9 @@ def client_sum(s, n, expect):
     check_proc(s, expect)
 
 
-def client_api(s, addr, port, expect):
-    # non-blocking connect: EINPROGRESS, then writable, SO_ERROR 0
-    s.setblocking(False)
-    rc = s.connect_ex((addr, port))
-    if rc not in (0, errno.EINPROGRESS):
-        fail(f"non-blocking connect: {os.strerror(rc)}")
-    p = select.poll()
-    p.register(s, select.POLLOUT)
-    if not p.poll(30000):
-        fail("non-blocking connect: not writable in 30 s")
-    err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-    if err:
-        fail(f"non-blocking connect: SO_ERROR {os.strerror(err)}")
-    s.setblocking(True)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    if s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 1:
-        fail("TCP_NODELAY not set")
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", 0, 300000))
-    t = time.monotonic()
-    try:
-        s.recv(1)
-        fail("recv before any data returned")
-    except BlockingIOError:
-        pass
-    except socket.timeout:
-        pass
-    if time.monotonic() - t < 0.25:
-        fail("SO_RCVTIMEO: recv returned early")
-    s.sendall(b"PEEK\n")
-    p = select.poll()
-    p.register(s, select.POLLIN)
-    if not p.poll(30000):
-        fail("no POLLIN in 30 s")
-    for _ in range(100):
-        nread = array.array("i", [0])
-        fcntl.ioctl(s, termios.FIONREAD, nread)
-        if nread[0] == 5:
-            break
-        time.sleep(0.05)
-    else:
-        fail(f"FIONREAD {nread[0]}, want 5")
-    if s.recv(5, socket.MSG_PEEK) != b"hello":
-        fail("MSG_PEEK")
-    if s.recv(5) != b"hello":
-        fail("recv after MSG_PEEK")
-    check_proc(s, expect)
-    s.shutdown(socket.SHUT_WR)
-    if s.recv(1) != b"":
-        fail("no EOF after shutdown")
-
-
-def client_many(kind, addr, port, n, size, expect):
-    """n connections open at once, then a SUM of size bytes on each."""
-    socks = []
-    for _ in range(n):
-        s = make_socket(kind, family(addr))
-        s.connect((addr, port))
-        socks.append(s)
-    if expect == "UMS":
-        jetties = {proc_line(s)[6] for s in socks}
-        want = (n + LINK_CONNS - 1) // LINK_CONNS
-        if len(jetties) != want:
-            fail(f"{n} connections on links {jetties}, want {want} links")
-    for s in socks:
-        with s:
-            client_sum(s, size, expect)
-
-
 def client(kind, addr, port, cmd, expect):
-    if cmd.startswith("MANY:"):
-        n, size = cmd[5:].split(":")
-        client_many(kind, addr, port, int(n), int(size), expect)
-        return
-    if cmd == "REFUSED":
-        client_refused(kind, addr, port)
-        return
     s = make_socket(kind, family(addr))
     with s:
-        if cmd == "API":
-            client_api(s, addr, port, expect)
-            return
         if cmd == "DROPPED":
             client_dropped(s, addr, port)
             return

@@ -55,17 +55,7 @@ inline const std::string kDevA = "udmaA", kDevB = "udmaB";
 inline const std::string kVethB = "vB";
 inline const std::string kIp6A = "fd77::1", kIp6B = "fd77::2";
 
-// Runs lib.sh's functions (script) in bash; its exit status.
-inline int lib_sh(const std::string &script)
-{
-    const char *top = std::getenv("UB_TOP");
-    if (top == nullptr || std::getenv("UB_KMOD") == nullptr) {
-        std::fprintf(stderr, "UB_TOP and UB_KMOD must be set (tests/guest/check-guest.sh does)\n");
-        return -1;
-    }
-    std::string cmd = "bash -c '. \"$UB_TOP/tests/guest/lib.sh\" && " + script + "'";
-    return ub_itest::run(cmd);
-}
+using ub_itest::lib_sh;
 
 // This process into network namespace ns (lib.sh's /run/netns/ns), with a
 // mount namespace of its own whose /sys is ns's (so /sys/class/ubcore and

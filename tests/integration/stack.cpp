@@ -78,6 +78,15 @@ int run(const std::string &cmd)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+int lib_sh(const std::string &script)
+{
+    if (std::getenv("UB_TOP") == nullptr || std::getenv("UB_KMOD") == nullptr) {
+        std::cerr << "UB_TOP and UB_KMOD must be set (tests/guest/check-guest.sh does)\n";
+        return -1;
+    }
+    return run("bash -c '. \"$UB_TOP/tests/guest/lib.sh\" && " + script + "'");
+}
+
 bool insmod(const std::string &path, const std::string &params)
 {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

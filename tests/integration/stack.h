@@ -13,6 +13,11 @@ namespace ub_itest {
 // Runs a command through /bin/sh; returns its exit status (-1 if it died).
 int run(const std::string &cmd);
 
+// Runs script in bash after sourcing tests/guest/lib.sh (its ub_nspair_*,
+// ub_load_stack ... and the bed's names UB_NS_A, UB_IP4_B ...); its exit
+// status, -1 without UB_TOP and UB_KMOD (check-guest.sh sets them).
+int lib_sh(const std::string &script);
+
 // Loads the module at path with the given parameters ("netdev=lo"), as
 // insmod does (finit_module), and unloads a module by name, as rmmod does
 // (delete_module, O_NONBLOCK). Without the shell and insmod/rmmod: under the
