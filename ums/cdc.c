@@ -10,6 +10,7 @@
  * never goes back nor past our RMB's room, its consumer cursor never back
  * nor past what we wrote.
  */
+#include "cursor.h"
 #include "link.h"
 #include "ums.h"
 
@@ -95,8 +96,8 @@ void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
 		return;
 	spin_lock_bh(&conn->lock);
 	/* the full cursor: the newest one with these low bits */
-	done = conn->tx_write - ((conn->tx_write - user_ctx) & UMS_CDC_POS_MASK);
-	if (done > conn->tx_done) {
+	done = ums_cursor_expand(conn->tx_write, user_ctx, UMS_CDC_POS_BITS);
+	if (ums_cursor_after(done, conn->tx_done)) {
 		conn->tx_done = done;
 		if (conn->ums)
 			ums_wake(conn->ums, EPOLLOUT | EPOLLWRNORM);
@@ -108,9 +109,9 @@ void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
 /* Under @conn's lock: @cdc as the peer's new cursors; false if it lies. */
 static bool ums_cdc_apply(struct ums_conn *conn, const struct ums_cdc *cdc)
 {
-	if (cdc->prod < conn->rx_prod ||
-	    cdc->prod - conn->rx_cons > conn->rmb->size ||
-	    cdc->cons < conn->peer_cons || cdc->cons > conn->tx_write)
+	if (!ums_cdc_prod_ok(cdc->prod, conn->rx_prod, conn->rx_cons,
+			     conn->rmb->size) ||
+	    !ums_cdc_cons_ok(cdc->cons, conn->peer_cons, conn->tx_write))
 		return false;
 	conn->rx_prod = cdc->prod;
 	conn->peer_cons = cdc->cons;

@@ -16,6 +16,7 @@
 #include <linux/sockios.h>
 #include <linux/uio.h>
 
+#include "cursor.h"
 #include "link.h"
 #include "ums.h"
 
@@ -84,15 +85,14 @@ static int ums_tx_chunk(struct ums_conn *conn, struct msghdr *msg, u64 pos,
 	int rc;
 
 	for (off = 0; off < len; off += n) {
-		n = min(len - off, sz - (u32)((pos + off) & (sz - 1)));
+		n = ums_ring_piece(pos + off, len - off, sz, sz);
 		if (copy_from_iter(conn->sndbuf->mem + ((pos + off) & (sz - 1)),
 				   n, &msg->msg_iter) != n)
 			return -EFAULT;
 	}
 	for (off = 0; off < len; off += n) {
-		n = min(len - off, sz - (u32)((pos + off) & (sz - 1)));
-		n = min(n, conn->peer_rmb_len -
-			   (u32)((pos + off) & (conn->peer_rmb_len - 1)));
+		n = ums_ring_piece(pos + off, len - off, sz,
+				   conn->peer_rmb_len);
 		rc = ums_post_write(conn, pos + off, n);
 		if (rc)
 			return rc;
@@ -179,7 +179,7 @@ static int ums_rx_copy(struct ums_conn *conn, struct msghdr *msg, u64 pos,
 	u32 sz = conn->rmb->size, off, n;
 
 	for (off = 0; off < len; off += n) {
-		n = min(len - off, sz - (u32)((pos + off) & (sz - 1)));
+		n = ums_ring_piece(pos + off, len - off, sz, sz);
 		if (copy_to_iter(conn->rmb->mem + ((pos + off) & (sz - 1)), n,
 				 &msg->msg_iter) != n)
 			return -EFAULT;
