@@ -13,6 +13,7 @@ PKGS=(
 	libnl-3-dev libnl-genl-3-dev
 	iproute2 ethtool dkms
 	perftest rdma-core ibverbs-providers iperf3 sockperf linux-perf
+	redis-server
 )
 
 missing=()

@@ -376,6 +376,11 @@ static int ums_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		rc = sock_error(sk) ? : -ECONNABORTED;
 		goto out;
 	}
+	if (sk->sk_state == UMS_ACTIVE) {
+		/* connected over UMS: TCP's clcsock would say 0 once */
+		rc = -EISCONN;
+		goto out;
+	}
 	ums_copy_settings(ums->clcsock->sk, sk);
 	tcp_sk(ums->clcsock->sk)->syn_smc = 1;
 	rc = kernel_connect(ums->clcsock, addr, alen, flags);

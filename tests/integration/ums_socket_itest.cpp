@@ -527,6 +527,11 @@ TEST(UmsSocket, NonBlockingWithEpoll)
     EXPECT_EQ(recv(cli.get(), &b, 1, 0), -1);
     EXPECT_EQ(errno, EAGAIN);
     expect_ums(kNsA, cli.get());
+    // connect again to learn the result (hiredis does): TCP's answer, not
+    // a second handshake on the connection (whose Proposal the peer would
+    // take for data)
+    EXPECT_EQ(connect(cli.get(), reinterpret_cast<sockaddr *>(&ss), a.len()), -1);
+    EXPECT_EQ(errno, EISCONN) << std::strerror(errno);
 
     auto rx = std::async(std::launch::async, [&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
