@@ -4,10 +4,11 @@
 text output) and TCP (iperf3 --json, sockperf) from one guest run, with the
 ratio URMA/rxe, the issue's goals, the local path against memcpy and the
 profile summary; then IPoURMA against TCP over its veth (iperf3 --json,
-pingpong.py; tests/guest/bench-ipourma.sh). Reads the raw files
-tests/guest/bench.sh left in DIR.
+pingpong.py; tests/guest/bench-ipourma.sh), and UMS against TCP on the
+namespace pair (iperf3 --json, sockperf; tests/guest/bench-ums.sh). Reads
+the raw files tests/guest/bench.sh left in DIR.
 
-usage: bench_table.py DIR [--json FILE] [--only ipourma]
+usage: bench_table.py DIR [--json FILE] [--only ipourma|ums]
 Exits 1 when a figure the table needs is missing or unreadable (a failed
 run), 0 otherwise, whether the goals are met or not: they are reported.
 """
@@ -89,8 +90,12 @@ def tcp_bw(d):
 
 
 def tcp_lat(d):
+    """sockperf ping-pong over the veth: half round trips in usec."""
+    return sockperf_lat(d / "tcp.sockperf.txt")
+
+
+def sockperf_lat(path):
     """sockperf ping-pong: half round trips in usec."""
-    path = d / "tcp.sockperf.txt"
     text = read(path)
     r = {}
     m = re.search(r"avg-lat(?:ency)?=\s*([\d.]+)", text)
@@ -148,6 +153,41 @@ def ipourma_goals(r):
         ("IPoURMA iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"], r["bw_ratio"] >= 0.8),
         ("IPoURMA TCP ping-pong median <= 1.5x veth", r["lat_ratio"], r["lat_ratio"] <= 1.5),
     ]
+
+
+def ums(d):
+    """UMS's rows: the same tools over TCP and under ums_run, same pair."""
+    res = {"bw": {w: iperf3_bw(d / f"ums.{w}.iperf3.json") for w in ("ums", "tcp")},
+           "lat": {w: sockperf_lat(d / f"ums.{w}.sockperf.txt") for w in ("ums", "tcp")}}
+    res["bw_ratio"] = ratio(res["bw"]["ums"], res["bw"]["tcp"])
+    res["lat_ratio"] = ratio(res["lat"]["ums"]["median"], res["lat"]["tcp"]["median"])
+    return res
+
+
+def ums_goals(r):
+    return [
+        ("UMS iperf3 64 KiB >= 1.5x TCP", r["bw_ratio"], r["bw_ratio"] >= 1.5),
+        ("UMS sockperf ping-pong median <= 0.7x TCP", r["lat_ratio"], r["lat_ratio"] <= 0.7),
+    ]
+
+
+def print_ums(r):
+    print("UMS (AF_SMC under ums_run between two namespaces, UBoE over their veth,")
+    print("MTU 9000) against the same tools over TCP on that veth, same run: iperf3 with")
+    print("64 KiB writes; sockperf ping-pong, 14 B, half the round trip in us.")
+    w = (26, 10, 10, 8)
+    print("  ".join(h.ljust(n) if i == 0 else h.rjust(n) for i, (h, n) in
+                    enumerate(zip(("metric", "UMS", "TCP", "ratio"), w))))
+    rows = [("iperf3 MB/s", r["bw"]["ums"], r["bw"]["tcp"])]
+    for k in ("median", "avg", "p99"):
+        rows.append((f"ping-pong {k} us", r["lat"]["ums"].get(k), r["lat"]["tcp"].get(k)))
+    for name, a, b in rows:
+        cells = (name, fmt(a), fmt(b), fmt(ratio(a, b)))
+        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
+                        enumerate(zip(cells, w))))
+    print("goals:")
+    for what, rat, ok in ums_goals(r):
+        print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
 
 
 def print_ipourma(r):
@@ -288,8 +328,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", type=Path)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
-    ap.add_argument("--only", choices=["ipourma"],
-                    help="only IPoURMA's rows (tests/guest/bench-ipourma.sh run alone)")
+    ap.add_argument("--only", choices=["ipourma", "ums"],
+                    help="only IPoURMA's or UMS's rows (tests/guest/bench-ipourma.sh"
+                         " or bench-ums.sh run alone)")
     a = ap.parse_args()
     try:
         if a.only:
@@ -297,7 +338,8 @@ def main():
         else:
             rows, res = build(a.dir)
             guest = read(a.dir / "guest.txt").strip()
-        ipo = ipourma(a.dir)
+        ipo = ipourma(a.dir) if a.only in (None, "ipourma") else None
+        umsr = ums(a.dir) if a.only in (None, "ums") else None
     except (Missing, KeyError, ValueError) as e:
         print(f"bench_table: missing figure: {e}", file=sys.stderr)
         return 1
@@ -306,10 +348,18 @@ def main():
         print()
         res["goals"] = [{"goal": g, "ratio": r, "met": ok} for g, r, ok in goals(res)]
         res["local"]["rows"] = {str(k): v for k, v in res["local"]["rows"].items()}
-    print_ipourma(ipo)
-    res["ipourma"] = ipo
-    res["ipourma"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
-                               for g, r, ok in ipourma_goals(ipo)]
+    if ipo is not None:
+        print_ipourma(ipo)
+        res["ipourma"] = ipo
+        res["ipourma"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
+                                   for g, r, ok in ipourma_goals(ipo)]
+    if umsr is not None:
+        if ipo is not None:
+            print()
+        print_ums(umsr)
+        res["ums"] = umsr
+        res["ums"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
+                               for g, r, ok in ums_goals(umsr)]
     if a.json:
         a.json.write_text(json.dumps(res, indent=1) + "\n")
     return 0
