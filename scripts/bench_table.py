@@ -171,23 +171,31 @@ def ums_goals(r):
     ]
 
 
-def print_ums(r):
-    print("UMS (AF_SMC under ums_run between two namespaces, UBoE over their veth,")
-    print("MTU 9000) against the same tools over TCP on that veth, same run: iperf3 with")
-    print("64 KiB writes; sockperf ping-pong, 14 B, half the round trip in us.")
+def print_against(r, names, bw_label, goals):
+    """A client's rows against TCP: bandwidth, ping-pong, ratios, goals.
+    names: the keys of r["bw"] and r["lat"] (client, TCP), then the column
+    titles."""
+    mine, tcp, title_mine, title_tcp = names
     w = (26, 10, 10, 8)
     print("  ".join(h.ljust(n) if i == 0 else h.rjust(n) for i, (h, n) in
-                    enumerate(zip(("metric", "UMS", "TCP", "ratio"), w))))
-    rows = [("iperf3 MB/s", r["bw"]["ums"], r["bw"]["tcp"])]
+                    enumerate(zip(("metric", title_mine, title_tcp, "ratio"), w))))
+    rows = [(bw_label, r["bw"][mine], r["bw"][tcp])]
     for k in ("median", "avg", "p99"):
-        rows.append((f"ping-pong {k} us", r["lat"]["ums"].get(k), r["lat"]["tcp"].get(k)))
+        rows.append((f"ping-pong {k} us", r["lat"][mine].get(k), r["lat"][tcp].get(k)))
     for name, a, b in rows:
         cells = (name, fmt(a), fmt(b), fmt(ratio(a, b)))
         print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
                         enumerate(zip(cells, w))))
     print("goals:")
-    for what, rat, ok in ums_goals(r):
+    for what, rat, ok in goals:
         print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
+
+
+def print_ums(r):
+    print("UMS (AF_SMC under ums_run between two namespaces, UBoE over their veth,")
+    print("MTU 9000) against the same tools over TCP on that veth, same run: iperf3 with")
+    print("64 KiB writes; sockperf ping-pong, 14 B, half the round trip in us.")
+    print_against(r, ("ums", "tcp", "UMS", "TCP"), "iperf3 MB/s", ums_goals(r))
 
 
 def print_ipourma(r):
@@ -195,19 +203,8 @@ def print_ipourma(r):
     print("against TCP over that veth itself, same namespaces, same run. Latency:")
     print("a 14-byte TCP ping-pong (tests/guest/pingpong.py; Debian's sockperf 3.7")
     print("has no IPv6), half the round trip in microseconds.")
-    w = (26, 10, 10, 8)
-    print("  ".join(h.ljust(n) if i == 0 else h.rjust(n) for i, (h, n) in
-                    enumerate(zip(("metric", "ipourma0", "veth", "ratio"), w))))
-    rows = [("iperf3 TCP MB/s", r["bw"]["ipourma"], r["bw"]["veth"])]
-    for k in ("median", "avg", "p99"):
-        rows.append((f"ping-pong {k} us", r["lat"]["ipourma"][k], r["lat"]["veth"][k]))
-    for name, a, b in rows:
-        cells = (name, fmt(a), fmt(b), fmt(ratio(a, b)))
-        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
-                        enumerate(zip(cells, w))))
-    print("goals:")
-    for what, rat, ok in ipourma_goals(r):
-        print(f"  {what:<40} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
+    print_against(r, ("ipourma", "veth", "ipourma0", "veth"), "iperf3 TCP MB/s",
+                  ipourma_goals(r))
     print()
     print("where the time goes, iperf3 TCP over ipourma0 (perf cpu-clock, kernel")
     print("symbols by self time, % of all samples: both ends, softirqs, udma's works):")
