@@ -165,6 +165,8 @@ static const char *const ka_names[UBCORE_CM_KA_MAX] = {
 	[UBCORE_CM_KA_REFUSED] = "keepalive_refused",
 	[UBCORE_CM_KA_TIMEOUTS] = "keepalive_timeouts",
 	[UBCORE_CM_KA_REJECTS_SENT] = "keepalive_rejects_sent",
+	[UBCORE_CM_KA_TP_FAILED] = "transport_failed",
+	[UBCORE_CM_KA_PEER_FAILED] = "peer_transport_failed",
 };
 
 static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
@@ -1335,6 +1337,49 @@ int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 }
 EXPORT_SYMBOL_GPL(ubcore_tp_rx_lookup);
 
+/**
+ * ubcore_tp_transport_failed() - a provider's reliable transport of a TP
+ *	gave up (no acknowledgment after all its retries)
+ * @dev: the device
+ * @tpn: the TP's local TPN
+ *
+ * The TP carries nothing any more, either way. The peer is told
+ * (DCONN_NOTIFY, reason UBOE_MGMT_REASON_TP_FAILED) so that its end is
+ * lost too: what it sent on the TP and waits an answer for fails instead
+ * of waiting for ever (the peer's own transport may be healthy: only this
+ * end's packets went missing). This end is then lost as for peer loss
+ * (cm_lost(): ops->tp_lost, the users' events) and leaves the table. A
+ * notification that does not arrive is made up by the peer's keepalive,
+ * which this end refuses from now on.
+ *
+ * Context: process context; sleeps (cm->lock).
+ */
+void ubcore_tp_transport_failed(struct ubcore_device *dev, u32 tpn)
+{
+	struct ubcore_cm *cm = dev->cm;
+	struct uboe_mgmt_body body;
+	struct ubcore_tp *tp;
+
+	if (!cm)
+		return;
+	mutex_lock(&cm->lock);
+	tp = xa_load(&cm->tps, tpn);
+	if (tp && tp->linked && !cm->stopped && tp_can_lose_peer(tp)) {
+		dev_warn(&dev->dev, "tp %u to %pI6c: its transport failed (no ACK after every retry): lost at both ends\n",
+			 tpn, tp->key.remote.raw);
+		atomic64_inc(&cm->ka[UBCORE_CM_KA_TP_FAILED]);
+		if (tp_peer_may_hold(tp)) {
+			tp_body(tp, &body);
+			body.reason = UBOE_MGMT_REASON_TP_FAILED;
+			tp_send_body(tp, UBOE_MGMT_DCONN_NOTIFY, ++cm->msg_id,
+				     &body);
+		}
+		tp_lose_peer(tp);
+	}
+	mutex_unlock(&cm->lock);
+}
+EXPORT_SYMBOL_GPL(ubcore_tp_transport_failed);
+
 /* ---- receiving ---------------------------------------------------------- */
 
 static int body_check(const struct ubcore_cm_rx *rx)
@@ -1358,7 +1403,8 @@ static int body_check(const struct ubcore_cm_rx *rx)
 		return -EINVAL;
 	}
 	if (rx->type == UBOE_MGMT_CONN_REJ ? b->reason > UBOE_MGMT_REASON_MAX :
-					      b->reason)
+	    rx->type == UBOE_MGMT_DCONN_NOTIFY ?
+	    b->reason && b->reason != UBOE_MGMT_REASON_TP_FAILED : b->reason)
 		return -EINVAL;
 	/* only a CONN_REQ does not know the receiver's TPN */
 	if (rx->type == UBOE_MGMT_CONN_REQ ? !!b->dst_tpn : !b->dst_tpn)
@@ -1545,6 +1591,14 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		WRITE_ONCE(tp->rx_stamp, jiffies);
+		if (rx->type == UBOE_MGMT_DCONN_NOTIFY &&
+		    b->reason == UBOE_MGMT_REASON_TP_FAILED) {
+			dev_warn(&cm->dev->dev, "tp %u to %pI6c: the peer's transport of it failed: lost\n",
+				 tp->fsm.local_tpn, tp->key.remote.raw);
+			atomic64_inc(&cm->ka[UBCORE_CM_KA_PEER_FAILED]);
+			tp_lose_peer(tp);
+			return;
+		}
 		if (b->trans_mode == UBOE_MGMT_TM_RM && b->dst_jetty &&
 		    tp_established(tp) &&
 		    (rx->type == UBOE_MGMT_CONN_REP || rx->type == UBOE_MGMT_CONN_REJ)) {

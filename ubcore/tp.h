@@ -130,13 +130,18 @@ enum ubcore_cm_drop {
 	UBCORE_CM_DROP_MAX
 };
 
-/* Keepalive counters of a device (tp.c; sysfs cm/stats keepalive_*). */
+/*
+ * Peer-loss counters of a device: the keepalive's and the transport's
+ * (tp.c; sysfs cm/stats).
+ */
 enum ubcore_cm_ka {
 	UBCORE_CM_KA_SENT,		/* probes sent */
 	UBCORE_CM_KA_ANSWERED,		/* KEEPALIVE_REP received */
 	UBCORE_CM_KA_REFUSED,		/* KEEPALIVE_REJ received: TP lost */
 	UBCORE_CM_KA_TIMEOUTS,		/* TPs lost after cm_retries probes */
 	UBCORE_CM_KA_REJECTS_SENT,	/* probes for a TP unknown here */
+	UBCORE_CM_KA_TP_FAILED,		/* TPs this end's transport gave up */
+	UBCORE_CM_KA_PEER_FAILED,	/* TPs the peer's transport gave up */
 	UBCORE_CM_KA_MAX
 };
 

@@ -5,7 +5,8 @@
  * The driver's debugfs directory, /sys/kernel/debug/udma/ (root): what a
  * transfer that stopped moving waits for, on every device of every
  * namespace. rtp: each TP as its transport sees it (udma_rtp_show());
- * sqs: each send queue as its engine sees it (udma_sq_show()). Without
+ * sqs: each send queue as its engine sees it (udma_sq_show());
+ * fail_rtp_response/: a fault point (uboe_net.c). Without
  * debugfs there are no files and nothing else changes.
  */
 #include <linux/debugfs.h>
@@ -39,6 +40,7 @@ void udma_debugfs_init(void)
 			    &udma_rtp_state_fops);
 	debugfs_create_file("sqs", 0400, udma_debugfs_dir, NULL,
 			    &udma_sq_state_fops);
+	udma_uboe_fault_init(udma_debugfs_dir);
 }
 
 /**

@@ -32,6 +32,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
+#include <linux/fault-inject.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/ip.h>
@@ -601,6 +602,47 @@ static int udma_xmit6(struct udma_dev *udev, struct net *net, struct sock *sk,
 	return 0;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Fault injection, the kernel's (Documentation/fault-injection): the
+ * responses of reliable TPs (RTP_DATA with an ATAH) that
+ * /sys/kernel/debug/udma/fail_rtp_response/ selects are lost as on the
+ * wire: udma_uboe_xmit() counts them sent and sends nothing. The
+ * responder's transport then retransmits them, and fails when every copy
+ * is lost, while its peer's requests still arrive and are ACKed: the one
+ * way a TP fails at one end only (tests/guest/cases/udma-rtp-fail.sh).
+ */
+static DECLARE_FAULT_ATTR(udma_fail_rtp_response);
+
+static bool udma_uboe_fault(const struct uboe_pkt *pkt)
+{
+	return pkt->tp_opcode == UBOE_TP_RTP_DATA &&
+	       uboe_ta_is_response(pkt->ta_opcode) &&
+	       should_fail(&udma_fail_rtp_response, 1);
+}
+
+/**
+ * udma_uboe_fault_init() - the fault point's debugfs directory
+ * @dir: /sys/kernel/debug/udma/
+ */
+void udma_uboe_fault_init(struct dentry *dir)
+{
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_rtp_response", dir,
+				  &udma_fail_rtp_response);
+#endif
+}
+#else
+static bool udma_uboe_fault(const struct uboe_pkt *pkt)
+{
+	return false;
+}
+
+void udma_uboe_fault_init(struct dentry *dir)
+{
+}
+#endif
+
 /**
  * udma_uboe_xmit() - send one UBoE packet to an EID
  * @udev: the sending device; its namespace's sockets and, unless it is a
@@ -644,6 +686,10 @@ int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		ret = -EMSGSIZE;
 		goto err;
 	}
+	if (udma_uboe_fault(pkt)) {
+		udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
+		goto sent;
+	}
 	skb = alloc_skb(UDMA_UBOE_HEADROOM + len, GFP_ATOMIC);
 	if (!skb) {
 		ret = -ENOMEM;
@@ -671,6 +717,7 @@ int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 	rcu_read_unlock();
 	if (ret)
 		goto free;
+sent:
 	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
 	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
 	return 0;
@@ -709,6 +756,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RTP_ACK_RX - UBOE_DROP_MAX] = "rtp_ack_rx",
 	[UDMA_WIRE_RTP_ACK_TIMEOUTS - UBOE_DROP_MAX] = "rtp_ack_timeouts",
 	[UDMA_WIRE_RTP_CLOSED_DROPS - UBOE_DROP_MAX] = "rtp_closed_drops",
+	[UDMA_WIRE_TX_FAULT_DROPS - UBOE_DROP_MAX] = "tx_fault_drops",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==

@@ -83,6 +83,11 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RTP_ACK_RX,
 	UDMA_WIRE_RTP_ACK_TIMEOUTS,
 	UDMA_WIRE_RTP_CLOSED_DROPS,
+	/*
+	 * responses of reliable TPs that fault injection lost on purpose
+	 * (debugfs udma/fail_rtp_response): counted as sent, never sent
+	 */
+	UDMA_WIRE_TX_FAULT_DROPS,
 	UDMA_WIRE_NR_CNT
 };
 
@@ -151,6 +156,8 @@ extern const struct attribute_group udma_wire_group;
 void udma_uboe_bench_init(void);
 void udma_uboe_bench_exit(void);
 void udma_debugfs_init(void);
+struct dentry;
+void udma_uboe_fault_init(struct dentry *dir);
 void udma_debugfs_exit(void);
 
 /* uboe_dispatch.c: where a received, decoded packet goes, by its class */

@@ -70,15 +70,24 @@
  * NAK, a lost retransmission and the loss of the last packets (no later
  * packet to reveal the hole).
  *
- * RTO: uboe_rto_ms after the oldest unacknowledged packet was sent,
- * doubled at every timeout up to UDMA_RTP_RTO_MAX_MS, back to
- * uboe_rto_ms on progress. After uboe_retry_cnt timeouts in a row
+ * RTO: estimated from the RTT as RFC 6298 does it (SRTT + 4 RTTVAR,
+ * samples only from the ACKs of packets sent once: Karn), never less than
+ * uboe_rto_ms (or the TP's ACK timeout) nor more than
+ * UDMA_RTP_RTO_MAX_MS; doubled at every timeout, back to the estimate on
+ * progress. A fixed RTO below the path's RTT resends whole windows that
+ * were not lost: on a slow or loaded path (a guest whose vCPUs are
+ * starved, a long netem queue) those resends lengthen the queue further,
+ * until the peer's own packets are starved and its TP fails.
+ * After uboe_retry_cnt timeouts in a row
  * (rtp_ack_timeouts) the TP has failed: its unacknowledged packets are
  * dropped, every sender waiting on it fails (-ETIMEDOUT) and every queue
  * with requests sent on it and not answered (acknowledged by the
  * transport or not) completes them with URMA_CR_ACK_TIMEOUT_ERR and goes
  * to ERROR (flush CQEs, JETTY_ERR / JFS_ERR event: udma_uboe_tp_failed(),
- * which finds them however many queues there are). The RTO and the retry limit are
+ * which finds them however many queues there are); then ubcore loses the
+ * TP at both ends (ubcore_tp_transport_failed(): the peer is told), since
+ * the peer's own transport may be healthy and its requests would otherwise
+ * wait for ever for responses this end cannot send. The RTO and the retry limit are
  * module parameters: a TP of RM mode is shared by every jetty of an EID
  * pair, so no one jetty's err_timeout or retry count can be its.
  *
@@ -203,6 +212,7 @@ void udma_rtp_tx_init(struct udma_rtp_tx *tx)
 	tx->wnd = UDMA_RTP_WND;
 	INIT_LIST_HEAD(&tx->unacked);
 	tx->nr = 0;
+	tx->acked_sent_ns = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_init);
 
@@ -244,6 +254,7 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 	for (i = 0; i < n; i++) {
 		p = list_first_entry(&tx->unacked, struct udma_rtp_pkt, node);
 		list_del(&p->node);
+		tx->acked_sent_ns = p->resent ? 0 : p->sent_ns;
 		kfree(p);
 	}
 	tx->nr -= n;
@@ -279,6 +290,32 @@ bool udma_rtp_tx_room(const struct udma_rtp_tx *tx)
 	return tx->nr < tx->wnd;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_room);
+
+/**
+ * udma_rtp_rtt_sample() - an RTT sample updates the estimate (RFC 6298)
+ * @e: the estimate
+ * @r_us: the sample: from a packet's first sending to its ACK, in us
+ *	(at most UDMA_RTP_RTT_MAX_US counts)
+ * @g_us: the clock granularity of the retransmission timer, in us
+ *
+ * Return: the retransmission timeout the estimate gives, SRTT + max(G,
+ * 4 RTTVAR), in us (the caller bounds it).
+ */
+u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us)
+{
+	u32 r = clamp_t(u32, r_us, 1, UDMA_RTP_RTT_MAX_US), d;
+
+	if (!e->srtt_us) {
+		e->srtt_us = r;
+		e->rttvar_us = r / 2;
+	} else {
+		d = e->srtt_us > r ? e->srtt_us - r : r - e->srtt_us;
+		e->rttvar_us = e->rttvar_us - e->rttvar_us / 4 + d / 4;
+		e->srtt_us = max(e->srtt_us - e->srtt_us / 8 + r / 8, 1U);
+	}
+	return e->srtt_us + max(g_us, 4 * e->rttvar_us);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rtt_sample);
 
 /**
  * udma_rtp_rx_verdict() - what a data packet of PSN @psn is to the receiver
@@ -480,6 +517,7 @@ static void udma_rtp_resend(struct udma_rtp *rtp)
 	list_for_each_entry(p, &rtp->tx.unacked, node) {
 		/* the last one asks for the ACK that says how far it got */
 		p->pkt.ack_req = list_is_last(&p->node, &rtp->tx.unacked);
+		p->resent = true;
 		if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
 			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 	}
@@ -493,6 +531,7 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 
 	lockdep_assert_held(&rtp->lock);
 	p->pkt.ack_req = true;
+	p->resent = true;
 	if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
@@ -591,16 +630,26 @@ static enum hrtimer_restart udma_rtp_ack_timer(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-/* Fail the WQEs sent on the TP that failed, on every queue. */
+/*
+ * Fail the WQEs sent on the TP that failed, on every queue; then ubcore
+ * loses the TP at both ends (the peer's requests on it wait for answers
+ * this end can no longer send), unless a new TP took its TPN meanwhile.
+ */
 static void udma_rtp_fail_work(struct work_struct *work)
 {
 	struct udma_rtp *rtp = container_of(work, struct udma_rtp, fail_work);
+	bool same;
 	u32 gen;
 
 	spin_lock_bh(&rtp->lock);
 	gen = rtp->fail_gen;
 	spin_unlock_bh(&rtp->lock);
 	udma_uboe_tp_failed(rtp->udev, rtp, gen);
+	spin_lock_bh(&rtp->lock);
+	same = rtp->gen == gen && rtp->failed && !rtp->lost && !rtp->stopped;
+	spin_unlock_bh(&rtp->lock);
+	if (same)
+		ubcore_tp_transport_failed(&rtp->udev->ub_dev, rtp->tpn);
 }
 
 /* Start over for a new TP of the same local TPN. */
@@ -614,7 +663,9 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	memset(&rtp->rx, 0, sizeof(rtp->rx));
 	rtp->peer_tpn = peer_tpn;
 	rtp->peer = *peer;
-	rtp->rto = udma_rtp_rto0(rtp);
+	memset(&rtp->rtt, 0, sizeof(rtp->rtt));
+	rtp->rto_base = udma_rtp_rto0(rtp);
+	rtp->rto = rtp->rto_base;
 	rtp->retries = 0;
 	rtp->failed = false;
 	rtp->lost = false;
@@ -635,7 +686,8 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	rtp->tpn = tpn;
 	spin_lock_init(&rtp->lock);
 	udma_rtp_tx_init(&rtp->tx);
-	rtp->rto = udma_rtp_rto0(rtp);
+	rtp->rto_base = udma_rtp_rto0(rtp);
+	rtp->rto = rtp->rto_base;
 	timer_setup(&rtp->rto_timer, udma_rtp_rto_timer, 0);
 	/* softirq context, as a timer_list's: the same locking */
 	hrtimer_init(&rtp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -809,6 +861,8 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	if (w)
 		list_del_init(&w->node);
 	udma_rtp_tx_queue(&rtp->tx, p);
+	p->sent_ns = ktime_get_ns();
+	p->resent = false;
 	/* a message's end, or half the credit out: ask for the ACK */
 	if ((p->pkt.seg & UBOE_SEG_LAST) || rtp->tx.nr >= rtp->tx.wnd / 2)
 		p->pkt.ack_req = true;
@@ -938,6 +992,30 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
 
+/*
+ * An ACK acknowledged something: the retries start over, and the RTO is
+ * the estimate's, updated with the ACK's RTT sample if it gives one.
+ */
+static void udma_rtp_progress_locked(struct udma_rtp *rtp)
+{
+	unsigned long rto0 = udma_rtp_rto0(rtp);
+	u64 sent = rtp->tx.acked_sent_ns;
+	u32 rto_us;
+
+	lockdep_assert_held(&rtp->lock);
+	rtp->retries = 0;
+	if (sent) {
+		rto_us = udma_rtp_rtt_sample(&rtp->rtt,
+					     div_u64(ktime_get_ns() - sent,
+						     NSEC_PER_USEC),
+					     jiffies_to_usecs(1));
+		rtp->rto_base = usecs_to_jiffies(rto_us);
+	}
+	rtp->rto_base = clamp_t(unsigned long, rtp->rto_base, rto0,
+				msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
+	rtp->rto = rtp->rto_base;
+}
+
 /**
  * udma_rtp_rx_ack() - an ACK or a NAK arrived
  * @udev: the device that owns its destination EID
@@ -978,10 +1056,8 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 					udma_psn_add(pkt->psn, UBOE_PSN_MASK),
 					pkt->window);
 	}
-	if (acked) {
-		rtp->retries = 0;
-		rtp->rto = udma_rtp_rto0(rtp);
-	}
+	if (acked)
+		udma_rtp_progress_locked(rtp);
 	/* the hole the receiver names: the oldest unacknowledged packet */
 	if (pkt->tp_opcode == UBOE_TP_NAK && pkt->syndrome == UBOE_NAK_SEQ_ERR &&
 	    pkt->psn == rtp->tx.una && rtp->tx.nr && !rtp->stopped)
@@ -1091,7 +1167,7 @@ void udma_rtp_show(struct seq_file *m, struct udma_dev *udev)
 	xa_for_each(&udev->rtps, tpn, rtp) {
 		spin_lock_bh(&rtp->lock);
 		waiters = list_count_nodes(&rtp->waiters);
-		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u/%u rto_ms %u/%u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
+		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u/%u rto_ms %u/%u/%u srtt_us %u/%u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
 			   udev->ub_dev.dev_name, rtp->tpn, rtp->peer.raw,
 			   rtp->peer_tpn, rtp->gen,
 			   rtp->failed ? " failed" : "",
@@ -1100,7 +1176,9 @@ void udma_rtp_show(struct seq_file *m, struct udma_dev *udev)
 			   rtp->tx.next, rtp->tx.una, rtp->tx.nr, rtp->tx.wnd,
 			   rtp->retries, udma_rtp_retry_limit(rtp),
 			   jiffies_to_msecs(rtp->rto),
+			   jiffies_to_msecs(rtp->rto_base),
 			   jiffies_to_msecs(udma_rtp_rto0(rtp)),
+			   rtp->rtt.srtt_us, rtp->rtt.rttvar_us,
 			   timer_pending(&rtp->rto_timer),
 			   rtp->tx_owner ? "yes" : "no", waiters,
 			   rtp->rx.epsn, rtp->rx.nr_held, rtp->rx.after,

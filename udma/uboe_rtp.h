@@ -40,6 +40,8 @@ struct udma_dev;
 #define UDMA_RTP_RTO_MAX_MS	2000
 /* A hole is NAKed once this many later packets arrived (reordering). */
 #define UDMA_RTP_NAK_AFTER	4
+/* RTT samples above this are taken as this (a stalled path, not an RTT). */
+#define UDMA_RTP_RTT_MAX_US	(10 * USEC_PER_SEC)
 
 /* PSN arithmetic, 24 bits with wrap (uboe_wire.h UBOE_PSN_MASK). */
 static inline u32 udma_psn_add(u32 psn, u32 n)
@@ -63,12 +65,16 @@ static inline bool udma_psn_before(u32 a, u32 b)
  * struct udma_rtp_pkt - a packet the peer has not acknowledged yet
  * @node: in struct udma_rtp_tx.unacked, PSN order
  * @pkt: the packet as udma_uboe_xmit() takes it; @pkt.payload is @data
+ * @sent_ns: when it was first sent (ktime_get_ns()), for an RTT sample
+ * @resent: it was sent again: its ACK gives no RTT sample (Karn)
  * @data: the payload (a copy: the sender rebuilds nothing, see
  *	uboe_rtp.c)
  */
 struct udma_rtp_pkt {
 	struct list_head node;
 	struct uboe_pkt pkt;
+	u64 sent_ns;
+	bool resent;
 	u8 data[];
 };
 
@@ -80,6 +86,8 @@ struct udma_rtp_pkt {
  * @wnd: packets the peer takes from @una on (its last credit, at least 1)
  * @unacked: struct udma_rtp_pkt from @una to @next - 1
  * @nr: entries of @unacked
+ * @acked_sent_ns: set by each ACK that acknowledges something: when the
+ *	newest packet it acknowledges was sent, 0 if that one was resent
  */
 struct udma_rtp_tx {
 	u32 next;
@@ -87,6 +95,18 @@ struct udma_rtp_tx {
 	u32 wnd;
 	struct list_head unacked;
 	u32 nr;
+	u64 acked_sent_ns;
+};
+
+/**
+ * struct udma_rtp_rtt - a TP's round-trip time estimate (RFC 6298's
+ *	SRTT and RTTVAR), in microseconds; all 0 before the first sample
+ * @srtt_us: the smoothed RTT
+ * @rttvar_us: its variation
+ */
+struct udma_rtp_rtt {
+	u32 srtt_us;
+	u32 rttvar_us;
 };
 
 /**
@@ -176,7 +196,11 @@ struct udma_resp_seg {
  * @src: this end's EID, for the EIDH of ACKs and NAKs
  * @tx: the sending half
  * @rx: the receiving half
- * @rto: the current retransmission timeout, jiffies
+ * @rtt: the RTT estimate, from the ACKs of packets sent once
+ * @rto_base: the retransmission timeout the estimate gives (at least
+ *	the TP's first, udma_rtp_rto0()), jiffies
+ * @rto: the current retransmission timeout: @rto_base doubled per
+ *	timeout in a row, jiffies
  * @retries: timeouts in a row without progress
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset
@@ -211,6 +235,8 @@ struct udma_rtp {
 	union ubcore_eid src;
 	struct udma_rtp_tx tx;
 	struct udma_rtp_rx rx;
+	struct udma_rtp_rtt rtt;
+	unsigned long rto_base;
 	unsigned long rto;
 	u8 retries;
 	bool failed;
@@ -241,6 +267,7 @@ void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p);
 u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
+u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us);
 enum udma_rtp_verdict udma_rtp_rx_verdict(const struct udma_rtp_rx *rx,
 					  u32 psn);
 bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req);

@@ -110,6 +110,7 @@ int ubcore_tp_xport(struct ubcore_device *dev, u32 tpn,
 
 int ubcore_tp_resolve(struct ubcore_device *dev, const struct ubcore_tjetty *tj,
 		      u32 *tpn, u32 *peer_tpn);
+void ubcore_tp_transport_failed(struct ubcore_device *dev, u32 tpn);
 int ubcore_tp_rx_lookup(struct ubcore_device *dev, u32 tpn,
 			const union ubcore_eid *src, u32 *peer_tpn);
 int ubcore_tp_find_pair(struct ubcore_device *dev,

@@ -264,7 +264,8 @@ ub_wire_cnt() {
 
 # ub_dump_stall PROGRAM FILES...: what a transfer between the pair's
 # devices that stopped moving waits for: both devices' non-zero wire
-# counters and ubcore TPs, udma's TPs and send queues (debugfs), the last
+# counters and ubcore TPs, their namespaces' neighbours, qdiscs and UDP
+# and UBoE drop counters, udma's TPs and send queues (debugfs), the last
 # lines of FILES (the transfer's outputs), and the kernel stacks of every
 # thread of the processes running PROGRAM.
 ub_dump_stall() {
@@ -279,6 +280,11 @@ ub_dump_stall() {
 			sed "s|.*/wire/| |" || true
 		echo "$dev: TPs:"
 		ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
+		echo "$ns: neighbours, qdiscs, UDP and UBoE drops:"
+		ub_ns "$ns" ip -s neigh show || true
+		ub_ns "$ns" tc -s qdisc show || true
+		ub_ns "$ns" grep '^Udp:' /proc/net/snmp || true
+		ub_ns "$ns" grep -v ' 0$' /proc/net/udma_uboe || true
 	done
 	echo "TPs (/sys/kernel/debug/udma/rtp):"
 	cat /sys/kernel/debug/udma/rtp || true

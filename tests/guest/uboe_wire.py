@@ -40,7 +40,8 @@ OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "mgmt_tx", "tx_packets",
           # the reliable transport of TPs (udma/uboe_rtp.c)
           "rtp_retransmits", "rtp_dup_drops", "rtp_out_of_seq",
           "rtp_out_of_window", "rtp_nak_tx", "rtp_nak_rx", "rtp_ack_tx",
-          "rtp_ack_rx", "rtp_ack_timeouts", "rtp_closed_drops"]
+          "rtp_ack_rx", "rtp_ack_timeouts", "rtp_closed_drops",
+          "tx_fault_drops"]
 
 # uboe_wire.h
 WIRE_VERSION = 1

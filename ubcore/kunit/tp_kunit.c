@@ -607,10 +607,18 @@ static void malformed_messages_are_dropped(struct kunit *test)
 	body.reason = UBOE_MGMT_REASON_TOKEN;		/* reason outside REJ */
 	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
 	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 6);
+	put_body(&body, &ctx->ea, &ctx->eb);		/* TP_FAILED outside */
+	body.reason = UBOE_MGMT_REASON_TP_FAILED;	/* a DCONN_NOTIFY */
+	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 7);
+	put_body(&body, &ctx->ea, &ctx->eb);		/* a REJ's reason */
+	body.reason = UBOE_MGMT_REASON_TOKEN;		/* in a DCONN_NOTIFY */
+	ubcore_recv_mgmt(b, UBOE_MGMT_DCONN_NOTIFY, 1, &body, sizeof(body));
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 8);
 	put_body(&body, &ctx->ea, &ctx->eb);		/* REQ with a dst TPN */
 	body.target_type = UBOE_MGMT_TARGET_JFR;
 	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_REQ, 1, &body, sizeof(body));
-	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 7);
+	wait_dropped(test, b, UBCORE_CM_DROP_MALFORMED, 9);
 
 	put_body(&body, &ctx->ea, &ctx->ea);		/* not b's EID */
 	ubcore_recv_mgmt(b, UBOE_MGMT_CONN_ACK, 1, &body, sizeof(body));
@@ -844,6 +852,64 @@ static void unasked_keepalive_refusal_is_dropped(struct kunit *test)
 	wait_tps(test, ctx->b, 0);
 }
 
+/*
+ * One end's transport gives up (ubcore_tp_transport_failed()): that end
+ * loses the TP and tells the peer (DCONN_NOTIFY, TP_FAILED), which loses
+ * its end too, target (X16) or initiator (X15) alike. When the notice is
+ * lost, the peer's keepalive is refused: the TP goes all the same.
+ */
+static void transport_failure_loses_both_ends(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8];
+	struct ubcore_tp *tp;
+	u32 sent;
+
+	/* the target's transport fails: the initiator loses its end */
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	sent = fake_mgmt.sent;
+	ubcore_tp_transport_failed(ctx->b, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, ib), 0);
+	KUNIT_EXPECT_EQ(test, fake_mgmt.sent - sent, 1U);
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->a, 0));
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_TP_FAILED), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_PEER_FAILED), 1ULL);
+	/* a second report of the same TPN finds nothing to lose */
+	ubcore_tp_transport_failed(ctx->b, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_TP_FAILED), 1ULL);
+	ubcore_tp_close(tp);
+
+	/* the initiator's fails: the target loses its end */
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	ubcore_tp_transport_failed(ctx->a, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->b, 0));
+	KUNIT_EXPECT_EQ(test, ka(ctx->a, UBCORE_CM_KA_TP_FAILED), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_PEER_FAILED), 1ULL);
+	ubcore_tp_close(tp);
+
+	/* the notice is lost: b's first keepalive is refused */
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	fake_mgmt.drop = true;
+	ubcore_tp_transport_failed(ctx->a, ia[0].tpn);
+	fake_mgmt.drop = false;
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 0);
+	KUNIT_EXPECT_EQ(test, tps(ctx->b, ib), 1);
+	ubcore_cm_set_keepalive(ctx->b, KA_MS);
+	KUNIT_EXPECT_TRUE(test, wait_tps_ka(ctx->b, 0));
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_REFUSED), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_PEER_FAILED), 1ULL);
+	ubcore_tp_close(tp);
+}
+
 /* What the device event handler of a saw (UBCORE_EVENT_TP_ERR). */
 static struct {
 	struct ubcore_event_handler h;
@@ -1023,6 +1089,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(keepalive_answered_keeps_the_tp),
 	KUNIT_CASE(keepalive_silent_peer_then_refusal),
 	KUNIT_CASE(unasked_keepalive_refusal_is_dropped),
+	KUNIT_CASE(transport_failure_loses_both_ends),
 	KUNIT_CASE(peer_device_removed_tells_the_imports),
 	KUNIT_CASE(tp_attr_belongs_to_its_users),
 	{}

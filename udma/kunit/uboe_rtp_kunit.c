@@ -60,6 +60,65 @@ static u32 rtp_list(struct udma_rtp_tx *tx, u32 *psn, u32 max)
 }
 
 /*
+ * The RTT estimate (RFC 6298): the first sample sets SRTT and RTTVAR =
+ * R/2; later ones move SRTT by 1/8 and RTTVAR by 1/4 of the difference;
+ * the RTO is SRTT + max(G, 4 RTTVAR); an absurd sample counts as the cap.
+ */
+static void rtp_rtt_estimate(struct kunit *test)
+{
+	struct udma_rtp_rtt e = {};
+	u32 i, rto;
+
+	KUNIT_EXPECT_EQ(test, udma_rtp_rtt_sample(&e, 8000, 4000), 24000U);
+	KUNIT_EXPECT_EQ(test, e.srtt_us, 8000U);
+	KUNIT_EXPECT_EQ(test, e.rttvar_us, 4000U);
+	/* R = 16000: RTTVAR 3000 + 2000, SRTT 7000 + 2000 */
+	KUNIT_EXPECT_EQ(test, udma_rtp_rtt_sample(&e, 16000, 4000), 29000U);
+	KUNIT_EXPECT_EQ(test, e.rttvar_us, 5000U);
+	KUNIT_EXPECT_EQ(test, e.srtt_us, 9000U);
+	/* a steady RTT: the variation fades to the granularity */
+	for (i = 0; i < 100; i++)
+		rto = udma_rtp_rtt_sample(&e, 9000, 4000);
+	KUNIT_EXPECT_EQ(test, e.srtt_us, 9000U);
+	KUNIT_EXPECT_EQ(test, rto, 13000U);
+	/* a queue builds: the RTO follows it up */
+	for (i = 0; i < 50; i++)
+		rto = udma_rtp_rtt_sample(&e, 400000, 4000);
+	KUNIT_EXPECT_GE(test, rto, 400000U);
+	/* 0 counts as 1 us, a stall as UDMA_RTP_RTT_MAX_US */
+	e = (struct udma_rtp_rtt){};
+	KUNIT_EXPECT_EQ(test, udma_rtp_rtt_sample(&e, 0, 0), 1U);
+	e = (struct udma_rtp_rtt){};
+	udma_rtp_rtt_sample(&e, U32_MAX, 0);
+	KUNIT_EXPECT_EQ(test, e.srtt_us, (u32)UDMA_RTP_RTT_MAX_US);
+}
+
+/*
+ * The ACK's RTT sample (Karn): the send time of the newest packet it
+ * acknowledges, 0 when that one was resent.
+ */
+static void rtp_tx_ack_sample(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+	struct udma_rtp_pkt *p[3];
+	u32 i;
+
+	udma_rtp_tx_init(&tx);
+	for (i = 0; i < 3; i++) {
+		p[i] = rtp_pkt(test);
+		udma_rtp_tx_queue(&tx, p[i]);
+		p[i]->sent_ns = 1000 * (i + 1);
+	}
+	p[1]->resent = true;
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 0, 10), 1U);
+	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 1000ULL);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 1, 10), 1U);
+	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 10), 1U);
+	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 3000ULL);
+}
+
+/*
  * The retransmit queue across the PSN wrap: new packets take consecutive
  * PSNs; a cumulative ACK frees exactly the packets up to its PSN; an old
  * or duplicate ACK frees nothing, nor one of a PSN never sent; the
@@ -336,6 +395,8 @@ static void rtp_slices(struct kunit *test)
 static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_psn_wrap),
 	KUNIT_CASE(rtp_tx_queue),
+	KUNIT_CASE(rtp_rtt_estimate),
+	KUNIT_CASE(rtp_tx_ack_sample),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_reorder),
 	KUNIT_CASE(rtp_segments),

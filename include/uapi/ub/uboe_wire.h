@@ -487,7 +487,8 @@ enum uboe_mgmt_type {
  * every type: ubcore's connection manager message (user guide 5.1.1.1,
  * 5.1.1.2; the fields are ours). ubcore checks every field on receipt and
  * drops (and counts) a body that fails: a wrong length or version, an
- * unknown type, trans_mode or target_type, a reason outside a CONN_REJ,
+ * unknown type, trans_mode or target_type, a reason outside a CONN_REJ
+ * (but a DCONN_NOTIFY's UBOE_MGMT_REASON_TP_FAILED),
  * reserved bytes not 0, or a dst_eid that is not the receiving device's.
  *
  *  off  size  field
@@ -495,7 +496,8 @@ enum uboe_mgmt_type {
  *   1    1    trans_mode: UBOE_MGMT_TM_RM or UBOE_MGMT_TM_RC
  *   2    1    target_type: enum uboe_mgmt_target (CONN_REQ, REUSE_REQ),
  *             else 0
- *   3    1    reason: enum uboe_mgmt_reason (CONN_REJ), else 0
+ *   3    1    reason: enum uboe_mgmt_reason (CONN_REJ; DCONN_NOTIFY:
+ *             NONE or TP_FAILED), else 0
  *   4    4    src_tpn: the sender's TPN
  *   8    4    dst_tpn: the receiver's TPN, 0 in a CONN_REQ (not known yet)
  *  12    4    src_jetty: RC: the sender's jetty ID; RM: 0
@@ -533,15 +535,26 @@ enum uboe_mgmt_target {
 	UBOE_MGMT_TARGET_JETTY	= 2,
 };
 
-/* Why a CONN_REJ refuses (the errno the initiator's caller gets). */
+/*
+ * Why a CONN_REJ refuses (the errno the initiator's caller gets), and why
+ * a DCONN_NOTIFY tears a TP down.
+ */
 enum uboe_mgmt_reason {
 	UBOE_MGMT_REASON_NONE		= 0,
 	UBOE_MGMT_REASON_NO_TARGET	= 1,	/* no such jetty/JFR: ENOENT */
 	UBOE_MGMT_REASON_MODE		= 2,	/* mode mismatch: EPROTOTYPE */
 	UBOE_MGMT_REASON_TOKEN		= 3,	/* wrong token: EPERM */
 	UBOE_MGMT_REASON_REFUSED	= 4,	/* anything else: ECONNREFUSED */
+	/*
+	 * DCONN_NOTIFY only: the sender's reliable transport of the TP gave
+	 * up (no ACK after every retry). The receiver loses the TP as if its
+	 * peer were gone (what it sent on it fails with ACK_TIMEOUT_ERR)
+	 * rather than treating it as a close (ours: docs/uboe-wire.md).
+	 */
+	UBOE_MGMT_REASON_TP_FAILED	= 5,
 };
 
+/* The largest reason of a CONN_REJ. */
 #define UBOE_MGMT_REASON_MAX	UBOE_MGMT_REASON_REFUSED
 
 /*
