@@ -246,15 +246,23 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 {
 	u32 n = udma_psn_diff(udma_psn_add(psn, 1), tx->una);
 	struct udma_rtp_pkt *p;
+	bool resent = false;
 	u32 i;
 
 	if (n > tx->nr)
 		return 0;
 	tx->wnd = clamp_t(u32, wnd, 1, UDMA_RTP_WND);
+	/*
+	 * Karn: an ACK that covers a resent packet may answer the resend or
+	 * the first sending, and the packets after it waited for the resend:
+	 * no sample from it at all.
+	 */
 	for (i = 0; i < n; i++) {
 		p = list_first_entry(&tx->unacked, struct udma_rtp_pkt, node);
 		list_del(&p->node);
-		tx->acked_sent_ns = p->resent ? 0 : p->sent_ns;
+		if (p->resent)
+			resent = true;
+		tx->acked_sent_ns = resent ? 0 : p->sent_ns;
 		kfree(p);
 	}
 	tx->nr -= n;

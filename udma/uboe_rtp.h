@@ -87,7 +87,8 @@ struct udma_rtp_pkt {
  * @unacked: struct udma_rtp_pkt from @una to @next - 1
  * @nr: entries of @unacked
  * @acked_sent_ns: set by each ACK that acknowledges something: when the
- *	newest packet it acknowledges was sent, 0 if that one was resent
+ *	newest packet it acknowledges was sent, 0 if it acknowledges one
+ *	that was resent
  */
 struct udma_rtp_tx {
 	u32 next;

@@ -95,16 +95,16 @@ static void rtp_rtt_estimate(struct kunit *test)
 
 /*
  * The ACK's RTT sample (Karn): the send time of the newest packet it
- * acknowledges, 0 when that one was resent.
+ * acknowledges, 0 when it acknowledges any that was resent.
  */
 static void rtp_tx_ack_sample(struct kunit *test)
 {
 	struct udma_rtp_tx tx;
-	struct udma_rtp_pkt *p[3];
+	struct udma_rtp_pkt *p[5];
 	u32 i;
 
 	udma_rtp_tx_init(&tx);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 5; i++) {
 		p[i] = rtp_pkt(test);
 		udma_rtp_tx_queue(&tx, p[i]);
 		p[i]->sent_ns = 1000 * (i + 1);
@@ -112,10 +112,11 @@ static void rtp_tx_ack_sample(struct kunit *test)
 	p[1]->resent = true;
 	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 0, 10), 1U);
 	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 1000ULL);
-	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 1, 10), 1U);
+	/* 1 (resent) and 2: the packet after the hole waited for it */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 10), 2U);
 	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 10), 1U);
-	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 3000ULL);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 4, 10), 2U);
+	KUNIT_EXPECT_EQ(test, tx.acked_sent_ns, 5000ULL);
 }
 
 /*
