@@ -176,6 +176,7 @@ static const char *const drop_names[UBCORE_CM_DROP_MAX] = {
 	[UBCORE_CM_DROP_QUEUE_FULL] = "queue_full",
 	[UBCORE_CM_DROP_STOPPED] = "stopped",
 	[UBCORE_CM_DROP_REFUSED] = "refused",
+	[UBCORE_CM_DROP_REOPEN_PROBED] = "reopen_probed",
 };
 
 static struct ubcore_tp *fsm_tp(struct ubcore_tp_fsm *fsm)
@@ -639,6 +640,24 @@ static void tp_lose_peer(struct ubcore_tp *tp)
 }
 
 /*
+ * A keepalive probe of @tp, now; it counts as a miss until answered.
+ * Caller holds cm->lock.
+ */
+static void tp_ka_probe(struct ubcore_tp *tp)
+{
+	struct ubcore_cm *cm = tp->cm;
+	struct uboe_mgmt_body body;
+
+	tp_body(tp, &body);
+	tp->ka_msg_id = ++cm->msg_id;
+	tp->ka_misses++;
+	tp->ka_sent = jiffies;
+	atomic64_inc(&cm->ka[UBCORE_CM_KA_SENT]);
+	/* a failed send is a probe without answer, as a lost one */
+	tp_send_body(tp, UBOE_MGMT_KEEPALIVE, tp->ka_msg_id, &body);
+}
+
+/*
  * The keepalive of an established TP (see the top of the file): runs
  * cm->ka_jiffies after the peer was last heard, then once an interval
  * while it is silent.
@@ -649,7 +668,6 @@ static void tp_ka_work(struct work_struct *work)
 					    struct ubcore_tp, ka_work);
 	struct ubcore_cm *cm = tp->cm;
 	unsigned long heard, due;
-	struct uboe_mgmt_body body;
 
 	mutex_lock(&cm->lock);
 	if (!tp->linked || cm->stopped || !tp->ready || !cm->ka_jiffies)
@@ -670,13 +688,7 @@ static void tp_ka_work(struct work_struct *work)
 		tp_lose_peer(tp);
 		goto out;
 	} else {
-		tp_body(tp, &body);
-		tp->ka_msg_id = ++cm->msg_id;
-		tp->ka_misses++;
-		tp->ka_sent = jiffies;
-		atomic64_inc(&cm->ka[UBCORE_CM_KA_SENT]);
-		/* a failed send is a probe without answer, as a lost one */
-		tp_send_body(tp, UBOE_MGMT_KEEPALIVE, tp->ka_msg_id, &body);
+		tp_ka_probe(tp);
 		due = jiffies + cm->ka_jiffies;
 	}
 	if (!mod_delayed_work(cm->wq, &tp->ka_work,
@@ -1551,6 +1563,9 @@ static void cm_keepalive_rx(struct ubcore_cm *cm, const struct ubcore_cm_rx *rx)
 	case UBOE_MGMT_KEEPALIVE_REP:
 		WRITE_ONCE(tp->rx_stamp, jiffies);
 		atomic64_inc(&cm->ka[UBCORE_CM_KA_ANSWERED]);
+		/* the last probe answered: none is missing */
+		if (rx->msg_id == tp->ka_msg_id)
+			tp->ka_misses = 0;
 		break;
 	default:
 		/* only the answer to this TP's last probe, while it waits */
@@ -1564,6 +1579,35 @@ static void cm_keepalive_rx(struct ubcore_cm *cm, const struct ubcore_cm_rx *rx)
 		tp_lose_peer(tp);
 		break;
 	}
+}
+
+/*
+ * A CONN_REQ for the key of established @tp, from another TPN of the
+ * peer: the peer opens anew because its end is gone (a DCONN_NOTIFY lost,
+ * a restart), or the request is forged (UBoE, like RoCEv2, authenticates
+ * nothing, and an RM TP's key is only its EID pair). The old end is asked
+ * first, with a keepalive probe: gone, it refuses (KEEPALIVE_REJ), this
+ * end is lost at once, and the peer's next try of the request makes the
+ * new TP; alive, it answers and the TP stays. The request is dropped
+ * either way. One probe per connection manager RTO at most, so that a
+ * flood of requests cannot make the keepalive count misses. Caller holds
+ * cm->lock.
+ */
+static void cm_reopen_probe(struct ubcore_tp *tp, u32 peer_tpn)
+{
+	struct ubcore_cm *cm = tp->cm;
+
+	cm_drop(cm, UBCORE_CM_DROP_REOPEN_PROBED, UBOE_MGMT_CONN_REQ);
+	if (tp->reopen_asked &&
+	    time_before(jiffies,
+			tp->reopen_sent + nsecs_to_jiffies(cm->rto_ns)))
+		return;
+	tp->reopen_asked = true;
+	tp->reopen_sent = jiffies;
+	dev_dbg(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (is %u): asking the old end\n",
+		tp->fsm.local_tpn, tp->key.remote.raw, peer_tpn,
+		tp->fsm.peer_tpn);
+	tp_ka_probe(tp);
 }
 
 /* One received message. Caller holds cm->lock. */
@@ -1620,10 +1664,15 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
+		    tp->fsm.peer_tpn != msg.peer_tpn && tp_established(tp)) {
+			cm_reopen_probe(tp, msg.peer_tpn);
+			return;
+		}
+		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
 		    tp->fsm.peer_tpn != msg.peer_tpn) {
 			/*
-			 * The peer opens anew from another TPN: its end of
-			 * this TP is gone (a DCONN_NOTIFY lost, a restart).
+			 * The peer opens anew from another TPN while this end
+			 * is not established yet: its first try is void.
 			 */
 			dev_info(&cm->dev->dev, "tp %u: %pI6c opens again from tp %u (was %u): the old one is lost\n",
 				 tp->fsm.local_tpn, b->src_eid, msg.peer_tpn,

@@ -85,6 +85,9 @@ struct ubcore_tp_target {
  * @ka_misses: keepalive probes sent since the peer was last heard
  * @ka_sent: jiffies when the last probe was sent
  * @ka_msg_id: the message ID of the last probe
+ * @reopen_asked: a CONN_REQ from another TPN of the peer made this end
+ *	probe the old peer end (tp.c cm_reopen_probe()), at @reopen_sent
+ * @reopen_sent: jiffies of that probe
  * @xport: its own transport values (urma_set_tp_attr()), each
  *	UBCORE_TP_XPORT_UNSET until set; written under cm->lock with
  *	WRITE_ONCE, read locklessly (RCU) by ubcore_tp_xport()
@@ -116,6 +119,8 @@ struct ubcore_tp {
 	u32 ka_misses;
 	unsigned long ka_sent;
 	u32 ka_msg_id;
+	bool reopen_asked;
+	unsigned long reopen_sent;
 	struct ubcore_tp_xport xport;
 };
 
@@ -127,6 +132,7 @@ enum ubcore_cm_drop {
 	UBCORE_CM_DROP_QUEUE_FULL,
 	UBCORE_CM_DROP_STOPPED,
 	UBCORE_CM_DROP_REFUSED,
+	UBCORE_CM_DROP_REOPEN_PROBED,	/* CONN_REQ from a new TPN: old end asked */
 	UBCORE_CM_DROP_MAX
 };
 

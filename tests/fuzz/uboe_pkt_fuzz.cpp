@@ -546,17 +546,13 @@ private:
         Bytes b;
         bool req = type == UBOE_MGMT_CONN_REQ || type == UBOE_MGMT_CONN_REUSE_REQ;
         Eid s = src_eid();
-        // --flood: a request from the peer's own EID for the pair's RM TP
-        // names the live TP by its EIDs (RM TPs are keyed by the pair, not
-        // by a TPN), and one from a new TPN is the peer opening anew, on
-        // which ubcore drops the old end as it must after a restart: a
-        // forgery of the live TP, which the flood leaves out (see flood()).
-        // Such a request is for an RC TP there.
-        bool live_pair = far_tpns && req && (s == peer4_ || s == peer6_);
+        // A request from the peer's own EID for the pair's RM TP names the
+        // live TP by its EIDs (RM TPs are keyed by the pair, not by a TPN):
+        // from a new TPN it is the peer opening anew, or a forgery, and
+        // ubcore asks the old end before it drops anything (--flood: the
+        // transfer on the live TP must survive them).
         uint8_t tm = rng_.pct(90) ? (rng_.pct(50) ? UBOE_MGMT_TM_RM : UBOE_MGMT_TM_RC)
                                   : static_cast<uint8_t>(rng_.next());
-        if (live_pair && tm == UBOE_MGMT_TM_RM)
-            tm = UBOE_MGMT_TM_RC;
         put8(b, rng_.pct(90) ? UBOE_MGMT_BODY_VERSION : static_cast<uint8_t>(rng_.next()));
         put8(b, tm);
         put8(b, rng_.pct(90) ? (req ? static_cast<uint8_t>(1 + rng_.below(2)) : 0)
@@ -1180,10 +1176,11 @@ uint64_t udp_total(const Snapshot &s) { return s.in4 + s.in6 + s.err4 + s.err6; 
 // --flood N: N datagrams of the mix as fast as they go, without the
 // per-step checks: the receive path under load while a transfer runs on
 // the devices' TP (tests/guest/cases/fuzz-uboe-flood.sh). They aim at no
-// TPN a TP may have (Gen::far_tpns), and no request names the live RM TP
-// by its EID pair (Gen::body): UBoE, like RoCEv2, does not authenticate
-// packets, and one forged for the live TP from the peer's address would be
-// the peer's. Checked once the target's UDP layer has
+// TPN a TP may have (Gen::far_tpns): UBoE, like RoCEv2, does not
+// authenticate packets, and one forged for the live TP's TPNs from the
+// peer's address would be the peer's. Requests that name the live RM TP by
+// its EID pair from another TPN are in the mix: the connection manager
+// asks the old end first (Gen::body). Checked once the target's UDP layer has
 // stopped counting: it counted datagrams, the device counted drops, and
 // every datagram that reached the UBoE sockets was delivered or dropped
 // (R + D >= N, the transfer's own in R and N alike).

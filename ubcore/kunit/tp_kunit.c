@@ -853,6 +853,54 @@ static void unasked_keepalive_refusal_is_dropped(struct kunit *test)
 }
 
 /*
+ * A CONN_REQ from a's EID for the established RM TP's key, but from a TPN
+ * a never had (a forgery: UBoE authenticates nothing): b drops it and
+ * asks a's end of the TP (a keepalive probe), which answers; the TP stays
+ * at both ends. A burst of them sends one probe per CM RTO at most.
+ */
+static void forged_reopen_keeps_the_live_tp(struct kunit *test)
+{
+	struct cm_ctx *ctx = test->priv;
+	struct ubcore_tp_key key = rm_key(&ctx->ea, &ctx->eb);
+	struct ubcore_tp_target tgt = jfr_target(ctx->jfr_b, TOKEN);
+	struct ubcore_tp_info ia[8], ib[8], ib2[8];
+	struct uboe_mgmt_body body;
+	struct ubcore_tp *tp;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ubcore_tp_open(ctx->a, &key, &tgt, &tp), 0);
+	wait_tps(test, ctx->b, 1);
+	for (i = 0; i < 100 && (tps(ctx->b, ib) != 1 ||
+				ib[0].state != UBCORE_TPS_TARGET_ESTABLISHED); i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
+	ubcore_cm_set_timing(ctx->b, 2000, 4);
+	for (i = 0; i < 5; i++) {
+		put_body(&body, &ctx->ea, &ctx->eb);
+		body.src_tpn = cpu_to_be32(ia[0].tpn + 1000 + i);
+		body.dst_tpn = 0;
+		body.target_type = UBOE_MGMT_TARGET_JFR;
+		body.dst_jetty = cpu_to_be32(ctx->jfr_b->id);
+		body.token_value = cpu_to_be32(TOKEN);
+		KUNIT_ASSERT_EQ(test, ubcore_recv_mgmt(ctx->b, UBOE_MGMT_CONN_REQ,
+						       100 + i, &body,
+						       sizeof(body)), 0);
+	}
+	wait_dropped(test, ctx->b, UBCORE_CM_DROP_REOPEN_PROBED, 5);
+	KUNIT_EXPECT_TRUE(test, wait_ka(ctx->b, UBCORE_CM_KA_ANSWERED, 1, false));
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_SENT), 1ULL);
+	KUNIT_EXPECT_EQ(test, ka(ctx->b, UBCORE_CM_KA_REFUSED), 0ULL);
+	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib2), 1);
+	KUNIT_EXPECT_EQ(test, ib2[0].tpn, ib[0].tpn);
+	KUNIT_EXPECT_EQ(test, ib2[0].peer_tpn, ia[0].tpn);
+	KUNIT_EXPECT_EQ(test, ib2[0].state, UBCORE_TPS_TARGET_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, tps(ctx->a, ia), 1);
+	ubcore_tp_close(tp);
+	wait_tps(test, ctx->b, 0);
+}
+
+/*
  * One end's transport gives up (ubcore_tp_transport_failed()): that end
  * loses the TP and tells the peer (DCONN_NOTIFY, TP_FAILED), which loses
  * its end too, target (X16) or initiator (X15) alike. When the notice is
@@ -1090,6 +1138,7 @@ static struct kunit_case ubcore_cm_cases[] = {
 	KUNIT_CASE(keepalive_silent_peer_then_refusal),
 	KUNIT_CASE(unasked_keepalive_refusal_is_dropped),
 	KUNIT_CASE(transport_failure_loses_both_ends),
+	KUNIT_CASE(forged_reopen_keeps_the_live_tp),
 	KUNIT_CASE(peer_device_removed_tells_the_imports),
 	KUNIT_CASE(tp_attr_belongs_to_its_users),
 	{}
