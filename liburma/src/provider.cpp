@@ -10,14 +10,36 @@
 // has and no other. urma_user_ctl hands a command to the provider; UMDK
 // returns the provider's URMA_ENOPERM for a command it does not know
 // unchanged: udma knows none, a bonding device BONDP_USER_CTL_QUERY_PORT.
-#include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "bond.h"
 #include "log.h"
 #include "urma_api.h"
 #include "urma_ubagg.h"
+
+namespace {
+
+// URMA_OPT_AGGR_MODE: a bonding device's own mode only.
+urma_status_t set_aggr_mode(urma_context_t *ctx, urma_context_aggr_mode_t mode)
+{
+    urma::BondState bond;
+    if (!urma::read_bond(ctx->dev, &bond)) {
+        URMA_LOG_ERR("%s is not an aggregated device: no aggregation mode to set\n", ctx->dev->name);
+        return URMA_EINVAL;
+    }
+    if (mode != bond.mode) {
+        URMA_LOG_ERR("%s is in aggregation mode %d, set when it was created (urma_admin agg add): "
+                     "a context cannot choose %d\n",
+                     ctx->dev->name, static_cast<int>(bond.mode), static_cast<int>(mode));
+        return URMA_EINVAL;
+    }
+    ctx->aggr_mode = mode;
+    return URMA_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -35,22 +57,7 @@ urma_status_t urma_set_context_opt(urma_context_t *ctx, urma_opt_name_t opt_name
                          sizeof(urma_context_aggr_mode_t));
             return URMA_EINVAL;
         }
-    {
-        urma::BondState bond;
-        const auto mode = *static_cast<const urma_context_aggr_mode_t *>(opt_value);
-        if (!urma::read_bond(ctx->dev, &bond)) {
-            URMA_LOG_ERR("%s is not an aggregated device: no aggregation mode to set\n", ctx->dev->name);
-            return URMA_EINVAL;
-        }
-        if (mode != bond.mode) {
-            URMA_LOG_ERR("%s is in aggregation mode %d, set when it was created (urma_admin agg add): "
-                         "a context cannot choose %d\n",
-                         ctx->dev->name, static_cast<int>(bond.mode), static_cast<int>(mode));
-            return URMA_EINVAL;
-        }
-        ctx->aggr_mode = mode;
-        return URMA_SUCCESS;
-    }
+        return set_aggr_mode(ctx, *static_cast<const urma_context_aggr_mode_t *>(opt_value));
     default:
         URMA_LOG_ERR("context option %d unknown\n", static_cast<int>(opt_name));
         return URMA_EINVAL;
