@@ -176,7 +176,7 @@ struct udma_bond {
 		atomic64_t tx_packets;
 	} m[UBCORE_BOND_MAX_MEMBERS];
 	struct udma_bond_peers __rcu *peers;
-	struct mutex peers_lock;
+	struct mutex peers_lock;	/* see above */
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
