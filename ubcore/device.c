@@ -151,7 +151,9 @@ static struct ubcore_device *__ubcore_find_device(const char *name,
 
 /*
  * Name from a format with at most one %d: the lowest free index. A
- * logical device takes its physical device's name, free in its namespace.
+ * logical device takes its physical device's name, free in its namespace;
+ * a bonding device's name (bonding_dev_0 on every host) need only be free
+ * in its namespace too.
  */
 static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 {
@@ -161,7 +163,7 @@ static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 	lockdep_assert_held_write(&ubcore_devices_rwsem);
 	if (!strchr(name_fmt, '%')) {
 		if (strscpy(name, name_fmt, sizeof(name)) < 0 ||
-		    __ubcore_find_device(name, dev->phys ?
+		    __ubcore_find_device(name, dev->phys || dev->is_bond ?
 					 ubcore_dev_net(dev) : NULL))
 			return -EEXIST;
 		goto done;
