@@ -159,7 +159,11 @@ perf() {
 	ub_ns "$B" "$perftest" "$cmd" -d "$BOND" -s "$size" -n "$n" --check "$@" \
 		> "$tmp/server.log" 2>&1 &
 	local srv=$!
-	ub_wait_listen 21115 120 "$srv" || ub_fail "$name: the server does not listen"
+	if ! ub_wait_listen 21115 120 "$srv"; then
+		kill "$srv" 2> /dev/null || :
+		cat "$tmp/server.log"
+		ub_fail "$name: the server does not listen"
+	fi
 	ub_ns "$A" "$perftest" "$cmd" -d "$BOND" -S "$SIDE" -s "$size" -n "$n" --check "$@" \
 		> "$tmp/client.log" 2>&1 &
 	PERF_PID=$! PERF_SRV=$srv PERF_NAME=$name
