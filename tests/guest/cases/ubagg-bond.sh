@@ -156,7 +156,9 @@ SIDE=$IP4_B2
 perf() {
 	local name=$1 cmd=$2 size=$3 n=$4
 	shift 4
-	ub_ns "$B" "$perftest" "$cmd" -d "$BOND" -s "$size" -n "$n" --check "$@" \
+	# ip netns exec, not ub_ns: $! is then perftest (a function would run
+	# in a subshell of this namespace)
+	ip netns exec "$B" "$perftest" "$cmd" -d "$BOND" -s "$size" -n "$n" --check "$@" \
 		> "$tmp/server.log" 2>&1 &
 	local srv=$!
 	if ! ub_wait_listen 21115 120 "$srv"; then
@@ -164,7 +166,7 @@ perf() {
 		cat "$tmp/server.log"
 		ub_fail "$name: the server does not listen"
 	fi
-	ub_ns "$A" "$perftest" "$cmd" -d "$BOND" -S "$SIDE" -s "$size" -n "$n" --check "$@" \
+	ip netns exec "$A" "$perftest" "$cmd" -d "$BOND" -S "$SIDE" -s "$size" -n "$n" --check "$@" \
 		> "$tmp/client.log" 2>&1 &
 	PERF_PID=$! PERF_SRV=$srv PERF_NAME=$name
 	[[ $name == *'&' ]] || perf_wait
