@@ -119,21 +119,26 @@ int udma_bond_route(struct udma_dev *udev, u32 tpn,
  */
 struct udma_bond *udma_bond_alloc(const struct ubcore_bond_cfg *cfg)
 {
-	struct udma_bond *bond = kzalloc(sizeof(*bond), GFP_KERNEL);
-	u32 i;
+	u32 i, cnt = cfg->member_cnt;
+	struct udma_bond *bond;
 
+	/* ubcore checks the count; a local bound FORTIFY_SOURCE can see too */
+	if (WARN_ON_ONCE(cnt > ARRAY_SIZE(bond->m)))
+		return NULL;
+	bond = kzalloc(sizeof(*bond), GFP_KERNEL);
 	if (!bond)
 		return NULL;
 	bond->mode = cfg->mode;
-	bond->cnt = cfg->member_cnt;
+	bond->cnt = cnt;
 	mutex_init(&bond->peers_lock);
-	for (i = 0; i < bond->cnt; i++) {
+	for (i = 0; i < cnt; i++) {
 		struct udma_dev *m = to_udma_dev(cfg->members[i]);
 
 		bond->m[i].ndev = m->netdev;
 		netdev_hold(m->netdev, &bond->m[i].tracker, GFP_KERNEL);
-		strscpy(bond->m[i].name, m->ub_dev.dev_name,
-			sizeof(bond->m[i].name));
+		/* not strscpy: 6.1's FORTIFY_SOURCE misjudges this member */
+		scnprintf(bond->m[i].name, sizeof(bond->m[i].name), "%s",
+			  m->ub_dev.dev_name);
 	}
 	return bond;
 }
