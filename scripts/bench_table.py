@@ -5,10 +5,12 @@ text output) and TCP (iperf3 --json, sockperf) from one guest run, with the
 ratio URMA/rxe, the issue's goals, the local path against memcpy and the
 profile summary; then IPoURMA against TCP over its veth (iperf3 --json,
 pingpong.py; tests/guest/bench-ipourma.sh), and UMS against TCP on the
-namespace pair (iperf3 --json, sockperf; tests/guest/bench-ums.sh). Reads
-the raw files tests/guest/bench.sh left in DIR.
+namespace pair (iperf3 --json, sockperf; tests/guest/bench-ums.sh), and a
+Balance bonding device against one member (urma_perftest --json;
+tests/guest/bench-ubagg.sh). Reads the raw files tests/guest/bench.sh left
+in DIR.
 
-usage: bench_table.py DIR [--json FILE] [--only ipourma|ums]
+usage: bench_table.py DIR [--json FILE] [--only ipourma|ums|ubagg]
 Exits 1 when a figure the table needs is missing or unreadable (a failed
 run), 0 otherwise, whether the goals are met or not: they are reported.
 """
@@ -38,7 +40,11 @@ def read(path):
 
 def urma(d, test):
     """urma_perftest --json: lat_us{...} or bw_avg_MBps/msg_rate_Mpps."""
-    path = d / f"urma.{test}.json"
+    return urma_json(d / f"urma.{test}.json", test)
+
+
+def urma_json(path, test):
+    """One urma_perftest --json output of TEST."""
     try:
         r = json.loads(read(path))
     except json.JSONDecodeError as e:
@@ -153,6 +159,35 @@ def ipourma_goals(r):
         ("IPoURMA iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"], r["bw_ratio"] >= 0.8),
         ("IPoURMA TCP ping-pong median <= 1.5x veth", r["lat_ratio"], r["lat_ratio"] <= 1.5),
     ]
+
+
+def ubagg(d):
+    """The bonding device's row: write_bw over one member and over Balance."""
+    res = {"bw": {w: urma_json(d / f"ubagg.{w}.json", "write_bw")["bw"]
+                  for w in ("balance", "single")},
+           "rate": read(d / "ubagg.rate").strip()}
+    res["ratio"] = ratio(res["bw"]["balance"], res["bw"]["single"])
+    return res
+
+
+def ubagg_goals(r):
+    return [("Balance over 2 members >= 1.7x one member", r["ratio"], r["ratio"] >= 1.7)]
+
+
+def print_ubagg(r):
+    print("Bonding (bonding_dev_0 between two namespaces over two veth pairs):")
+    print("urma_perftest write_bw, 64 KiB, 4 RC jetties, MB/s, same run; every veth")
+    print(f"rate-limited by netem ({r['rate']} each way), so the members' wire, not")
+    print("the CPU, is the bottleneck.")
+    w = (26, 10, 10, 8)
+    cells = ("write_bw 64 KiB MB/s", fmt(r["bw"]["balance"]), fmt(r["bw"]["single"]),
+             fmt(r["ratio"]))
+    for row in (("metric", "Balance x2", "1 member", "ratio"), cells):
+        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
+                        enumerate(zip(row, w))))
+    print("goals:")
+    for what, rat, ok in ubagg_goals(r):
+        print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
 
 
 def ums(d):
@@ -325,9 +360,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", type=Path)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
-    ap.add_argument("--only", choices=["ipourma", "ums"],
-                    help="only IPoURMA's or UMS's rows (tests/guest/bench-ipourma.sh"
-                         " or bench-ums.sh run alone)")
+    ap.add_argument("--only", choices=["ipourma", "ums", "ubagg"],
+                    help="only IPoURMA's, UMS's or the bonding device's rows"
+                         " (tests/guest/bench-ipourma.sh, bench-ums.sh or"
+                         " bench-ubagg.sh run alone)")
     a = ap.parse_args()
     try:
         if a.only:
@@ -337,6 +373,7 @@ def main():
             guest = read(a.dir / "guest.txt").strip()
         ipo = ipourma(a.dir) if a.only in (None, "ipourma") else None
         umsr = ums(a.dir) if a.only in (None, "ums") else None
+        agg = ubagg(a.dir) if a.only in (None, "ubagg") else None
     except (Missing, KeyError, ValueError) as e:
         print(f"bench_table: missing figure: {e}", file=sys.stderr)
         return 1
@@ -357,6 +394,13 @@ def main():
         res["ums"] = umsr
         res["ums"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
                                for g, r, ok in ums_goals(umsr)]
+    if agg is not None:
+        if ipo is not None or umsr is not None:
+            print()
+        print_ubagg(agg)
+        res["ubagg"] = agg
+        res["ubagg"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
+                                 for g, r, ok in ubagg_goals(agg)]
     if a.json:
         a.json.write_text(json.dumps(res, indent=1) + "\n")
     return 0

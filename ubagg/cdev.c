@@ -3,10 +3,12 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * /dev/ubagg: UMDK's ioctl for setting the topology (UVS's
- * uvs_ubagg_ioctl_set_topo) and reading it whole. Each command acts on
- * the caller's network namespace. The node is mode 0600 (root opens it,
- * as UMDK's UVS daemon does); SET also needs CAP_NET_ADMIN over the
- * namespace, so a file passed to someone else sets nothing.
+ * uvs_ubagg_ioctl_set_topo) and reading it whole, and for creating and
+ * deleting bonding devices and naming them. Each command acts on the
+ * caller's network namespace. The node is mode 0600 (root opens it, as
+ * UMDK's UVS daemon does); SET, CREATE_DEV and DELETE_DEV also need
+ * CAP_NET_ADMIN over the namespace, so a file passed to someone else
+ * changes nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +17,7 @@
 #include <linux/miscdevice.h>
 #include <linux/nsproxy.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "ubagg.h"
@@ -55,6 +58,63 @@ static int ubagg_cmd_get_topo(struct net *net, const struct ubagg_cmd_hdr *hdr)
 	return ret;
 }
 
+/* UMDK's argument (Standalone) or ours with the mode: args_len says. */
+static int ubagg_cmd_create_dev(struct net *net,
+				const struct ubagg_cmd_hdr *hdr)
+{
+	struct ubagg_create_dev_mode_arg arg = {};
+	union ubcore_eid eid;
+
+	if (!ns_capable(net->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	if (hdr->args_len != sizeof(struct ubagg_create_dev_arg) &&
+	    hdr->args_len != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, u64_to_user_ptr(hdr->args_addr),
+			   hdr->args_len))
+		return -EFAULT;
+	if (arg.rsvd || !memchr(arg.dev_name, 0, sizeof(arg.dev_name)))
+		return -EINVAL;
+	memcpy(eid.raw, arg.agg_eid, sizeof(eid.raw));
+	return ubagg_bond_create(net, &eid, arg.dev_name, arg.mode);
+}
+
+static int ubagg_cmd_delete_dev(struct net *net,
+				const struct ubagg_cmd_hdr *hdr)
+{
+	struct ubagg_delete_dev_arg arg;
+	union ubcore_eid eid;
+
+	if (!ns_capable(net->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	if (hdr->args_len != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, u64_to_user_ptr(hdr->args_addr), sizeof(arg)))
+		return -EFAULT;
+	memcpy(eid.raw, arg.agg_eid, sizeof(eid.raw));
+	return ubagg_bond_delete(net, &eid);
+}
+
+static int ubagg_cmd_get_dev_name(struct net *net,
+				  const struct ubagg_cmd_hdr *hdr)
+{
+	void __user *uarg = u64_to_user_ptr(hdr->args_addr);
+	struct ubagg_get_dev_name_arg arg;
+	union ubcore_eid eid;
+	int ret;
+
+	if (hdr->args_len != sizeof(arg))
+		return -EINVAL;
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	memcpy(eid.raw, arg.eid, sizeof(eid.raw));
+	memset(arg.dev_name, 0, sizeof(arg.dev_name));
+	ret = ubagg_bond_dev_name(net, &eid, arg.dev_name);
+	if (!ret && copy_to_user(uarg, &arg, sizeof(arg)))
+		ret = -EFAULT;
+	return ret;
+}
+
 static long ubagg_ioctl(struct file *file, unsigned int cmd, unsigned long addr)
 {
 	struct net *net = current->nsproxy->net_ns;
@@ -70,9 +130,11 @@ static long ubagg_ioctl(struct file *file, unsigned int cmd, unsigned long addr)
 	case UBAGG_CMD_GET_TOPO_INFO:
 		return ubagg_cmd_get_topo(net, &hdr);
 	case UBAGG_CMD_CREATE_DEV:
+		return ubagg_cmd_create_dev(net, &hdr);
 	case UBAGG_CMD_DELETE_DEV:
+		return ubagg_cmd_delete_dev(net, &hdr);
 	case UBAGG_CMD_GET_DEV_NAME:
-		return -EOPNOTSUPP;	/* bonding devices: not built yet */
+		return ubagg_cmd_get_dev_name(net, &hdr);
 	default:
 		return -EINVAL;
 	}

@@ -27,11 +27,16 @@ static int __init ubagg_init(void)
 	ret = ubagg_cdev_init();
 	if (ret)
 		goto err_netlink;
-	ret = ubagg_ping_init();
+	ret = ubagg_bond_init();
 	if (ret)
 		goto err_cdev;
+	ret = ubagg_ping_init();
+	if (ret)
+		goto err_bond;
 	return 0;
 
+err_bond:
+	ubagg_bond_exit();
 err_cdev:
 	ubagg_cdev_exit();
 err_netlink:
@@ -45,6 +50,7 @@ static void __exit ubagg_exit(void)
 {
 	ubagg_ping_exit();
 	ubagg_cdev_exit();
+	ubagg_bond_exit();
 	ubagg_netlink_exit();
 	ubagg_topo_exit();
 }
@@ -52,6 +58,6 @@ static void __exit ubagg_exit(void)
 module_init(ubagg_init);
 module_exit(ubagg_exit);
 
-MODULE_DESCRIPTION("UB aggregation: the topology (GET_TOPO) and the urma_ping responder");
+MODULE_DESCRIPTION("UB aggregation: the topology (GET_TOPO), bonding devices and the urma_ping responder");
 MODULE_AUTHOR("The UB/URMA stack authors");
 MODULE_LICENSE("GPL");

@@ -101,7 +101,8 @@ static void ubagg_topo_normalise(struct ubagg_topo *topo)
  * @node_num: number of nodes; 0 removes the topology
  *
  * The caller has checked the caller's privilege. Nothing changes on an
- * error. The urma_ping responders of the namespace's devices follow.
+ * error. The urma_ping responders of the namespace's devices and its
+ * bonding devices' peers follow.
  *
  * Context: process context, may sleep.
  * Return: 0, -EINVAL (more than UBAGG_MAX_NODE_NUM nodes), -E2BIG (more
@@ -136,6 +137,7 @@ int ubagg_topo_set(struct net *net, const void __user *nodes, u32 node_num)
 	mutex_unlock(&un->lock);
 	ubagg_topo_put(old);
 	ubagg_ping_topo_changed(net);
+	ubagg_bond_topo_changed(net);
 	return 0;
 }
 
@@ -178,6 +180,7 @@ static void __net_exit ubagg_net_exit(struct net *net)
 {
 	struct ubagg_net *un = net_generic(net, ubagg_net_id);
 
+	ubagg_bond_net_exit(net);
 	/* no reader is left: the namespace is gone (or the module goes) */
 	ubagg_topo_put(un->topo);
 	un->topo = NULL;

@@ -6,7 +6,8 @@
  * set through /dev/ubagg, read through /dev/ubagg and the generic netlink
  * family "UBAGG_GENL" (include/uapi/ub/ubagg_topo.h), and the urma_ping
  * responder on well-known jetty 5 of every UB device that has a primary
- * EID of its namespace's topology.
+ * EID of its namespace's topology; and the bonding devices made from the
+ * topology (bond.c).
  */
 #ifndef _UBAGG_H
 #define _UBAGG_H
@@ -46,6 +47,17 @@ void ubagg_cdev_exit(void);
 /* netlink.c */
 int ubagg_netlink_init(void);
 void ubagg_netlink_exit(void);
+
+/* bond.c */
+int ubagg_bond_init(void);
+void ubagg_bond_exit(void);
+int ubagg_bond_create(struct net *net, const union ubcore_eid *eid,
+		      const char *name, u32 mode);
+int ubagg_bond_delete(struct net *net, const union ubcore_eid *eid);
+int ubagg_bond_dev_name(struct net *net, const union ubcore_eid *eid,
+			char name[UBAGG_MAX_DEV_NAME_LEN]);
+void ubagg_bond_topo_changed(struct net *net);
+void ubagg_bond_net_exit(struct net *net);
 
 /* ping.c */
 int ubagg_ping_init(void);

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <ub/ubcore_bond.h>
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_event.h>
 
@@ -150,7 +151,9 @@ static struct ubcore_device *__ubcore_find_device(const char *name,
 
 /*
  * Name from a format with at most one %d: the lowest free index. A
- * logical device takes its physical device's name, free in its namespace.
+ * logical device takes its physical device's name, free in its namespace;
+ * a bonding device's name (bonding_dev_0 on every host) need only be free
+ * in its namespace too.
  */
 static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 {
@@ -160,7 +163,7 @@ static int ubcore_assign_name(struct ubcore_device *dev, const char *name_fmt)
 	lockdep_assert_held_write(&ubcore_devices_rwsem);
 	if (!strchr(name_fmt, '%')) {
 		if (strscpy(name, name_fmt, sizeof(name)) < 0 ||
-		    __ubcore_find_device(name, dev->phys ?
+		    __ubcore_find_device(name, dev->phys || dev->is_bond ?
 					 ubcore_dev_net(dev) : NULL))
 			return -EEXIST;
 		goto done;
@@ -245,10 +248,10 @@ static int ubcore_register(struct ubcore_device *dev, const char *name_fmt,
 	ubcore_eid_index_set(dev, true);
 	dev->registered = true;
 	ubcore_clients_attach(dev);
-	dev_info(&dev->dev, "registered (%s%s%s%s)\n", dev->ops->driver_name,
+	dev_info(&dev->dev, "registered (%s%s%s%s%s)\n", dev->ops->driver_name,
 		 dev->netdev ? " on " : "",
 		 dev->netdev ? netdev_name(dev->netdev) : "",
-		 dev->phys ? ", logical" : "");
+		 dev->phys ? ", logical" : "", dev->is_bond ? ", bonding" : "");
 unlock:
 	up_write(&ubcore_devices_rwsem);
 	return ret;
@@ -283,6 +286,31 @@ int ubcore_register_device(struct ubcore_device *dev, const char *name_fmt)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ubcore_register_device);
+
+/**
+ * ubcore_register_bond() - register a bonding device
+ * @dev: from ubcore_alloc_device() by the members' provider, with ops and
+ *	cap set and no netdev: its ports are its members'
+ * @name: its name (no format)
+ * @net: the namespace of its members, where it is seen and sends
+ *
+ * For the provider's ubcore_ops.add_bond only. The device has no logical
+ * devices and does not move between namespaces; its EID table is static
+ * (ubcore_bond_create() gives it the bonding EID).
+ *
+ * Return: 0, -EINVAL, -EEXIST (name taken), or the error of device_add().
+ */
+int ubcore_register_bond(struct ubcore_device *dev, const char *name,
+			 struct net *net)
+{
+	if (!dev || dev->netdev || dev->phys || !dev->ops ||
+	    !dev->ops->driver_name || !name || strchr(name, '%'))
+		return -EINVAL;
+	dev->is_bond = true;
+	dev->eid_mode = UBCORE_EID_MODE_STATIC;
+	return ubcore_register(dev, name, net, net);
+}
+EXPORT_SYMBOL_GPL(ubcore_register_bond);
 
 /**
  * ubcore_register_logical() - register a logical device

@@ -200,7 +200,8 @@ static int ubcore_logical_create(struct ubcore_device *phys, struct net *net)
 	lockdep_assert_held(&ubcore_logical_mutex);
 	if (ubcore_dev_is_logical(phys))
 		return -EINVAL;
-	if (!phys->ops->add_logical || !phys->ops->del_logical)
+	/* a bonding device is its members' namespace's only */
+	if (!phys->ops->add_logical || !phys->ops->del_logical || phys->is_bond)
 		return -EOPNOTSUPP;
 	if (phys->logical_closed)
 		return -ENODEV;
@@ -443,9 +444,10 @@ unlock:
  * Only where the device is seen changes; its port stays where its netdev
  * is (ubcore_dev_host_net()). Its EIDs of no other namespace go with it.
  *
- * Return: 0, -EINVAL (a logical device), -EEXIST (a device of that name
- * is in @net, such as a logical device of @phys), -EBUSY (a user context
- * is open on it), -ENODEV (going away).
+ * Return: 0, -EINVAL (a logical device), -EOPNOTSUPP (a bonding device:
+ * it stays with its members), -EEXIST (a device of that name is in @net,
+ * such as a logical device of @phys), -EBUSY (a user context is open on
+ * it), -ENODEV (going away).
  */
 int ubcore_dev_set_ns(struct ubcore_device *phys, struct net *net)
 {
@@ -454,6 +456,8 @@ int ubcore_dev_set_ns(struct ubcore_device *phys, struct net *net)
 
 	if (ubcore_dev_is_logical(phys))
 		return -EINVAL;
+	if (phys->is_bond)
+		return -EOPNOTSUPP;
 	mutex_lock(&ubcore_logical_mutex);
 	if (net_eq(net, ubcore_dev_net(phys)))
 		goto unlock;
@@ -486,7 +490,8 @@ static struct ubcore_device **ubcore_phys_devices(bool sharable)
 	if (devs) {
 		ubcore_for_each_device(dev)
 			if (!ubcore_dev_is_logical(dev) &&
-			    (!sharable || dev->ops->add_logical)) {
+			    (!sharable ||
+			     (dev->ops->add_logical && !dev->is_bond))) {
 				get_device(&dev->dev);
 				devs[n++] = dev;
 			}
@@ -587,7 +592,7 @@ void ubcore_logical_dev_registered(struct ubcore_device *phys)
 {
 	struct ubcore_logical_net *ln;
 
-	if (!phys->ops->add_logical)
+	if (!phys->ops->add_logical || phys->is_bond)
 		return;
 	mutex_lock(&ubcore_logical_mutex);
 	if (ubcore_dev_sharing) {

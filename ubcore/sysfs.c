@@ -16,6 +16,8 @@
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
+#include <ub/ubcore_bond.h>
+
 #include "ubcore_priv.h"
 
 /* A capability file: a u32 or u64 field of struct ubcore_device_cap. */
@@ -310,6 +312,80 @@ static const struct attribute_group ubcore_user_limit_group = {
 	.attrs = ubcore_user_limit_attr_list,
 };
 
+/*
+ * bond/ of a bonding device: mode (standalone, active_backup, balance),
+ * peers (bonding EIDs it has addresses of) and members, one line each:
+ * "<dev> up|down active|inactive <packets sent through it>".
+ */
+static const char * const ubcore_bond_mode_names[] = {
+	[UBAGG_BOND_STANDALONE] = "standalone",
+	[UBAGG_BOND_ACTIVE_BACKUP] = "active_backup",
+	[UBAGG_BOND_BALANCE] = "balance",
+};
+
+static ssize_t bond_mode_show(struct device *device,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ubcore_bond_info info;
+	int ret;
+
+	ret = ubcore_bond_query(to_ubcore_device(device), &info);
+	if (ret)
+		return ret;
+	if (info.mode >= ARRAY_SIZE(ubcore_bond_mode_names))
+		return -EIO;
+	return sysfs_emit(buf, "%s\n", ubcore_bond_mode_names[info.mode]);
+}
+
+static ssize_t bond_peers_show(struct device *device,
+			       struct device_attribute *attr, char *buf)
+{
+	struct ubcore_bond_info info;
+	int ret;
+
+	ret = ubcore_bond_query(to_ubcore_device(device), &info);
+	return ret ? ret : sysfs_emit(buf, "%u\n", info.peer_cnt);
+}
+
+static ssize_t bond_members_show(struct device *device,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ubcore_bond_info info;
+	int ret, len = 0;
+	u32 i;
+
+	ret = ubcore_bond_query(to_ubcore_device(device), &info);
+	if (ret)
+		return ret;
+	for (i = 0; i < info.member_cnt && i < UBCORE_BOND_MAX_MEMBERS; i++)
+		len += sysfs_emit_at(buf, len, "%s %s %s %llu\n",
+				     info.member[i].name,
+				     info.member[i].up ? "up" : "down",
+				     info.member[i].active ? "active" :
+							     "inactive",
+				     info.member[i].tx_packets);
+	return len;
+}
+
+static struct device_attribute dev_attr_bond_mode =
+	__ATTR(mode, 0444, bond_mode_show, NULL);
+static struct device_attribute dev_attr_bond_peers =
+	__ATTR(peers, 0444, bond_peers_show, NULL);
+static struct device_attribute dev_attr_bond_members =
+	__ATTR(members, 0444, bond_members_show, NULL);
+
+static struct attribute *ubcore_bond_attrs[] = {
+	&dev_attr_bond_mode.attr,
+	&dev_attr_bond_peers.attr,
+	&dev_attr_bond_members.attr,
+	NULL,
+};
+
+static const struct attribute_group ubcore_bond_group = {
+	.name = "bond",
+	.attrs = ubcore_bond_attrs,
+};
+
 const struct attribute_group *ubcore_device_groups[] = {
 	&ubcore_dev_group,
 	&ubcore_port_group,
@@ -326,18 +402,22 @@ const struct attribute_group *ubcore_device_groups[] = {
  * ubcore_sysfs_set_groups() - the sysfs groups of a device
  * @dev: a device about to be added (before device_add()), its ops set
  *
- * ubcore's groups, then the provider's ops->device_group if it has one.
+ * ubcore's groups, then the provider's ops->device_group if it has one,
+ * then bond/ for a bonding device.
  */
 void ubcore_sysfs_set_groups(struct ubcore_device *dev)
 {
 	size_t n = ARRAY_SIZE(ubcore_device_groups) - 1;
 
-	/* room for the provider's group and the terminating NULL */
-	BUILD_BUG_ON(ARRAY_SIZE(ubcore_device_groups) + 1 >
+	/* room for the provider's group, bond/ and the terminating NULL */
+	BUILD_BUG_ON(ARRAY_SIZE(ubcore_device_groups) + 2 >
 		     ARRAY_SIZE(dev->groups));
 	memset(dev->groups, 0, sizeof(dev->groups));
 	memcpy(dev->groups, ubcore_device_groups, n * sizeof(dev->groups[0]));
-	dev->groups[n] = dev->ops->device_group;
+	if (dev->ops->device_group)
+		dev->groups[n++] = dev->ops->device_group;
+	if (dev->is_bond)
+		dev->groups[n] = &ubcore_bond_group;
 	dev->dev.groups = dev->groups;
 }
 

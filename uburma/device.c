@@ -48,7 +48,8 @@ static int uburma_add_device(struct ubcore_device *ub_dev)
 	}
 	init_rwsem(&udev->lock);
 	write_pnet(&udev->net, ubcore_dev_net(ub_dev));
-	if (ubcore_dev_is_logical(ub_dev))
+	/* names seen in more than one namespace: bonding_dev_0 on each host */
+	if (ubcore_dev_is_logical(ub_dev) || ub_dev->is_bond)
 		udev->node_ns = ubcore_dev_net(ub_dev)->ns.inum;
 	udev->ub_dev = ub_dev;
 	spin_lock_init(&udev->files_lock);

@@ -18,9 +18,10 @@ dev_t uburma_devt_base;
 
 /* Nodes go to /dev/uburma/<dev>. */
 /*
- * /dev/uburma/<dev>; a logical device has its physical device's name, so
- * its node is /dev/uburma/<dev>@<namespace inode number>, which its
- * uevent's DEVNAME tells (liburma reads it from sysfs).
+ * /dev/uburma/<dev>; a logical device has its physical device's name, and
+ * a bonding device is bonding_dev_0 on every host, so their node is
+ * /dev/uburma/<dev>@<namespace inode number>, which its uevent's DEVNAME
+ * tells (liburma reads it from sysfs).
  */
 static char *uburma_devnode(struct device *dev, umode_t *mode)
 {

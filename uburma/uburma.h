@@ -53,8 +53,8 @@
  *	when the UB device goes away; protects @ub_dev
  * @net: the UB device's network namespace (ubcore_dev_net()): the char
  *	device is opened and its sysfs directory seen only from there
- * @node_ns: 0, or for a logical device the inode number of @net, which
- *	its /dev node's name carries (uburma_devnode()); fixed
+ * @node_ns: 0, or for a logical or bonding device the inode number of
+ *	@net, which its /dev node's name carries (uburma_devnode()); fixed
  * @ub_dev: the UB device, or NULL once it is gone: the file is dead and
  *	every command fails with -EIO (written with WRITE_ONCE, mmap reads it
  *	under @mmap_srcu only)

@@ -105,8 +105,11 @@ static int udma_query_port(struct ubcore_device *ub_dev,
 	*mtu = udma_path_mtu(ndev_mtu);
 
 	/* A netdev too small for the least UB MTU cannot carry UBoE. */
-	if (netif_running(ndev) && netif_carrier_ok(ndev) &&
-	    payload >= udma_mtu_bytes(UBCORE_MTU_256))
+	if (to_udma_dev(ub_dev)->bond)
+		*state = udma_bond_port_state(to_udma_dev(ub_dev)->bond) ?
+			 UBCORE_PORT_ACTIVE : UBCORE_PORT_DOWN;
+	else if (netif_running(ndev) && netif_carrier_ok(ndev) &&
+		 payload >= udma_mtu_bytes(UBCORE_MTU_256))
 		*state = UBCORE_PORT_ACTIVE;
 	else
 		*state = UBCORE_PORT_DOWN;
@@ -125,6 +128,7 @@ static void udma_release(struct ubcore_device *ub_dev)
 	     "udma: %s released with objects left\n", ub_dev->dev_name);
 	udma_rtp_free(udev);
 	udma_wire_free(udev);
+	udma_bond_free(udev->bond);
 	netdev_put(udev->netdev, &udev->netdev_tracker);
 	/*
 	 * After the decrement module unload may go on; only the return to
@@ -138,6 +142,7 @@ static int udma_dellink(struct ubcore_device *ub_dev);
 static struct ubcore_device *udma_add_logical(struct ubcore_device *phys,
 					      struct net *net);
 static void udma_del_logical(struct ubcore_device *ub_dev);
+static struct ubcore_device *udma_add_bond(const struct ubcore_bond_cfg *cfg);
 
 static const struct ubcore_ops udma_ops = {
 	.owner = THIS_MODULE,
@@ -195,6 +200,9 @@ static const struct ubcore_ops udma_ops = {
 	.tp_defaults = udma_tp_defaults,
 	.add_logical = udma_add_logical,
 	.del_logical = udma_del_logical,
+	.add_bond = udma_add_bond,
+	.set_bond_peers = udma_set_bond_peers,
+	.query_bond = udma_query_bond,
 };
 
 static void udma_set_caps(struct ubcore_device_cap *cap)
@@ -408,6 +416,72 @@ unlock:
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_dev_add);
 
+/*
+ * ubcore_ops.add_bond: a device over @cfg's members, on udma_dev_list like
+ * a device of a netdev, so that dellink, the reaper (a member's netdev
+ * going away: udma_dev_mark_netdev_gone()) and module unload remove it.
+ * Its udev->netdev is member 0's, for the path MTU (members should have
+ * one MTU); ubcore follows no netdev for it.
+ */
+static struct ubcore_device *udma_add_bond(const struct ubcore_bond_cfg *cfg)
+{
+	struct udma_dev *udev;
+	u32 i;
+	int ret = 0;
+
+	mutex_lock(&udma_reg_mutex);
+	if (udma_exiting) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	udev = udma_dev_alloc(to_udma_dev(cfg->members[0])->netdev);
+	if (!udev) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	udev->ub_dev.netdev = NULL;
+	udev->bond = udma_bond_alloc(cfg);
+	if (!udev->bond) {
+		ret = -ENOMEM;
+		goto free;
+	}
+
+	/* as udma_dev_add(): on the list only while every member's netdev is */
+	rtnl_lock();
+	for (i = 0; i < cfg->member_cnt; i++)
+		if (udev->bond->m[i].ndev->reg_state != NETREG_REGISTERED)
+			ret = -ENODEV;
+	if (!ret) {
+		mutex_lock(&udma_list_lock);
+		list_add_tail(&udev->list, &udma_dev_list);
+		mutex_unlock(&udma_list_lock);
+	}
+	rtnl_unlock();
+	if (ret)
+		goto free;
+
+	ret = ubcore_register_bond(&udev->ub_dev, cfg->name, cfg->net);
+	if (!ret) {
+		ret = udma_wire_dev_add(udev);
+		if (ret)
+			ubcore_unregister_device(&udev->ub_dev);
+	}
+	if (ret) {
+		mutex_lock(&udma_list_lock);
+		list_del_init(&udev->list);
+		mutex_unlock(&udma_list_lock);
+		goto free;
+	}
+	mutex_unlock(&udma_reg_mutex);
+	return &udev->ub_dev;
+
+free:
+	ubcore_dealloc_device(&udev->ub_dev);
+unlock:
+	mutex_unlock(&udma_reg_mutex);
+	return ERR_PTR(ret);
+}
+
 /* ubcore_ops.dellink: an administrator removes the device. */
 static int udma_dellink(struct ubcore_device *ub_dev)
 {
@@ -433,7 +507,8 @@ static int udma_dellink(struct ubcore_device *ub_dev)
  * @ndev: the netdev
  *
  * Called by the netdev notifier, under rtnl_lock, on NETDEV_UNREGISTER. The
- * device of @ndev, if any, is removed by udma_dev_reap() later: it cannot be
+ * device of @ndev, if any, and the bonding devices with a member on it,
+ * are removed by udma_dev_reap() later: it cannot be
  * unregistered here, under rtnl_lock.
  *
  * Return: true when a device of @ndev awaits removal.
@@ -446,7 +521,7 @@ bool udma_dev_mark_netdev_gone(struct net_device *ndev)
 	ASSERT_RTNL();
 	mutex_lock(&udma_list_lock);
 	list_for_each_entry(udev, &udma_dev_list, list) {
-		if (udev->netdev == ndev) {
+		if (udev->netdev == ndev || udma_bond_uses(udev->bond, ndev)) {
 			udev->netdev_gone = true;
 			found = true;
 		}

@@ -544,13 +544,13 @@ static int udma_xmit_oif(const struct udma_dev *udev)
 	return udev->netdev->flags & IFF_LOOPBACK ? 0 : udev->netdev->ifindex;
 }
 
-static int udma_xmit4(struct udma_dev *udev, struct net *net, struct sock *sk,
+static int udma_xmit4(int oif, struct net *net, struct sock *sk,
 		      struct sk_buff *skb, const union ubcore_eid *dst,
 		      __be16 sport, bool icrc)
 {
 	struct flowi4 fl4 = {
 		.daddr = dst->in4.addr,
-		.flowi4_oif = udma_xmit_oif(udev),
+		.flowi4_oif = oif,
 		.flowi4_proto = IPPROTO_UDP,
 		.fl4_sport = sport,
 		.fl4_dport = htons(udma_uboe_port),
@@ -572,13 +572,13 @@ static int udma_xmit4(struct udma_dev *udev, struct net *net, struct sock *sk,
 	return 0;
 }
 
-static int udma_xmit6(struct udma_dev *udev, struct net *net, struct sock *sk,
+static int udma_xmit6(int oif, struct net *net, struct sock *sk,
 		      struct sk_buff *skb, const union ubcore_eid *dst,
 		      __be16 sport)
 {
 	struct flowi6 fl6 = {
 		.daddr = dst->ip6,
-		.flowi6_oif = udma_xmit_oif(udev),
+		.flowi6_oif = oif,
 		.flowi6_proto = IPPROTO_UDP,
 		.fl6_sport = sport,
 		.fl6_dport = htons(udma_uboe_port),
@@ -646,7 +646,8 @@ void udma_uboe_fault_init(struct dentry *dir)
 /**
  * udma_uboe_xmit() - send one UBoE packet to an EID
  * @udev: the sending device; its namespace's sockets and, unless it is a
- *	loopback device, its netdev are used
+ *	loopback device, its netdev are used; a bonding device sends through
+ *	the member udma_bond_route() chooses, to the peer's address there
  * @dst: the destination EID: its IPv6 address, or the IPv4 address it
  *	maps (::ffff:a.b.c.d)
  * @pkt: the packet, as uboe_encode() takes it; when the module parameter
@@ -673,14 +674,29 @@ int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 {
 	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
 	struct udma_net *unet = udma_net(net);
-	bool v4 = ubcore_eid_is_ipv4(dst);
+	int oif = udma_xmit_oif(udev);
+	union ubcore_eid addr = *dst;
 	struct uboe_pkt p = *pkt;
 	struct sk_buff *skb;
 	struct socket *sock;
 	__be16 sport;
 	int len, ret;
+	bool v4;
 
 	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
+	if (udev->bond) {
+		/* a member's address: the EIDs say where it is going */
+		if (!p.has_eid) {
+			ret = -EINVAL;
+			goto err;
+		}
+		rcu_read_lock();
+		ret = udma_bond_route(udev, p.stpn, dst, &addr, &oif);
+		rcu_read_unlock();
+		if (ret)
+			goto err;
+	}
+	v4 = ubcore_eid_is_ipv4(&addr);
 	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
 	if (len > UBOE_MAX_PKT) {
 		ret = -EMSGSIZE;
@@ -711,9 +727,9 @@ int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 	if (!sock)
 		ret = -ENETDOWN;
 	else if (v4)
-		ret = udma_xmit4(udev, net, sock->sk, skb, dst, sport, p.icrc);
+		ret = udma_xmit4(oif, net, sock->sk, skb, &addr, sport, p.icrc);
 	else
-		ret = udma_xmit6(udev, net, sock->sk, skb, dst, sport);
+		ret = udma_xmit6(oif, net, sock->sk, skb, &addr, sport);
 	rcu_read_unlock();
 	if (ret)
 		goto free;

@@ -21,6 +21,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include <ub/ubcore_bond.h>
 #include <ub/ubcore_device.h>
 #include <uapi/ub/ubcore_opcode.h>
 #include <uapi/ub/udma_abi.h>
@@ -138,6 +139,44 @@ struct udma_dev {
 	 */
 	struct mutex sqs_lock;
 	struct list_head sqs;
+	/* a bonding device's members and peers (bond.c); NULL for others */
+	struct udma_bond *bond;
+};
+
+/**
+ * struct udma_bond_peers - a bonding device's peers, as last set
+ * @rcu: freed after the readers of the table it replaced
+ * @cnt: entries of @peer
+ * @peer: the peers
+ */
+struct udma_bond_peers {
+	struct rcu_head rcu;
+	u32 cnt;
+	struct ubcore_bond_peer peer[];
+};
+
+/**
+ * struct udma_bond - what makes a udma device a bonding device (bond.c)
+ * @mode: enum ubagg_bond_mode; never changes
+ * @cnt: members; never changes
+ * @m: the members: the netdev each sends through (held until the
+ *	device's release; the device is removed when one is unregistered),
+ *	its device's name, and the packets sent through it
+ * @peers: the peers; replaced under @peers_lock with rcu_replace_pointer(),
+ *	read under rcu_read_lock() by the transmit path
+ * @peers_lock: serialises the replacements of @peers
+ */
+struct udma_bond {
+	u32 mode;
+	u32 cnt;
+	struct {
+		struct net_device *ndev;
+		netdevice_tracker tracker;
+		char name[UBCORE_MAX_DEV_NAME];
+		atomic64_t tx_packets;
+	} m[UBCORE_BOND_MAX_MEMBERS];
+	struct udma_bond_peers __rcu *peers;
+	struct mutex peers_lock;	/* see above */
 };
 
 /* ubcore_alloc_device() allocates the whole udma_dev from its ubcore part. */
@@ -678,6 +717,20 @@ static inline struct udma_tjetty *to_udma_tjetty(struct ubcore_tjetty *tjetty)
 
 /* device.c */
 int udma_dev_add(struct net_device *ndev, const char *name_fmt);
+
+/* bond.c */
+struct udma_bond *udma_bond_alloc(const struct ubcore_bond_cfg *cfg);
+void udma_bond_free(struct udma_bond *bond);
+bool udma_bond_uses(const struct udma_bond *bond,
+		    const struct net_device *ndev);
+bool udma_bond_port_state(const struct udma_bond *bond);
+int udma_bond_route(struct udma_dev *udev, u32 tpn,
+		    const union ubcore_eid *dst, union ubcore_eid *addr,
+		    int *oif);
+int udma_set_bond_peers(struct ubcore_device *ub_dev,
+			const struct ubcore_bond_peer *peers, u32 cnt);
+int udma_query_bond(struct ubcore_device *ub_dev,
+		    struct ubcore_bond_info *info);
 bool udma_dev_mark_netdev_gone(struct net_device *ndev);
 void udma_dev_reap(void);
 void udma_dev_remove_all(void);

@@ -207,6 +207,9 @@ struct ubcore_cm;
  * for the provider beyond what the object lifetimes imply.
  */
 struct ubcore_tp_xport;
+struct ubcore_bond_cfg;
+struct ubcore_bond_peer;
+struct ubcore_bond_info;
 
 struct ubcore_ops {
 	struct module *owner;
@@ -350,6 +353,22 @@ struct ubcore_ops {
 	struct ubcore_device *(*add_logical)(struct ubcore_device *phys,
 					     struct net *net);
 	void (*del_logical)(struct ubcore_device *dev);
+	/*
+	 * Bonding devices (include/ub/ubcore_bond.h, user guide 6.2):
+	 * @add_bond creates one over @cfg->members, devices of this
+	 * provider (ubcore checked them), registers it with
+	 * ubcore_register_bond() and returns it (the allocation's reference
+	 * is then ubcore's), or an ERR_PTR; the provider's @dellink removes
+	 * it. @set_bond_peers replaces the addresses by which the bonding
+	 * device reaches each peer bonding EID through each member;
+	 * @query_bond reports its mode and members. Process context, may
+	 * sleep. NULL: the provider has no bonding devices (-EOPNOTSUPP).
+	 */
+	struct ubcore_device *(*add_bond)(const struct ubcore_bond_cfg *cfg);
+	int (*set_bond_peers)(struct ubcore_device *bond,
+			      const struct ubcore_bond_peer *peers, u32 cnt);
+	int (*query_bond)(struct ubcore_device *bond,
+			  struct ubcore_bond_info *info);
 };
 
 /**
@@ -447,6 +466,8 @@ struct ubcore_access_fail {
  *	@logical_list
  * @logical_closed: a physical device takes no more logical devices: its
  *	unregistration began (ubcore_logical_mutex)
+ * @is_bond: a bonding device (ubcore_register_bond()); set before it is
+ *	registered, never changed
  * @eid_all: a physical device's EID table as the netdev and the
  *	administrator fill it, whatever namespace each EID is in (@eid_lock);
  *	@eid_table is made from it (logical.c)
@@ -546,6 +567,7 @@ struct ubcore_device {
 	struct list_head logical_list;
 	struct list_head logical_node;
 	bool logical_closed;
+	bool is_bond;
 
 	struct mutex eid_lock;		/* see above */
 	enum ubcore_eid_mode eid_mode;

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <new>
 
+#include "bond.h"
 #include "device.h"
 #include "log.h"
 #include "object.h"
@@ -182,6 +183,9 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     ctx->eid_index = eid_index;
     ctx->uasid = create.out.uasid;
     ctx->ref.atomic_cnt = 1;
+    // a bonding device's contexts have its mode (urma_admin agg add)
+    urma::BondState bond;
+    ctx->aggr_mode = urma::read_bond(dev, &bond) ? bond.mode : URMA_AGGR_MODE_STANDALONE;
     pthread_mutex_init(&ctx->mutex, nullptr);
     return ctx;
 }

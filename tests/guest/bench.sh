@@ -4,7 +4,8 @@
 # same veth, in one boot of the stock kernel, so that the ratios are fair on
 # a noisy machine; then udma's local path against memcpy, and a profile of
 # where the time goes; then IPoURMA and UMS against TCP on namespace pairs
-# (bench-ipourma.sh, bench-ums.sh). Raw outputs go to $1/bench/, which scripts/
+# (bench-ipourma.sh, bench-ums.sh), and a bonding device against one member
+# (bench-ubagg.sh). Raw outputs go to $1/bench/, which scripts/
 # bench_table.py turns into the table. Runs from the repo top with UB_KMOD.
 #
 # The network: veth0 (10.0.0.1) here, its peer veth1 (10.0.0.2) in the
@@ -163,6 +164,8 @@ log "IPoURMA against TCP over its veth (tests/guest/bench-ipourma.sh)"
 bash "$UB_TOP/tests/guest/bench-ipourma.sh" "$1"
 log "UMS against TCP on the namespace pair (tests/guest/bench-ums.sh)"
 bash "$UB_TOP/tests/guest/bench-ums.sh" "$1"
+log "a Balance bonding device against one member (tests/guest/bench-ubagg.sh)"
+bash "$UB_TOP/tests/guest/bench-ubagg.sh" "$1"
 rdma link delete rxe0
 modprobe -r rdma_rxe
 ub_unload_stack

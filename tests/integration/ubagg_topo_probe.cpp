@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include <ub/ubagg_topo.h>
 #include <urma_api.h>
+#include <urma_ubagg.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -184,7 +185,7 @@ void check_ioctl_refusals(int fd, uint32_t max_nodes, const std::vector<ubagg_to
     check_err(ubagg_ioctl(fd, UBAGG_CMD_SET_TOPO_INFO, sizeof(arg), reinterpret_cast<void *>(8)), EFAULT,
               "SET with its argument at address 8");
     check_err(ubagg_ioctl(fd, 99, sizeof(arg), &arg), EINVAL, "command 99");
-    check_err(ubagg_ioctl(fd, UBAGG_CMD_CREATE_DEV, sizeof(arg), &arg), EOPNOTSUPP, "CREATE_DEV (not built)");
+    check_err(ubagg_ioctl(fd, UBAGG_CMD_CREATE_DEV, sizeof(arg), &arg), EINVAL, "CREATE_DEV of a wrong size");
     check_err(set_topo(fd, whole.data(), UBAGG_MAX_NODE_NUM + 1), EINVAL, "SET of 1025 nodes");
     check_err(set_topo(fd, whole.data(), UINT32_MAX), EINVAL, "SET of 2^32-1 nodes");
     if (max_nodes < UBAGG_MAX_NODE_NUM)
@@ -410,6 +411,78 @@ int run_ping(const char *dev, const char *dst_text, uint32_t count, bool leave =
     return failures ? 1 : 0;
 }
 
+// A bonding device through liburma: the context's aggregation mode and
+// URMA_OPT_AGGR_MODE, and BONDP_USER_CTL_QUERY_PORT on a JFR of it.
+int run_bond(const char *dev_name, const char *mode_name, uint32_t enabled, uint32_t active)
+{
+    const char *const names[] = {"standalone", "active_backup", "balance"};
+    int mode = -1;
+    for (int m = 0; m < 3; m++)
+        if (std::strcmp(mode_name, names[m]) == 0)
+            mode = m;
+    check(mode >= 0, std::string("mode ") + mode_name);
+    urma_init_attr_t init{};
+    check(urma_init(&init) == URMA_SUCCESS, "urma_init");
+    urma_device_t *dev = urma_get_device_by_name(const_cast<char *>(dev_name));
+    urma_context_t *ctx = dev ? urma_create_context(dev, 0) : nullptr;
+    check(ctx != nullptr, std::string("a context on ") + dev_name);
+    if (ctx == nullptr) {
+        urma_uninit();
+        return 1;
+    }
+    check(ctx->aggr_mode == mode, "the context's aggr_mode is " + std::to_string(ctx->aggr_mode));
+    auto m = static_cast<urma_context_aggr_mode_t>(mode);
+    check(urma_set_context_opt(ctx, URMA_OPT_AGGR_MODE, &m, sizeof(m)) == URMA_SUCCESS, "set the device's mode");
+    auto other = static_cast<urma_context_aggr_mode_t>((mode + 1) % 3);
+    check(urma_set_context_opt(ctx, URMA_OPT_AGGR_MODE, &other, sizeof(other)) == URMA_EINVAL,
+          "set another mode: URMA_EINVAL");
+
+    urma_jfc_cfg_t jfc_cfg{};
+    jfc_cfg.depth = 16;
+    urma_jfc_t *jfc = urma_create_jfc(ctx, &jfc_cfg);
+    urma_jfr_cfg_t jfr_cfg{};
+    jfr_cfg.depth = 16;
+    jfr_cfg.trans_mode = URMA_TM_RM;
+    jfr_cfg.max_sge = 1;
+    jfr_cfg.jfc = jfc;
+    urma_jfr_t *jfr = jfc ? urma_create_jfr(ctx, &jfr_cfg) : nullptr;
+    check(jfr != nullptr, "a JFC and a JFR");
+    bondp_query_port_in_t qin{};
+    qin.jfr = jfr;
+    bondp_query_port_out_t qout{};
+    urma_user_ctl_in_t in{reinterpret_cast<uintptr_t>(&qin), sizeof(qin), BONDP_USER_CTL_QUERY_PORT};
+    urma_user_ctl_out_t out{reinterpret_cast<uintptr_t>(&qout), sizeof(qout), 0};
+    check(jfr && urma_user_ctl(ctx, &in, &out) == URMA_SUCCESS, "QUERY_PORT");
+    std::printf("QUERY_PORT: enabled_count %u active_count %u active", qout.enabled_count, qout.active_count);
+    for (uint32_t i = 0; i < qout.active_count && i < URMA_UBAGG_DEV_MAX_NUM; i++)
+        std::printf(" %u", qout.active_indices[i]);
+    std::printf("\n");
+    check(qout.enabled_count == enabled, "enabled_count " + std::to_string(qout.enabled_count));
+    check(qout.active_count == active, "active_count " + std::to_string(qout.active_count));
+    for (uint32_t i = 0; i < qout.enabled_count && i < URMA_UBAGG_DEV_MAX_NUM; i++)
+        check(qout.enabled_indices[i] == i, "enabled index " + std::to_string(i));
+    // the refusals: sizes, no object, another command
+    urma_user_ctl_out_t small = out;
+    small.len = sizeof(qout) - 1;
+    check(urma_user_ctl(ctx, &in, &small) == URMA_EINVAL, "QUERY_PORT with a short output: URMA_EINVAL");
+    urma_user_ctl_in_t big = in;
+    big.len = sizeof(qin) + 1;
+    check(urma_user_ctl(ctx, &big, &out) == URMA_EINVAL, "QUERY_PORT with a long input: URMA_EINVAL");
+    qin.jfr = nullptr;
+    check(urma_user_ctl(ctx, &in, &out) == URMA_EINVAL, "QUERY_PORT of no JFR: URMA_EINVAL");
+    urma_user_ctl_in_t seg_cache{0, 0, BONDP_USER_CTL_ENABLE_SEG_CACHE};
+    check(urma_user_ctl(ctx, &seg_cache, &out) == URMA_ENOPERM, "ENABLE_SEG_CACHE: URMA_ENOPERM");
+
+    if (jfr)
+        urma_delete_jfr(jfr);
+    if (jfc)
+        urma_delete_jfc(jfc);
+    urma_delete_context(ctx);
+    urma_uninit();
+    std::printf("%d failed\n", failures);
+    return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -420,6 +493,12 @@ int main(int argc, char **argv)
     if (argc == 5 && (std::strcmp(argv[1], "ping") == 0 || std::strcmp(argv[1], "leave") == 0))
         return run_ping(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)),
                         argv[1][0] == 'l');
-    std::fprintf(stderr, "usage: %s {check NODE_NUM MAX_NODES | {ping|leave} DEV DST_EID COUNT}\n", argv[0]);
+    if (argc == 6 && std::strcmp(argv[1], "bond") == 0)
+        return run_bond(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)),
+                        static_cast<uint32_t>(std::strtoul(argv[5], nullptr, 10)));
+    std::fprintf(stderr,
+                 "usage: %s {check NODE_NUM MAX_NODES | {ping|leave} DEV DST_EID COUNT |\n"
+                 "       bond DEV MODE ENABLED_COUNT ACTIVE_COUNT}\n",
+                 argv[0]);
     return 2;
 }

@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "bitmask.h"
+#include "bond_info.h"
 #include "cli.h"
 #include "decode.h"
 #include "format.h"
@@ -230,7 +231,7 @@ TEST(UrmaAdminParse, SystemAndUnknown)
     EXPECT_NE(parse_err({}).find("no command"), std::string::npos);
     EXPECT_NE(parse_err({"frobnicate"}).find("unknown command 'frobnicate'"), std::string::npos);
     EXPECT_NE(parse_err({"--frob"}).find("unknown option '--frob'"), std::string::npos);
-    for (const char *c : {"agg", "perf", "main_ue_eid"})
+    for (const char *c : {"perf", "main_ue_eid"})
         EXPECT_NE(parse_err({c, "show"}).find("not supported"), std::string::npos) << c;
 }
 
@@ -676,6 +677,25 @@ public:
         if (next.ok())
             topo = nodes;
         return next;
+    }
+    std::map<std::string, BondInfo> bonds;  // bonding devices by name
+    Status agg_add(const Eid &eid, const std::string &name, uint32_t mode) override
+    {
+        calls.push_back("agg_add " + eid_to_string(eid) + " " + name + " " + bond_mode_name(mode));
+        return next;
+    }
+    Status agg_del(const Eid &eid) override
+    {
+        calls.push_back("agg_del " + eid_to_string(eid));
+        return next;
+    }
+    Status bond_info(const std::string &dev, BondInfo *out) override
+    {
+        auto it = bonds.find(dev);
+        if (it == bonds.end())
+            return Status{ENOENT, ""};
+        *out = it->second;
+        return Status{};
     }
 };
 
@@ -1126,6 +1146,137 @@ TEST(UrmaAdminRun, Topo)
     r = run_admin(be, {"show", "topo"});
     EXPECT_EQ(r.code, kExitRuntime);
     EXPECT_NE(r.err.find("no topology is set"), std::string::npos);
+}
+
+TEST(UrmaAdminParse, Agg)
+{
+    Command c = parse_ok({"agg", "add", "fd77::a", "bonding_dev_0"});
+    EXPECT_EQ(c.verb, Verb::AggAdd);
+    EXPECT_EQ(eid_to_string(c.eid), "fd77::a");
+    EXPECT_EQ(c.dev, "bonding_dev_0");
+    EXPECT_EQ(c.bond_mode, static_cast<uint32_t>(UBAGG_BOND_STANDALONE));
+    c = parse_ok({"agg", "add", "192.168.1.100", "bonding_dev_0", "mode", "active_backup"});
+    EXPECT_EQ(eid_to_string(c.eid), "::ffff:192.168.1.100");
+    EXPECT_EQ(c.bond_mode, static_cast<uint32_t>(UBAGG_BOND_ACTIVE_BACKUP));
+    EXPECT_EQ(parse_ok({"agg", "add", "fd77::a", "b", "mode", "balance"}).bond_mode,
+              static_cast<uint32_t>(UBAGG_BOND_BALANCE));
+    c = parse_ok({"agg", "del", "fd77::a"});
+    EXPECT_EQ(c.verb, Verb::AggDel);
+    EXPECT_EQ(eid_to_string(c.eid), "fd77::a");
+    EXPECT_EQ(parse_ok({"agg", "show"}).verb, Verb::AggShow);
+
+    EXPECT_NE(parse_err({"agg"}).find("expected 'add"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "frob"}).find("expected 'add"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "fd77::a"}).find("agg add: expected <eid> <dev_name>"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "fd77::a", "b", "mode"}).find("agg add: expected"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "nonsense", "b"}).find("bad EID 'nonsense'"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "fd77::a", "b", "mode", "roundrobin"})
+                  .find("expected 'mode standalone|active_backup|balance', not 'mode roundrobin'"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "fd77::a", "b", "kind", "balance"}).find("not 'kind balance'"),
+              std::string::npos);
+    EXPECT_NE(parse_err({"agg", "add", "fd77::a", std::string(64, 'x')}).find("longer than 63"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "del"}).find("agg del: expected <eid>"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "del", "fd77::a", "x"}).find("agg del: expected <eid>"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "show", "x"}).find("expected 'add"), std::string::npos);
+    EXPECT_NE(parse_err({"agg", "expose", "fd77::a", "ns1"}).find("not supported"), std::string::npos);
+
+    for (uint32_t m = 0; m < UBAGG_BOND_MODE_MAX; m++)
+        EXPECT_EQ(bond_mode_from_name(bond_mode_name(m)), m);
+    EXPECT_EQ(bond_mode_from_name("?"), std::nullopt);
+    EXPECT_STREQ(bond_mode_name(UBAGG_BOND_MODE_MAX), "?");
+}
+
+TEST(UrmaAdminBond, ReadsSysfs)
+{
+    TempDir t;
+    t.mkdir("bonding_dev_0");
+    t.mkdir("bonding_dev_0/bond");
+    t.write("bonding_dev_0/bond/mode", "active_backup\n");
+    t.write("bonding_dev_0/bond/peers", "3\n");
+    t.write("bonding_dev_0/bond/members", "udmaA1 down inactive 17\nudmaA2 up active 18446744073709551615\n");
+    BondInfo b;
+    Status st = read_bond_info(t.path(), "bonding_dev_0", &b);
+    ASSERT_TRUE(st.ok()) << st.extack;
+    EXPECT_EQ(b.mode, static_cast<uint32_t>(UBAGG_BOND_ACTIVE_BACKUP));
+    EXPECT_EQ(b.peers, 3u);
+    ASSERT_EQ(b.members.size(), 2u);
+    EXPECT_EQ(b.members[0].name, "udmaA1");
+    EXPECT_FALSE(b.members[0].up);
+    EXPECT_FALSE(b.members[0].active);
+    EXPECT_EQ(b.members[0].tx_packets, 17u);
+    EXPECT_TRUE(b.members[1].up);
+    EXPECT_TRUE(b.members[1].active);
+    EXPECT_EQ(b.members[1].tx_packets, UINT64_MAX);
+
+    for (const std::string bad : {"udmaA1 up\n", "udmaA1 sideways active 1\n", "udmaA1 up busy 1\n",
+                                  "udmaA1 up active -1\n", "udmaA1 up active 1 2\n"}) {
+        t.write("bonding_dev_0/bond/members", bad);
+        st = read_bond_info(t.path(), "bonding_dev_0", &b);
+        EXPECT_EQ(st.err, EIO) << bad;
+        EXPECT_NE(st.extack.find("members"), std::string::npos) << st.extack;
+    }
+    t.write("bonding_dev_0/bond/members", "");
+    t.write("bonding_dev_0/bond/mode", "round_robin\n");
+    EXPECT_EQ(read_bond_info(t.path(), "bonding_dev_0", &b).err, EIO);
+    t.write("bonding_dev_0/bond/mode", "balance\n");
+    t.write("bonding_dev_0/bond/peers", "x\n");
+    EXPECT_EQ(read_bond_info(t.path(), "bonding_dev_0", &b).err, EIO);
+    t.write("bonding_dev_0/bond/peers", "0\n");
+    EXPECT_TRUE(read_bond_info(t.path(), "bonding_dev_0", &b).ok());
+    EXPECT_TRUE(b.members.empty());
+    EXPECT_EQ(read_bond_info(t.path(), "nodev", &b).err, ENODEV);
+    t.mkdir("udma0");
+    st = read_bond_info(t.path(), "udma0", &b);
+    EXPECT_EQ(st.err, ENOENT);
+    EXPECT_EQ(st.extack, "udma0 is not a bonding device");
+}
+
+TEST(UrmaAdminRun, Agg)
+{
+    FakeBackend be;
+    RunResult r = run_admin(be, {"agg", "add", "fd77::a", "bonding_dev_0", "mode", "balance"});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    r = run_admin(be, {"agg", "del", "fd77::a"});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_EQ(be.calls, (std::vector<std::string>{"agg_add fd77::a bonding_dev_0 balance", "agg_del fd77::a"}));
+    be.next = Status{ENOENT, "no bonding device has that EID"};
+    r = run_admin(be, {"agg", "del", "fd77::b"});
+    EXPECT_EQ(r.code, kExitRuntime);
+    EXPECT_EQ(r.err, "urma_admin: agg del fd77::b: " + std::string(std::strerror(ENOENT)) +
+                         ": no bonding device has that EID\n");
+    be.next = Status{};
+
+    // agg show: the bonding devices only, with their EID 0
+    DeviceInfo udma, bond;
+    udma.name = "udmaA1";
+    bond.name = "bonding_dev_0";
+    EidInfo e;
+    e.eid = *parse_eid("fd77::a");
+    bond.eids = {e};
+    be.devices = {udma, bond};
+    BondInfo b;
+    b.mode = UBAGG_BOND_ACTIVE_BACKUP;
+    b.peers = 1;
+    b.members = {{"udmaA1", true, true, 10}, {"udmaA2", false, false, 0}};
+    be.bonds["bonding_dev_0"] = b;
+    r = run_admin(be, {"agg", "show"});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_EQ(r.out, "bonding_dev_0  eid fd77::a  mode active_backup  peers 1\n"
+                     "    member udmaA1  up  active  tx_packets 10\n"
+                     "    member udmaA2  down  inactive  tx_packets 0\n");
+    EXPECT_EQ(format_bond("bonding_dev_0", &e.eid, b), r.out);
+
+    // show topo names the bonding device of the current node's aggregated device
+    be.topo = topo_ok(kPairTopo);
+    r = run_admin(be, {"show", "topo"});
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_NE(r.out.find("Dev 0: fd77::a (bonding_dev_0 over udmaA1 udmaA2)\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out, format_topo_node(be.topo[0], {{"fd77::a", "bonding_dev_0 over udmaA1 udmaA2"}}));
+    // another node's devices are not this host's
+    r = run_admin(be, {"show", "topo", "4"});
+    EXPECT_EQ(r.out, format_topo_node(be.topo[1]));
+    EXPECT_EQ(r.out.find("bonding_dev_0"), std::string::npos);
 }
 
 }  // namespace

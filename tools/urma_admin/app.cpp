@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "bond_info.h"
 #include "cli.h"
 #include "format.h"
 #include "topo.h"
@@ -54,6 +56,9 @@ private:
     int show_stats(const Command &c);
     int show_topo(const Command &c);
     int topo_set(const Command &c);
+    int agg_show();
+    // The bonding devices of this host: name -> what they are.
+    Status bonds(std::map<std::string, std::pair<Eid, BondInfo>> *out);
 
     Backend &be_;
     std::ostream &out_;
@@ -142,7 +147,50 @@ int Runner::show_topo(const Command &c)
     if (!node)
         return fail(Status{ENOENT, "node " + (c.id ? std::to_string(*c.id) : std::string("0")) +
                                        " is not in the topology"});
-    out_ << format_topo_node(*node);
+    // the bonding devices are this host's: only its own node names them
+    BondNames names;
+    std::map<std::string, std::pair<Eid, BondInfo>> found;
+    if (node->is_current && bonds(&found).ok()) {
+        for (const auto &[dev, b] : found) {
+            std::string text = dev + " over";
+            for (const auto &m : b.second.members)
+                text += " " + m.name;
+            names[topo_eid_text(b.first.data())] = text;
+        }
+    }
+    out_ << format_topo_node(*node, names);
+    return kExitOk;
+}
+
+Status Runner::bonds(std::map<std::string, std::pair<Eid, BondInfo>> *out)
+{
+    std::vector<DeviceInfo> devs;
+    Status st = be_.list_devices(&devs);
+    if (!st.ok())
+        return st;
+    for (const auto &d : devs) {
+        BondInfo info;
+        std::vector<EidInfo> eids;
+        // a device that went meanwhile, or no bonding device: left out
+        if (!be_.bond_info(d.name, &info).ok() || !be_.list_eids(d.name, &eids).ok())
+            continue;
+        Eid eid{};
+        for (const auto &e : eids)
+            if (e.index == 0)
+                eid = e.eid;
+        (*out)[d.name] = {eid, info};
+    }
+    return Status{};
+}
+
+int Runner::agg_show()
+{
+    std::map<std::string, std::pair<Eid, BondInfo>> found;
+    Status st = bonds(&found);
+    if (!st.ok())
+        return fail(st);
+    for (const auto &[dev, b] : found)
+        out_ << format_bond(dev, &b.first, b.second);
     return kExitOk;
 }
 
@@ -209,6 +257,14 @@ int Runner::run(const Command &c)
     case Verb::TopoClear:
         st = be_.topo_set({});
         break;
+    case Verb::AggAdd:
+        st = be_.agg_add(c.eid, c.dev, c.bond_mode);
+        break;
+    case Verb::AggDel:
+        st = be_.agg_del(c.eid);
+        break;
+    case Verb::AggShow:
+        return agg_show();
     case Verb::Help:
     case Verb::Version:
         break;

@@ -58,6 +58,11 @@ public:
     // (/dev/ubagg; no node removes it).
     virtual Status topo_get(TopoNodes *out) = 0;
     virtual Status topo_set(const TopoNodes &nodes) = 0;
+    // Bonding devices (/dev/ubagg's CREATE_DEV with the mode, DELETE_DEV),
+    // and what one is now: ENOENT when @dev is not a bonding device.
+    virtual Status agg_add(const Eid &eid, const std::string &name, uint32_t mode) = 0;
+    virtual Status agg_del(const Eid &eid) = 0;
+    virtual Status bond_info(const std::string &dev, BondInfo *out) = 0;
 };
 
 }  // namespace urma_admin

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <arpa/inet.h>
+#include <ub/ubagg_topo.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -323,6 +324,44 @@ ParseResult topo_cmd(const Args &a)
     return UsageError{"topo: expected 'set <file>' or 'clear'"};
 }
 
+// agg add <eid> <dev_name> [mode <mode>] | agg del <eid> | agg show
+ParseResult agg_cmd(const Args &a)
+{
+    Command c;
+    if (a.size() == 1 && a[0] == "show") {
+        c.verb = Verb::AggShow;
+        return c;
+    }
+    if (!a.empty() && a[0] == "expose")
+        return unsupported("agg expose", "a bonding device stays in its members' network namespace");
+    if (a.empty() || (a[0] != "add" && a[0] != "del"))
+        return UsageError{"agg: expected 'add <eid> <dev_name> [mode <mode>]', 'del <eid>' or 'show'"};
+    const bool add = a[0] == "add";
+    if (add ? (a.size() != 3 && a.size() != 5) : a.size() != 2)
+        return UsageError{add ? "agg add: expected <eid> <dev_name> [mode standalone|active_backup|balance]"
+                              : "agg del: expected <eid>"};
+    auto eid = parse_eid(a[1]);
+    if (!eid)
+        return UsageError{"agg " + a[0] + ": bad EID '" + a[1] + "'"};
+    c.eid = *eid;
+    if (!add) {
+        c.verb = Verb::AggDel;
+        return c;
+    }
+    c.verb = Verb::AggAdd;
+    c.dev = a[2];
+    if (std::string why = check_dev_name(c.dev); !why.empty())
+        return UsageError{"agg add: " + why};
+    if (a.size() == 5) {
+        auto mode = a[3] == "mode" ? bond_mode_from_name(a[4]) : std::nullopt;
+        if (!mode)
+            return UsageError{"agg add: expected 'mode standalone|active_backup|balance', not '" + a[3] + " " +
+                              a[4] + "'"};
+        c.bond_mode = *mode;
+    }
+    return c;
+}
+
 ParseResult system_cmd(const Args &a)
 {
     if (a.size() == 1 && a[0] == "show") {
@@ -425,9 +464,33 @@ ParseResult parse_args(const std::vector<std::string> &args)
         return system_cmd(rest);
     if (cmd == "topo")
         return topo_cmd(rest);
-    if (cmd == "main_ue_eid" || cmd == "agg" || cmd == "perf")
+    if (cmd == "agg")
+        return agg_cmd(rest);
+    if (cmd == "main_ue_eid" || cmd == "perf")
         return unsupported(cmd);
     return UsageError{"unknown command '" + cmd + "'"};
+}
+
+std::optional<uint32_t> bond_mode_from_name(const std::string &name)
+{
+    for (uint32_t m = 0; m < UBAGG_BOND_MODE_MAX; m++)
+        if (name == bond_mode_name(m))
+            return m;
+    return std::nullopt;
+}
+
+const char *bond_mode_name(uint32_t mode)
+{
+    switch (mode) {
+    case UBAGG_BOND_STANDALONE:
+        return "standalone";
+    case UBAGG_BOND_ACTIVE_BACKUP:
+        return "active_backup";
+    case UBAGG_BOND_BALANCE:
+        return "balance";
+    default:
+        return "?";
+    }
 }
 
 std::string usage_text()
@@ -440,6 +503,7 @@ std::string usage_text()
            "  eid           EID management operations\n"
            "  system        System configuration operations\n"
            "  topo          Aggregation topology (ubagg.ko)\n"
+           "  agg           Bonding devices (ubagg.ko)\n"
            "\n"
            "Options:\n"
            "  -h, --help     Show help and exit\n"
@@ -447,8 +511,7 @@ std::string usage_text()
            "\n"
            "  urma_admin show [--dev <dev>] [--brief|--all] [--whole]\n"
            "      UB devices: a table, or with --whole every attribute, EID and\n"
-           "      object count (--brief and --all list every device: there are no\n"
-           "      bonding devices)\n"
+           "      object count (--brief and --all both list every device)\n"
            "  urma_admin show dev <dev> {jfc|jfs|jfr|jetty|seg|tp} [ID]\n"
            "      the device's objects of one kind, or one of them (seg: by token ID;\n"
            "      tp: the TP table, by TPN: peer EID and TPN, mode, state, users, age)\n"
@@ -477,6 +540,12 @@ std::string usage_text()
            "  urma_admin topo set <file>                   set this host's topology\n"
            "      from a file (urma_admin(8), ubagg/README.md: node, dev, ue, port, link)\n"
            "  urma_admin topo clear                        remove it\n"
+           "  urma_admin agg add <eid> <dev_name> [mode standalone|active_backup|balance]\n"
+           "      create the bonding device of this node's aggregated device <eid>\n"
+           "      over the devices of its UEs' primary EIDs (default: standalone)\n"
+           "  urma_admin agg del <eid>                     delete it\n"
+           "  urma_admin agg show                          the bonding devices: EID,\n"
+           "      mode, peers, members (port, in use, packets sent)\n"
            "\n"
            "<eid> is an IPv6 address or an IPv4 address (IPv4-mapped). <netns> is a\n"
            "network namespace file (/var/run/netns/<name>, /proc/<pid>/ns/net) or a\n"
@@ -484,7 +553,7 @@ std::string usage_text()
            "Exit status: 0 success, 1 the operation failed, 2 usage.\n"
            "Not supported by this stack: jetty_group, rc and tpreuse,\n"
            "dev set sl, eid add --ns and --mode, system set eid_sharing,\n"
-           "main_ue_eid, agg, perf.\n";
+           "main_ue_eid, agg expose, perf.\n";
 }
 
 }  // namespace urma_admin

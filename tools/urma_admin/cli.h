@@ -40,6 +40,9 @@ enum class Verb {
     ShowTopo,    // show topo [NODE_ID]
     TopoSet,     // topo set <file>
     TopoClear,   // topo clear
+    AggAdd,      // agg add <eid> <dev_name> [mode standalone|active_backup|balance]
+    AggDel,      // agg del <eid>
+    AggShow,     // agg show
 };
 
 struct Command {
@@ -59,6 +62,7 @@ struct Command {
     std::string netns;
     bool on = false;  // SystemSetDevSharing
     std::string file;  // TopoSet
+    uint32_t bond_mode = 0;  // AggAdd: enum ubagg_bond_mode
 };
 
 struct UsageError {
@@ -83,5 +87,10 @@ std::optional<uint32_t> parse_u32(const std::string &text, uint32_t max);
 // An EID from text: an IPv6 address, or an IPv4 address (IPv4-mapped).
 std::optional<Eid> parse_eid(const std::string &text);
 std::string eid_to_string(const Eid &eid);
+
+// A bonding device's mode by name (standalone, active_backup, balance) and
+// back (enum ubagg_bond_mode).
+std::optional<uint32_t> bond_mode_from_name(const std::string &name);
+const char *bond_mode_name(uint32_t mode);
 
 }  // namespace urma_admin

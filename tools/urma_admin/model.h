@@ -62,6 +62,21 @@ struct WireStats {
     std::map<std::string, uint64_t> counters;
 };
 
+// A bonding device (sysfs bond/): its mode (enum ubagg_bond_mode), the
+// peer bonding EIDs it has addresses of, and its members in order.
+struct BondMember {
+    std::string name;
+    bool up = false;
+    bool active = false;  // the mode sends through it now
+    uint64_t tx_packets = 0;
+};
+
+struct BondInfo {
+    uint32_t mode = 0;
+    uint32_t peers = 0;
+    std::vector<BondMember> members;
+};
+
 struct SystemInfo {
     uint32_t dev_count = 0;
     uint8_t ns_mode = 0;

@@ -41,6 +41,10 @@ public:
     // ubagg_client.cpp
     Status topo_get(TopoNodes *out) override;
     Status topo_set(const TopoNodes &nodes) override;
+    Status agg_add(const Eid &eid, const std::string &name, uint32_t mode) override;
+    Status agg_del(const Eid &eid) override;
+    // From sysfs (/sys/class/ubcore/<dev>/bond/).
+    Status bond_info(const std::string &dev, BondInfo *out) override;
 
     // What a request got back: the outcome and the top-level attributes of
     // each message.

@@ -278,7 +278,12 @@ void format_ue(std::ostringstream &o, uint32_t iodie, const ubagg_topo_ue &ue)
 
 }  // namespace
 
-std::string format_topo_node(const ubagg_topo_node &node)
+std::string topo_eid_text(const uint8_t *raw)
+{
+    return eid_text(raw);
+}
+
+std::string format_topo_node(const ubagg_topo_node &node, const BondNames &bonds)
 {
     std::ostringstream o;
 
@@ -289,7 +294,10 @@ std::string format_topo_node(const ubagg_topo_node &node)
         const ubagg_topo_agg_dev &dev = node.agg_devs[d];
         if (!eid_set(dev.agg_eid))
             continue;
-        o << "Dev " << d << ": " << eid_text(dev.agg_eid) << "\n";
+        o << "Dev " << d << ": " << eid_text(dev.agg_eid);
+        if (auto it = bonds.find(eid_text(dev.agg_eid)); it != bonds.end())
+            o << " (" << it->second << ")";
+        o << "\n";
         for (uint32_t u = 0; u < UBAGG_IODIE_NUM; u++)
             if (eid_set(dev.ues[u].primary_eid))
                 format_ue(o, u, dev.ues[u]);

@@ -8,6 +8,7 @@
 #include <ub/ubagg_topo.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -32,7 +33,15 @@ std::variant<TopoNodes, std::string> parse_topo(const std::string &text);
 // nullptr when there is no such node.
 const ubagg_topo_node *find_topo_node(const TopoNodes &nodes, std::optional<uint32_t> node_id);
 
-// UMDK's "show topo" text for one node.
-std::string format_topo_node(const ubagg_topo_node &node);
+// The bonding devices of this host, by bonding EID (as show topo prints
+// EIDs): "<dev> over <member> <member>...".
+using BondNames = std::map<std::string, std::string>;
+
+// UMDK's "show topo" text for one node; an aggregated device whose bonding
+// EID is in @bonds gets its bonding device's name and members after it.
+std::string format_topo_node(const ubagg_topo_node &node, const BondNames &bonds = {});
+
+// A bonding EID as format_topo_node() prints it (a BondNames key).
+std::string topo_eid_text(const uint8_t *raw);
 
 }  // namespace urma_admin

@@ -77,9 +77,8 @@ struct ubagg_cmd_hdr {
 #define UBAGG_CMD	_IOWR(UBAGG_CMD_MAGIC, 1, struct ubagg_cmd_hdr)
 
 /*
- * UMDK's command numbers. SET_TOPO_INFO needs CAP_NET_ADMIN in the user
- * namespace of the caller's network namespace. CREATE_DEV, DELETE_DEV
- * and GET_DEV_NAME (bonding devices) are not built yet: -EOPNOTSUPP.
+ * UMDK's command numbers. SET_TOPO_INFO, CREATE_DEV and DELETE_DEV need
+ * CAP_NET_ADMIN in the user namespace of the caller's network namespace.
  */
 enum ubagg_cmd {
 	UBAGG_CMD_SET_TOPO_INFO = 1,
@@ -110,6 +109,57 @@ struct ubagg_get_topo_arg {
 	__aligned_u64 topo;
 	__u32 topo_num;
 	__u32 rsvd;
+};
+
+#define UBAGG_MAX_DEV_NAME_LEN	64
+
+/*
+ * The modes of a bonding device, with the values of liburma's
+ * urma_context_aggr_mode_t (URMA_AGGR_MODE_*) and UMDK's
+ * bondp_bonding_mode_t.
+ */
+enum ubagg_bond_mode {
+	UBAGG_BOND_STANDALONE,		/* the first member only */
+	UBAGG_BOND_ACTIVE_BACKUP,	/* the first member up */
+	UBAGG_BOND_BALANCE,		/* TPs round robin over those up */
+	UBAGG_BOND_MODE_MAX,
+};
+
+/*
+ * UBAGG_CMD_CREATE_DEV: create the bonding device @dev_name of the
+ * aggregated device of the caller's node (the topology's current node)
+ * whose bonding EID is @agg_eid, over the devices that hold its UEs'
+ * primary EIDs (member i for IODie i). UMDK's argument (80 bytes) makes
+ * it in Standalone mode; struct ubagg_create_dev_mode_arg (ours, 88
+ * bytes: args_len tells them apart) names the mode. -ENXIO: no topology;
+ * -ENOENT: no such aggregated device, or a UE's device is missing;
+ * -EEXIST: @agg_eid or @dev_name taken; -EINVAL: an empty EID or name,
+ * an unknown mode, fewer than two UEs.
+ */
+struct ubagg_create_dev_arg {
+	__u8 agg_eid[UBAGG_EID_LEN];
+	char dev_name[UBAGG_MAX_DEV_NAME_LEN];
+};
+
+struct ubagg_create_dev_mode_arg {
+	__u8 agg_eid[UBAGG_EID_LEN];
+	char dev_name[UBAGG_MAX_DEV_NAME_LEN];
+	__u32 mode;			/* enum ubagg_bond_mode */
+	__u32 rsvd;			/* 0 */
+};
+
+/* UBAGG_CMD_DELETE_DEV: delete the bonding device of @agg_eid (-ENOENT). */
+struct ubagg_delete_dev_arg {
+	__u8 agg_eid[UBAGG_EID_LEN];
+};
+
+/*
+ * UBAGG_CMD_GET_DEV_NAME: the name of the bonding device whose bonding EID
+ * is @eid, in the caller's namespace (-ENOENT). Open to every user.
+ */
+struct ubagg_get_dev_name_arg {
+	__u8 eid[UBAGG_EID_LEN];
+	char dev_name[UBAGG_MAX_DEV_NAME_LEN];
 };
 
 /* ---- generic netlink "UBAGG_GENL" ---- */
@@ -163,6 +213,14 @@ static_assert(sizeof(struct ubagg_nl_topo_info) == 8 + UBAGG_TOPO_NODE_SIZE,
 static_assert(sizeof(struct ubagg_cmd_hdr) == 16, "UMDK's uvs_ubagg_cmd_hdr");
 static_assert(sizeof(struct ubagg_set_topo_arg) == 16,
 	      "UMDK's uvs_ubagg_set_topo_info");
+static_assert(sizeof(struct ubagg_create_dev_arg) == 80,
+	      "UMDK's ubagg_create_dev_arg");
+static_assert(sizeof(struct ubagg_create_dev_mode_arg) == 88,
+	      "ubagg_create_dev_arg and the mode");
+static_assert(sizeof(struct ubagg_delete_dev_arg) == 16,
+	      "UMDK's ubagg_delete_dev_arg");
+static_assert(sizeof(struct ubagg_get_dev_name_arg) == 80,
+	      "UMDK's ubagg_get_dev_name_arg");
 #endif
 
 #endif /* _UAPI_UB_UBAGG_TOPO_H */
