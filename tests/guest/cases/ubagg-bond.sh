@@ -144,7 +144,7 @@ still() {
 	((TX == before)) || ub_fail "member $2 of $BOND in $1 sent $((TX - before)) packets"
 }
 
-perf "Standalone write" write_bw 65536 256 -p RC
+perf "Standalone write" write_bw 65536 64 -p RC
 tx "$A" 0
 ((TX > 0)) || ub_fail "Standalone: member 0 sent nothing"
 tx "$A" 1
@@ -177,24 +177,24 @@ failover() {
 echo "== ActiveBackup"
 ubagg_bond_add active_backup
 ub_ns "$A" "$probe" bond "$BOND" active_backup 2 1 || ub_fail "ubagg_topo_probe bond (active_backup)"
-perf "ActiveBackup write" write_bw 65536 128 -p RC
+perf "ActiveBackup write" write_bw 65536 64 -p RC
 tx "$A" 1
 ((TX == 0)) || ub_fail "ActiveBackup: the backup sent $TX packets"
-SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 8000 -p RC
+SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC
 grep -q "member $UB_DEV_A  up  active" <(ub_ns "$A" "$UB_ADMIN" agg show) ||
 	ub_fail "ActiveBackup: member 0 is not active again"
-SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 8000 -p RM
+SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM
 ubagg_bond_del
 
 echo "== Balance"
 ubagg_bond_add balance
 ub_ns "$A" "$probe" bond "$BOND" balance 2 2 || ub_fail "ubagg_topo_probe bond (balance)"
-perf "Balance write, 4 RC jetties" write_bw 65536 256 -p RC -J 4
+perf "Balance write, 4 RC jetties" write_bw 65536 128 -p RC -J 4
 for m in 0 1; do
 	tx "$A" "$m"
 	((TX > 0)) || ub_fail "Balance: member $m sent nothing"
 done
-SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 8000 -p RC -J 4
+SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 4000 -p RC -J 4
 ub_ns "$A" ip link set vA2 down
 ub_ns "$A" "$probe" bond "$BOND" balance 2 1 || ub_fail "ubagg_topo_probe bond (balance, one member down)"
 ub_ns "$A" ip link set vA2 up
