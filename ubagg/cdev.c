@@ -22,16 +22,26 @@
 
 #include "ubagg.h"
 
+/* A command's fixed-size argument: its length checked, then copied in. */
+static int ubagg_cmd_arg(const struct ubagg_cmd_hdr *hdr, void *arg, u32 len)
+{
+	if (hdr->args_len != len)
+		return -EINVAL;
+	if (copy_from_user(arg, u64_to_user_ptr(hdr->args_addr), len))
+		return -EFAULT;
+	return 0;
+}
+
 static int ubagg_cmd_set_topo(struct net *net, const struct ubagg_cmd_hdr *hdr)
 {
 	struct ubagg_set_topo_arg arg;
+	int ret;
 
 	if (!ns_capable(net->user_ns, CAP_NET_ADMIN))
 		return -EPERM;
-	if (hdr->args_len != sizeof(arg))
-		return -EINVAL;
-	if (copy_from_user(&arg, u64_to_user_ptr(hdr->args_addr), sizeof(arg)))
-		return -EFAULT;
+	ret = ubagg_cmd_arg(hdr, &arg, sizeof(arg));
+	if (ret)
+		return ret;
 	return ubagg_topo_set(net, u64_to_user_ptr(arg.topo), arg.topo_num);
 }
 
@@ -40,12 +50,11 @@ static int ubagg_cmd_get_topo(struct net *net, const struct ubagg_cmd_hdr *hdr)
 	void __user *uarg = u64_to_user_ptr(hdr->args_addr);
 	struct ubagg_get_topo_arg arg;
 	struct ubagg_topo *topo;
-	int ret = 0;
+	int ret;
 
-	if (hdr->args_len != sizeof(arg))
-		return -EINVAL;
-	if (copy_from_user(&arg, uarg, sizeof(arg)))
-		return -EFAULT;
+	ret = ubagg_cmd_arg(hdr, &arg, sizeof(arg));
+	if (ret)
+		return ret;
 	topo = ubagg_topo_get(net);
 	arg.topo_num = topo ? topo->node_num : 0;
 	if (topo && copy_to_user(u64_to_user_ptr(arg.topo), topo->nodes,
@@ -84,13 +93,13 @@ static int ubagg_cmd_delete_dev(struct net *net,
 {
 	struct ubagg_delete_dev_arg arg;
 	union ubcore_eid eid;
+	int ret;
 
 	if (!ns_capable(net->user_ns, CAP_NET_ADMIN))
 		return -EPERM;
-	if (hdr->args_len != sizeof(arg))
-		return -EINVAL;
-	if (copy_from_user(&arg, u64_to_user_ptr(hdr->args_addr), sizeof(arg)))
-		return -EFAULT;
+	ret = ubagg_cmd_arg(hdr, &arg, sizeof(arg));
+	if (ret)
+		return ret;
 	memcpy(eid.raw, arg.agg_eid, sizeof(eid.raw));
 	return ubagg_bond_delete(net, &eid);
 }
@@ -103,10 +112,9 @@ static int ubagg_cmd_get_dev_name(struct net *net,
 	union ubcore_eid eid;
 	int ret;
 
-	if (hdr->args_len != sizeof(arg))
-		return -EINVAL;
-	if (copy_from_user(&arg, uarg, sizeof(arg)))
-		return -EFAULT;
+	ret = ubagg_cmd_arg(hdr, &arg, sizeof(arg));
+	if (ret)
+		return ret;
 	memcpy(eid.raw, arg.eid, sizeof(eid.raw));
 	memset(arg.dev_name, 0, sizeof(arg.dev_name));
 	ret = ubagg_bond_dev_name(net, &eid, arg.dev_name);

@@ -335,6 +335,26 @@ static struct udma_dev *udma_dev_take(bool gone_only)
 	return found;
 }
 
+/*
+ * The end of a device's creation, after ubcore registered it (@ret 0) or
+ * refused it: UBoE's sockets and the receive path's index; on any error
+ * the device leaves udma_dev_list again. udma_reg_mutex held.
+ */
+static int udma_dev_publish(struct udma_dev *udev, int ret)
+{
+	if (!ret) {
+		ret = udma_wire_dev_add(udev);
+		if (ret)
+			ubcore_unregister_device(&udev->ub_dev);
+	}
+	if (ret) {
+		mutex_lock(&udma_list_lock);
+		list_del_init(&udev->list);
+		mutex_unlock(&udma_list_lock);
+	}
+	return ret;
+}
+
 /**
  * udma_dev_add() - create and register a udma device on a netdev
  * @ndev: the netdev; the caller holds a reference to it
@@ -393,18 +413,9 @@ int udma_dev_add(struct net_device *ndev, const char *name_fmt)
 	 * then finds the device registered (or gone, if this fails).
 	 */
 	ret = ubcore_register_device(&udev->ub_dev, name_fmt);
-	if (!ret) {
-		/* UBoE: the namespace's sockets, the receive path's index */
-		ret = udma_wire_dev_add(udev);
-		if (ret)
-			ubcore_unregister_device(&udev->ub_dev);
-	}
-	if (ret) {
-		mutex_lock(&udma_list_lock);
-		list_del_init(&udev->list);
-		mutex_unlock(&udma_list_lock);
+	ret = udma_dev_publish(udev, ret);
+	if (ret)
 		goto free;
-	}
 	mutex_unlock(&udma_reg_mutex);
 	return 0;
 
@@ -461,17 +472,9 @@ static struct ubcore_device *udma_add_bond(const struct ubcore_bond_cfg *cfg)
 		goto free;
 
 	ret = ubcore_register_bond(&udev->ub_dev, cfg->name, cfg->net);
-	if (!ret) {
-		ret = udma_wire_dev_add(udev);
-		if (ret)
-			ubcore_unregister_device(&udev->ub_dev);
-	}
-	if (ret) {
-		mutex_lock(&udma_list_lock);
-		list_del_init(&udev->list);
-		mutex_unlock(&udma_list_lock);
+	ret = udma_dev_publish(udev, ret);
+	if (ret)
 		goto free;
-	}
 	mutex_unlock(&udma_reg_mutex);
 	return &udev->ub_dev;
 
