@@ -1664,12 +1664,11 @@ static void cm_process(struct ubcore_cm *cm, struct ubcore_cm_rx *rx)
 			return;
 		}
 		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
-		    tp->fsm.peer_tpn != msg.peer_tpn && tp_established(tp)) {
-			cm_reopen_probe(tp, msg.peer_tpn);
-			return;
-		}
-		if (tp && rx->type == UBOE_MGMT_CONN_REQ && tp->fsm.peer_tpn &&
 		    tp->fsm.peer_tpn != msg.peer_tpn) {
+			if (tp_established(tp)) {
+				cm_reopen_probe(tp, msg.peer_tpn);
+				return;
+			}
 			/*
 			 * The peer opens anew from another TPN while this end
 			 * is not established yet: its first try is void.

@@ -260,8 +260,7 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 	for (i = 0; i < n; i++) {
 		p = list_first_entry(&tx->unacked, struct udma_rtp_pkt, node);
 		list_del(&p->node);
-		if (p->resent)
-			resent = true;
+		resent |= p->resent;
 		tx->acked_sent_ns = resent ? 0 : p->sent_ns;
 		kfree(p);
 	}

@@ -11,26 +11,25 @@ A2=${UB_DEV_A}2 B2=${UB_DEV_B}2
 IP4_A2=10.78.0.1 IP4_B2=10.78.0.2 IP6_A2=fd78::1 IP6_B2=fd78::2
 BOND=bonding_dev_0 EID_A=fd77::a1 EID_B=fd77::b2
 
-# ubagg_topo CURRENT: the topology file of node CURRENT (1: A, 2: B)
-ubagg_topo() {
+# ubagg_node N CURRENT EID IP4 IP6 IP4_2 IP6_2: node N of the topology,
+# its aggregated device over the UEs on IP4 (plane 0) and IP4_2 (plane 1)
+ubagg_node() {
 	cat <<-TOPO
-	node 1 super 7 $([[ $1 == 1 ]] && echo current)
-	  dev 0 $EID_A
-	    ue 0 chip 0 die 0 entity 3 primary $UB_IP4_A
-	    ue 1 chip 0 die 1 entity 3 primary $IP4_A2
-	    port 0 4 $UB_IP6_A cna $UB_IP4_A
-	    port 1 4 $IP6_A2 cna $IP4_A2
-	  link 0:4 0:4
-	  link 1:4 1:4
-	node 2 super 7 $([[ $1 == 2 ]] && echo current)
-	  dev 0 $EID_B
-	    ue 0 chip 0 die 0 entity 3 primary $UB_IP4_B
-	    ue 1 chip 0 die 1 entity 3 primary $IP4_B2
-	    port 0 4 $UB_IP6_B cna $UB_IP4_B
-	    port 1 4 $IP6_B2 cna $IP4_B2
+	node $1 super 7 $([[ $1 == "$2" ]] && echo current)
+	  dev 0 $3
+	    ue 0 chip 0 die 0 entity 3 primary $4
+	    ue 1 chip 0 die 1 entity 3 primary $6
+	    port 0 4 $5 cna $4
+	    port 1 4 $7 cna $6
 	  link 0:4 0:4
 	  link 1:4 1:4
 	TOPO
+}
+
+# ubagg_topo CURRENT: the topology file of node CURRENT (1: A, 2: B)
+ubagg_topo() {
+	ubagg_node 1 "$1" "$EID_A" "$UB_IP4_A" "$UB_IP6_A" "$IP4_A2" "$IP6_A2"
+	ubagg_node 2 "$1" "$EID_B" "$UB_IP4_B" "$UB_IP6_B" "$IP4_B2" "$IP6_B2"
 }
 
 # ubagg_pair_create DIR: the namespace pair, its second veth pair, the
