@@ -104,6 +104,7 @@ static void udma_sq_batch_init(struct udma_sq *sq, struct udma_sq_batch *b)
 		.atomic_feature = cap->atomic_feature,
 		.jetty = !!sq->jetty,
 		.bound = sq->bound,
+		.bonding = !!sq->udev->bond,
 	};
 	b->dev = dev;
 	b->uctx = udma_sq_uctx(sq);

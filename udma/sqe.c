@@ -14,6 +14,8 @@
  *     outside cap.atomic_feature, WRITE_ATOMIC (an atomic add) without
  *     FAA in it                                   UNSUPPORTED_OPCODE_ERR
  *  3. NOP: nothing more
+ *     SEND_IMM on a bonding device with immediate data outside
+ *     UBAGG_IMM_DATA_USABLE_MASK (bits 21-39)  LOC_OPERATION_ERR
  *  4. an RC jetty that is not bound (RC sends only to the bound peer)
  *                                                 LOC_OPERATION_ERR
  *  5. inline: INLINE with READ, an atomic or FLUSH_DMA, with SGEs, or
@@ -186,6 +188,9 @@ u8 udma_sqe_check(const struct udma_sqe *sqe, const struct udma_sq_limits *lim)
 	st = udma_sqe_check_opcode(sqe, lim);
 	if (st || sqe->opcode == URMA_OPC_NOP)
 		return st;
+	if (lim->bonding && sqe->opcode == URMA_OPC_SEND_IMM &&
+	    (sqe->data & ~UBAGG_IMM_DATA_USABLE_MASK))
+		return URMA_CR_LOC_OPERATION_ERR;
 	if (lim->trans_mode == UBCORE_TP_RC && lim->jetty && !lim->bound)
 		return URMA_CR_LOC_OPERATION_ERR;
 	st = udma_sqe_check_inline(sqe, lim);

@@ -398,6 +398,7 @@ enum udma_urma_cr_status {
  * @jetty: the queue is a jetty's (an RC jetty sends to its bound peer; an
  *	RC JFS, which cannot be bound, names its target in each SQE)
  * @bound: the queue is a jetty bound to a peer
+ * @bonding: the queue is a bonding device's (UBAGG_IMM_DATA_USABLE_MASK)
  */
 struct udma_sq_limits {
 	u32 trans_mode;
@@ -409,6 +410,7 @@ struct udma_sq_limits {
 	u32 atomic_feature;
 	bool jetty;
 	bool bound;
+	bool bonding;
 };
 
 /* What the engine knows of an imported target, copied out of the table. */

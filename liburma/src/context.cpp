@@ -185,7 +185,8 @@ urma_context_t *urma_create_context(urma_device_t *dev, uint32_t eid_index)
     ctx->ref.atomic_cnt = 1;
     // a bonding device's contexts have its mode (urma_admin agg add)
     urma::BondState bond;
-    ctx->aggr_mode = urma::read_bond(dev, &bond) ? bond.mode : URMA_AGGR_MODE_STANDALONE;
+    impl->bonding = urma::read_bond(dev, &bond);
+    ctx->aggr_mode = impl->bonding ? bond.mode : URMA_AGGR_MODE_STANDALONE;
     pthread_mutex_init(&ctx->mutex, nullptr);
     return ctx;
 }

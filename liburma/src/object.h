@@ -38,6 +38,7 @@ struct ContextImpl {
     // every create is checked against them before the kernel is asked.
     urma_device_cap_t cap;
     SegRegistry *segs = nullptr;  // owned; NULL in a context made by hand (unit tests)
+    bool bonding = false;         // a bonding device's (urma_admin agg add)
 };
 
 template <typename Impl, typename Pub> Impl *from_pub(Pub *pub)

@@ -131,12 +131,13 @@ urma_status_t post_recv(urma_jfr_t *jfr, urma_jfr_wr_t *wr, urma_jfr_wr_t **bad_
     });
 }
 
-SqLimits limits_of(const urma_jfs_cfg_t &cfg, bool rc_jetty)
+SqLimits limits_of(const urma_context_t *ctx, const urma_jfs_cfg_t &cfg, bool rc_jetty)
 {
     SqLimits lim;
     lim.max_sge = cfg.max_sge;
     lim.max_inline = cfg.max_inline_data;
     lim.rc_jetty = rc_jetty;
+    lim.bonding = from_pub<const ContextImpl>(ctx)->bonding;
     return lim;
 }
 
@@ -176,7 +177,7 @@ urma_status_t urma_post_jfs_wr(urma_jfs_t *jfs, urma_jfs_wr_t *wr, urma_jfs_wr_t
         return URMA_EINVAL;
     }
     JfsImpl *impl = urma::from_pub<JfsImpl>(jfs);
-    return urma::post_send(jfs->urma_ctx, jfs->handle, impl->sq, urma::limits_of(jfs->jfs_cfg, false), wr,
+    return urma::post_send(jfs->urma_ctx, jfs->handle, impl->sq, urma::limits_of(jfs->urma_ctx, jfs->jfs_cfg, false), wr,
                            bad_wr);
 }
 
@@ -188,7 +189,7 @@ urma_status_t urma_post_jetty_send_wr(urma_jetty_t *jetty, urma_jfs_wr_t *wr, ur
     }
     JettyImpl *impl = urma::from_pub<JettyImpl>(jetty);
     const bool rc = jetty->jetty_cfg.jfs_cfg.trans_mode == URMA_TM_RC;
-    return urma::post_send(jetty->urma_ctx, jetty->handle, impl->sq, urma::limits_of(jetty->jetty_cfg.jfs_cfg, rc),
+    return urma::post_send(jetty->urma_ctx, jetty->handle, impl->sq, urma::limits_of(jetty->urma_ctx, jetty->jetty_cfg.jfs_cfg, rc),
                            wr, bad_wr);
 }
 

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The UB/URMA stack authors
 #include "wqe.h"
 
+#include <ub/ubagg_topo.h>
 #include <ub/ubcore_opcode.h>
 
 #include <cstring>
@@ -178,6 +179,18 @@ bool atomic_operands(const urma_sge_t *dst, const urma_sge_t *src, udma_sqe *sqe
     return true;
 }
 
+// A SEND_IMM's immediate data fits, unless the device is a bonding one
+// and it uses the bonding layer's bits.
+bool imm_data_fits(uint64_t imm, const SqLimits &lim)
+{
+    if (lim.bonding && (imm & ~UBAGG_IMM_DATA_USABLE_MASK) != 0) {
+        URMA_LOG_ERR("send_imm on a bonding device: immediate data 0x%llx uses bits 21-39 (mask 0x%llx)\n",
+                     static_cast<unsigned long long>(imm), UBAGG_IMM_DATA_USABLE_MASK);
+        return false;
+    }
+    return true;
+}
+
 bool is_send(urma_opcode_t op)
 {
     return op == URMA_OPC_SEND || op == URMA_OPC_SEND_IMM || op == URMA_OPC_SEND_INVALIDATE;
@@ -226,8 +239,10 @@ urma_status_t encode_sqe(const urma_jfs_wr_t &wr, const SqLimits &lim, udma_sqe 
     case URMA_OPC_SEND_IMM:
     case URMA_OPC_SEND_INVALIDATE:
         ok = local_sgl(wr.send.src, inline_data, lim, sqe);
-        if (wr.opcode == URMA_OPC_SEND_IMM)
+        if (wr.opcode == URMA_OPC_SEND_IMM) {
             sqe->data = wr.send.imm_data;
+            ok = ok && imm_data_fits(wr.send.imm_data, lim);
+        }
         if (ok && wr.opcode == URMA_OPC_SEND_INVALIDATE) {
             // The segment to invalidate is the target's: one we imported.
             sqe->rseg_idx = rseg_idx_of(wr.send.tseg);

@@ -20,6 +20,9 @@ struct SqLimits {
     // An RC jetty sends to the jetty it is bound to: its SQEs carry
     // target_idx 0 and wr->tjetty is not looked at (UMDK does the same).
     bool rc_jetty;
+    // A bonding device's queue: a SEND_IMM's immediate data may use only
+    // the bits of UBAGG_IMM_DATA_USABLE_MASK (user guide 6.2.1).
+    bool bonding = false;
 };
 
 // Fills *sqe (all 256 bytes) from wr; URMA_SUCCESS or URMA_EINVAL (logged)

@@ -7,6 +7,7 @@
 //   ubagg_topo_probe check NODE_NUM MAX_NODES
 //   ubagg_topo_probe ping DEV DST_EID COUNT
 //   ubagg_topo_probe leave DEV DST_EID COUNT
+//   ubagg_topo_probe bond DEV MODE ENABLED_COUNT ACTIVE_COUNT PEER_EID
 //
 // With a topology of NODE_NUM nodes set in its namespace and ubagg.ko
 // loaded with max_nodes=MAX_NODES, as root: GET_TOPO of every node over
@@ -23,6 +24,10 @@
 // DST_EID, each answered by a SEND_IMM with the same immediate data and
 // payload within 5 s. leave: COUNT such requests, then the process
 // leaves without waiting: the answers go to a jetty that is gone.
+//
+// bond: on bonding device DEV, liburma's view of it (its mode, the
+// enabled and active member counts of QUERY_PORT) and the refusal of a
+// SEND_IMM to PEER_EID whose immediate data uses the bonding bits.
 //
 // Prints each check; exit status 0 when all pass.
 #include <fcntl.h>
@@ -251,6 +256,19 @@ int run_check(uint32_t node_num, uint32_t max_nodes)
     return failures ? 1 : 0;
 }
 
+// A SEND_IMM of one SGE to @tjetty, with a completion.
+urma_jfs_wr_t send_imm_wr(urma_target_jetty_t *tjetty, urma_sge_t *sge, uint64_t imm)
+{
+    urma_jfs_wr_t wr{};
+    wr.opcode = URMA_OPC_SEND_IMM;
+    wr.flag.bs.complete_enable = 1;
+    wr.tjetty = tjetty;
+    wr.send.src.sge = sge;
+    wr.send.src.num_sge = 1;
+    wr.send.imm_data = imm;
+    return wr;
+}
+
 // liburma's objects of one ping run, deleted in reverse order.
 class PingRes {
 public:
@@ -328,13 +346,7 @@ public:
         for (uint32_t i = 0; i < kMsg; i++)
             buf[i] = static_cast<uint8_t>(imm * 7 + i);
         urma_sge_t sge{reinterpret_cast<uintptr_t>(buf.data()), kMsg, seg, {}};
-        urma_jfs_wr_t wr{};
-        wr.opcode = URMA_OPC_SEND_IMM;
-        wr.flag.bs.complete_enable = 1;
-        wr.tjetty = tjetty;
-        wr.send.src.sge = &sge;
-        wr.send.src.num_sge = 1;
-        wr.send.imm_data = imm;
+        urma_jfs_wr_t wr = send_imm_wr(tjetty, &sge, imm);
         urma_jfs_wr_t *bad = nullptr;
         if (urma_post_jetty_send_wr(jetty, &wr, &bad) != URMA_SUCCESS)
             return "post send";
@@ -411,9 +423,79 @@ int run_ping(const char *dev, const char *dst_text, uint32_t count, bool leave =
     return failures ? 1 : 0;
 }
 
+// The immediate-data limit of a bonding device (user guide 6.2.1): a
+// SEND_IMM to a jetty of PEER whose immediate data uses bit 21 or bit 39
+// is refused at post (URMA_EINVAL, bad_wr the WR), nothing is sent, while
+// one with every other bit set is sent and completes. UM: its
+// import opens no connection, so the peer needs no such jetty. That the
+// other bits arrive: urma_perftest --enable_imm over the device.
+void check_bonding_imm(urma_context_t *ctx, urma_jfc_t *jfc, const urma_eid_t &peer)
+{
+    urma_jfr_cfg_t jfr_cfg{};
+    jfr_cfg.depth = 16;
+    jfr_cfg.trans_mode = URMA_TM_UM;
+    jfr_cfg.max_sge = 1;
+    jfr_cfg.jfc = jfc;
+    urma_jfr_t *jfr = urma_create_jfr(ctx, &jfr_cfg);
+    urma_jetty_cfg_t cfg{};
+    cfg.flag.bs.share_jfr = 1;
+    cfg.jfs_cfg.depth = 16;
+    cfg.jfs_cfg.trans_mode = URMA_TM_UM;
+    cfg.jfs_cfg.max_sge = 1;
+    cfg.jfs_cfg.jfc = jfc;
+    cfg.shared.jfr = jfr;
+    urma_jetty_t *jetty = jfr ? urma_create_jetty(ctx, &cfg) : nullptr;
+    urma_rjetty_t rjetty{};
+    rjetty.jetty_id.eid = peer;
+    rjetty.jetty_id.id = 5;
+    rjetty.trans_mode = URMA_TM_UM;
+    rjetty.type = URMA_JETTY;
+    urma_token_t token{};
+    urma_target_jetty_t *tjetty = jetty ? urma_import_jetty(ctx, &rjetty, &token) : nullptr;
+    check(tjetty != nullptr, "a UM jetty and the import of a jetty of the peer");
+    if (tjetty != nullptr) {
+        uint64_t word = 0;
+        urma_seg_cfg_t seg_cfg{};
+        seg_cfg.va = reinterpret_cast<uintptr_t>(&word);
+        seg_cfg.len = sizeof(word);
+        seg_cfg.flag.bs.access = URMA_ACCESS_LOCAL_ONLY;
+        urma_target_seg_t *seg = urma_register_seg(ctx, &seg_cfg);
+        check(seg != nullptr, "a segment");
+        urma_sge_t sge{reinterpret_cast<uintptr_t>(&word), sizeof(word), seg, {}};
+        urma_jfs_wr_t wr = send_imm_wr(tjetty, &sge, 0);
+        urma_jfs_wr_t *bad = nullptr;
+        auto post = [&](uint64_t imm) {
+            wr.send.imm_data = imm;
+            bad = nullptr;
+            return seg ? urma_post_jetty_send_wr(jetty, &wr, &bad) : URMA_EINVAL;
+        };
+        // every usable bit set: sent (a UM datagram completes when sent)
+        urma_cr_t cr{};
+        check(post(UBAGG_IMM_DATA_USABLE_MASK) == URMA_SUCCESS, "SEND_IMM with every usable bit: posted");
+        int n = 0;
+        for (int i = 0; i < 500 && n == 0; i++, usleep(10000))
+            n = urma_poll_jfc(jfc, 1, &cr);
+        check(n == 1 && cr.status == URMA_CR_SUCCESS, "its completion (status " + std::to_string(cr.status) + ")");
+        for (unsigned bit : {21u, 39u})
+            check(post(UBAGG_IMM_DATA_USABLE_MASK | 1ULL << bit) == URMA_EINVAL && bad == &wr,
+                  "SEND_IMM with immediate-data bit " + std::to_string(bit) + ": URMA_EINVAL, bad_wr the WR");
+        usleep(100000);
+        check(urma_poll_jfc(jfc, 1, &cr) == 0, "no completion: nothing was posted");
+        if (seg)
+            urma_unregister_seg(seg);
+        urma_unimport_jetty(tjetty);
+    }
+    if (jetty)
+        urma_delete_jetty(jetty);
+    if (jfr)
+        urma_delete_jfr(jfr);
+}
+
 // A bonding device through liburma: the context's aggregation mode and
-// URMA_OPT_AGGR_MODE, and BONDP_USER_CTL_QUERY_PORT on a JFR of it.
-int run_bond(const char *dev_name, const char *mode_name, uint32_t enabled, uint32_t active)
+// URMA_OPT_AGGR_MODE, BONDP_USER_CTL_QUERY_PORT on a JFR of it, and the
+// immediate-data limit towards PEER (the other side's bonding EID).
+int run_bond(const char *dev_name, const char *mode_name, uint32_t enabled, uint32_t active,
+             const char *peer_text)
 {
     const char *const names[] = {"standalone", "active_backup", "balance"};
     int mode = -1;
@@ -421,6 +503,8 @@ int run_bond(const char *dev_name, const char *mode_name, uint32_t enabled, uint
         if (std::strcmp(mode_name, names[m]) == 0)
             mode = m;
     check(mode >= 0, std::string("mode ") + mode_name);
+    urma_eid_t peer{};
+    check(urma_str_to_eid(peer_text, &peer) == 0, std::string("EID ") + peer_text);
     urma_init_attr_t init{};
     check(urma_init(&init) == URMA_SUCCESS, "urma_init");
     urma_device_t *dev = urma_get_device_by_name(const_cast<char *>(dev_name));
@@ -472,6 +556,8 @@ int run_bond(const char *dev_name, const char *mode_name, uint32_t enabled, uint
     check(urma_user_ctl(ctx, &in, &out) == URMA_EINVAL, "QUERY_PORT of no JFR: URMA_EINVAL");
     urma_user_ctl_in_t seg_cache{0, 0, BONDP_USER_CTL_ENABLE_SEG_CACHE};
     check(urma_user_ctl(ctx, &seg_cache, &out) == URMA_ENOPERM, "ENABLE_SEG_CACHE: URMA_ENOPERM");
+    if (jfc)
+        check_bonding_imm(ctx, jfc, peer);
 
     if (jfr)
         urma_delete_jfr(jfr);
@@ -493,12 +579,12 @@ int main(int argc, char **argv)
     if (argc == 5 && (std::strcmp(argv[1], "ping") == 0 || std::strcmp(argv[1], "leave") == 0))
         return run_ping(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)),
                         argv[1][0] == 'l');
-    if (argc == 6 && std::strcmp(argv[1], "bond") == 0)
+    if (argc == 7 && std::strcmp(argv[1], "bond") == 0)
         return run_bond(argv[2], argv[3], static_cast<uint32_t>(std::strtoul(argv[4], nullptr, 10)),
-                        static_cast<uint32_t>(std::strtoul(argv[5], nullptr, 10)));
+                        static_cast<uint32_t>(std::strtoul(argv[5], nullptr, 10)), argv[6]);
     std::fprintf(stderr,
                  "usage: %s {check NODE_NUM MAX_NODES | {ping|leave} DEV DST_EID COUNT |\n"
-                 "       bond DEV MODE ENABLED_COUNT ACTIVE_COUNT}\n",
+                 "       bond DEV MODE ENABLED_COUNT ACTIVE_COUNT PEER_EID}\n",
                  argv[0]);
     return 2;
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include <ub/ubagg_topo.h>
 #include <ub/ubcore_opcode.h>
 
 #include "datapath.h"
@@ -280,6 +281,34 @@ TEST_F(Encode, SendAndSendImm)
     w.opcode = URMA_OPC_SEND;
     ASSERT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS);
     EXPECT_EQ(sqe_.opcode, URMA_OPC_SEND);
+}
+
+// A bonding device's SEND_IMM may not use bits 21-39 of the immediate
+// data (user guide 6.2.1); its other bits, its other opcodes and every
+// other device carry all 64.
+TEST_F(Encode, BondingSendImmKeepsTheBondingBitsFree)
+{
+    urma_sge_t src = lsge(0x1000, 8);
+    urma_jfs_wr_t w = wr(URMA_OPC_SEND_IMM);
+    w.send.src = {&src, 1};
+    urma::SqLimits bond = lim_;
+    bond.bonding = true;
+    w.send.imm_data = UBAGG_IMM_DATA_USABLE_MASK;
+    ASSERT_EQ(urma::encode_sqe(w, bond, &sqe_), URMA_SUCCESS);
+    EXPECT_EQ(sqe_.data, UBAGG_IMM_DATA_USABLE_MASK);
+    for (unsigned bit = 0; bit < 64; bit++) {
+        w.send.imm_data = 1ULL << bit;
+        const bool usable = bit < 21 || bit > 39;
+        EXPECT_EQ(urma::encode_sqe(w, bond, &sqe_), usable ? URMA_SUCCESS : URMA_EINVAL) << "bit " << bit;
+        EXPECT_EQ(urma::encode_sqe(w, lim_, &sqe_), URMA_SUCCESS) << "bit " << bit << ", not bonding";
+        EXPECT_EQ(sqe_.data, 1ULL << bit);
+    }
+    urma_sge_t dst = rsge(0x2000, 8);
+    urma_jfs_wr_t wi = wr(URMA_OPC_WRITE_IMM);
+    wi.rw.src = {&src, 1};
+    wi.rw.dst = {&dst, 1};
+    wi.rw.notify_data = ~0ULL;
+    EXPECT_EQ(urma::encode_sqe(wi, bond, &sqe_), URMA_SUCCESS);
 }
 
 TEST_F(Encode, SendInvalidateNamesTheImportedSegment)

@@ -494,6 +494,36 @@ static void sqe_send_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &rm_lim), URMA_CR_SUCCESS);
 }
 
+/*
+ * A bonding device's SEND_IMM: bits 21 to 39 of the immediate data are
+ * refused, the others pass; other opcodes and other devices carry all.
+ */
+static void sqe_bonding_imm(struct kunit *test)
+{
+	struct udma_sq_limits lim = rm_lim;
+	struct udma_sqe sqe;
+	u32 bit;
+
+	lim.bonding = true;
+	sqe_init(&sqe, URMA_OPC_SEND_IMM, 1, 8);
+	sqe.data = UBAGG_IMM_DATA_USABLE_MASK;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim), URMA_CR_SUCCESS);
+	for (bit = 0; bit < 64; bit++) {
+		bool usable = bit < 21 || bit > 39;
+
+		sqe.data = BIT_ULL(bit);
+		KUNIT_EXPECT_EQ_MSG(test, udma_sqe_check(&sqe, &lim),
+				    usable ? URMA_CR_SUCCESS :
+					     URMA_CR_LOC_OPERATION_ERR,
+				    "bit %u", bit);
+		KUNIT_EXPECT_EQ_MSG(test, udma_sqe_check(&sqe, &rm_lim),
+				    URMA_CR_SUCCESS, "bit %u, not bonding", bit);
+	}
+	sqe_init(&sqe, URMA_OPC_WRITE_IMM, 1, 8);
+	sqe.data = ~0ULL;
+	KUNIT_EXPECT_EQ(test, udma_sqe_check(&sqe, &lim), URMA_CR_SUCCESS);
+}
+
 static struct kunit_case udma_sqe_cases[] = {
 	KUNIT_CASE(sqe_valid),
 	KUNIT_CASE(sqe_nop),
@@ -510,6 +540,7 @@ static struct kunit_case udma_sqe_cases[] = {
 	KUNIT_CASE(sqe_write_notify),
 	KUNIT_CASE(sqe_write_atomic_and_flush),
 	KUNIT_CASE(sqe_send_invalidate),
+	KUNIT_CASE(sqe_bonding_imm),
 	{}
 };
 

@@ -37,6 +37,16 @@
 #define UBAGG_PORT_NUM		9	/* ports per IODie */
 #define UBAGG_DEV_NUM		256	/* aggregated devices per node */
 
+/*
+ * The bits of a SEND_IMM's immediate data an application may use on a
+ * bonding device (user guide 6.2.1): 0 to 20 and 40 to 63. Bits 21 to 39
+ * belong to the bonding layer, so a SEND_IMM on a bonding device with any
+ * of them set is refused (liburma: URMA_EINVAL at post; a WQE written
+ * into the ring by other means: a LOC_OPERATION_ERR completion). Other
+ * devices carry all 64 bits.
+ */
+#define UBAGG_IMM_DATA_USABLE_MASK	0xFFFFFF00001FFFFFULL
+
 /* struct ubagg_topo_node.type */
 #define UBAGG_TOPO_TYPE_FULLMESH_1D	0
 #define UBAGG_TOPO_TYPE_CLOS		1

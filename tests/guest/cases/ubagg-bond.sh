@@ -5,12 +5,15 @@
 # Checked: urma_admin agg add's refusals (no topology, no such bonding EID,
 # nobody, taken), agg show, sysfs bond/, show topo naming the bonding
 # device and its members; ubagg_topo_probe bond (the context's mode,
-# URMA_OPT_AGGR_MODE, BONDP_USER_CTL_QUERY_PORT's counts); in each mode a
+# URMA_OPT_AGGR_MODE, BONDP_USER_CTL_QUERY_PORT's counts, a SEND_IMM
+# using immediate-data bit 21 or 39 refused at post); in each mode a
 # urma_perftest run over bonding_dev_0 with --check, the members' packet
 # counters saying which member carried it: Standalone member 0 only;
 # ActiveBackup member 0, then member 1 while vA is down under a verified
 # RC stream, then member 0 again (failback) when it is up, the stream
-# complete and checked, then the same with RM; Balance both members
+# complete and checked, then the same with RM and SEND_IMM (the immediate
+# data of every message checked: the bits a bonding device leaves the
+# application arrive); Balance both members
 # (RC jetties spread), then member 0 alone while vA2 is down under the
 # stream. Then agg del, ubagg.ko unloaded with a bonding device alive, a
 # member's netdev deleted (the bonding devices of both sides go with it),
@@ -85,7 +88,7 @@ ub_ns "$A" "$UB_ADMIN" show topo > "$tmp/topo" || ub_fail "show topo"
 grep -qxF "Dev 0: $EID_A ($BOND over $UB_DEV_A $A2)" "$tmp/topo" || ub_fail "show topo: $(< "$tmp/topo")"
 ub_ns "$A" "$UB_ADMIN" show topo 2 > "$tmp/topo" || ub_fail "show topo 2"
 grep -qxF "Dev 0: $EID_B" "$tmp/topo" || ub_fail "show topo 2: $(< "$tmp/topo")"
-ub_ns "$A" "$probe" bond "$BOND" standalone 2 1 || ub_fail "ubagg_topo_probe bond (standalone)"
+ub_ns "$A" "$probe" bond "$BOND" standalone 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (standalone)"
 
 # perf NAME CMD SIZE ITERS [OPTION...]: urma_perftest CMD over the bonding
 # devices with --check, server in B, client in A, the TCP side channel
@@ -176,19 +179,19 @@ failover() {
 
 echo "== ActiveBackup"
 ubagg_bond_add active_backup
-ub_ns "$A" "$probe" bond "$BOND" active_backup 2 1 || ub_fail "ubagg_topo_probe bond (active_backup)"
+ub_ns "$A" "$probe" bond "$BOND" active_backup 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (active_backup)"
 perf "ActiveBackup write" write_bw 65536 64 -p RC
 tx "$A" 1
 ((TX == 0)) || ub_fail "ActiveBackup: the backup sent $TX packets"
 SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC
 grep -q "member $UB_DEV_A  up  active" <(ub_ns "$A" "$UB_ADMIN" agg show) ||
 	ub_fail "ActiveBackup: member 0 is not active again"
-SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM
+SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM --enable_imm
 ubagg_bond_del
 
 echo "== Balance"
 ubagg_bond_add balance
-ub_ns "$A" "$probe" bond "$BOND" balance 2 2 || ub_fail "ubagg_topo_probe bond (balance)"
+ub_ns "$A" "$probe" bond "$BOND" balance 2 2 "$EID_B" || ub_fail "ubagg_topo_probe bond (balance)"
 perf "Balance write, 4 RC jetties" write_bw 65536 128 -p RC -J 4
 for m in 0 1; do
 	tx "$A" "$m"
@@ -196,7 +199,7 @@ for m in 0 1; do
 done
 SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 4000 -p RC -J 4
 ub_ns "$A" ip link set vA2 down
-ub_ns "$A" "$probe" bond "$BOND" balance 2 1 || ub_fail "ubagg_topo_probe bond (balance, one member down)"
+ub_ns "$A" "$probe" bond "$BOND" balance 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (balance, one member down)"
 ub_ns "$A" ip link set vA2 up
 ubagg_bond_del
 
