@@ -9,6 +9,7 @@
  * follows the EID table.
  */
 #include <linux/string.h>
+#include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
 
 #include "roub.h"
@@ -37,6 +38,23 @@ static enum ib_mtu roub_ib_mtu(enum ubcore_mtu mtu)
 }
 
 /*
+ * The port's LID. UB has no LIDs and roub routes by GID only (an address
+ * vector needs a GRH), but verbs applications on an InfiniBand link layer
+ * take a LID of 0 for "no subnet manager" and stop (ibv_rc_pingpong,
+ * perftest without a GID index): the port shows a unicast LID made from
+ * its GID 0's last 16 bits (1 .. 0xbfff), a label that is never used to
+ * reach it.
+ */
+static u16 roub_port_lid(struct ubcore_device *ub)
+{
+	union ubcore_eid eid;
+
+	if (ubcore_get_eid(ub, 0, &eid))
+		return 0;
+	return (u16)(get_unaligned_be16(&eid.raw[14]) % 0xbfff + 1);
+}
+
+/*
  * The port: active while ubcore reports the UB port active (its netdev up
  * with carrier). ubcore knows no link speed: the port reports the lowest
  * (1X SDR) rather than a made-up one.
@@ -58,7 +76,7 @@ int roub_query_port(struct ib_device *ibdev, u32 port,
 	attr->max_msg_sz = min_t(u64, ub->cap.max_msg_size, ROUB_MAX_RDMA_BYTES);
 	attr->active_width = IB_WIDTH_1X;
 	attr->active_speed = IB_SPEED_SDR;
-	attr->lid = 0;
+	attr->lid = roub_port_lid(ub);
 	attr->sm_lid = 0;
 	return 0;
 }

@@ -61,15 +61,60 @@ enum roub_rc_mode roub_rc_mode_get(void)
 	return READ_ONCE(roub_rc_mode);
 }
 
+/**
+ * roub_alloc_ucontext() - a process opens the RoUB device (uverbs)
+ * @ibuc: the context
+ * @udata: GET_CONTEXT's driver part; the answer is struct
+ *	roub_alloc_ucontext_resp (include/uapi/ub/roub_abi.h)
+ *
+ * The answer names the UB device, which libroub opens with liburma for
+ * its CQs, QPs and MRs; the device lives while the context does (the RDMA
+ * core disassociates contexts before roub_remove() returns).
+ *
+ * Context: process, may sleep.
+ * Return: 0 or -EFAULT.
+ */
+int roub_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	struct roub_dev *rdev = to_roub_dev(ibuc->device);
+	struct roub_alloc_ucontext_resp resp = {};
+
+	BUILD_BUG_ON(sizeof(resp.ub_dev_name) < UBCORE_MAX_DEV_NAME);
+	strscpy(resp.ub_dev_name, rdev->ub_dev->dev_name,
+		sizeof(resp.ub_dev_name));
+	/* GID 0, what kernel QPs send from too */
+	resp.eid_index = 0;
+	return ib_copy_to_udata(udata, &resp,
+				min_t(size_t, sizeof(resp), udata->outlen));
+}
+
+void roub_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
+/*
+ * The device goes while a process has it open: nothing of roub's is mapped
+ * into the process, so there is nothing to take back here, and having this
+ * op lets the core tear the context down (its PDs, then the context)
+ * without waiting for the process to close its file.
+ */
+static void roub_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 static const struct ib_device_ops roub_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.uverbs_abi_ver = ROUB_UVERBS_ABI_VERSION,
 
 	.alloc_pd = roub_alloc_pd,
+	.alloc_ucontext = roub_alloc_ucontext,
+	.dealloc_ucontext = roub_dealloc_ucontext,
 	.create_cq = roub_create_cq,
 	.create_qp = roub_create_qp,
 	.dealloc_pd = roub_dealloc_pd,
 	.dereg_mr = roub_dereg_mr,
+	.disassociate_ucontext = roub_disassociate_ucontext,
 	.destroy_cq = roub_destroy_cq,
 	.destroy_qp = roub_destroy_qp,
 	.get_dma_mr = roub_get_dma_mr,
@@ -90,6 +135,7 @@ static const struct ib_device_ops roub_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_cq, roub_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, roub_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, roub_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, roub_ucontext, ibuc),
 };
 
 static struct ubcore_client roub_client;

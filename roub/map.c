@@ -21,10 +21,10 @@ static const struct {
 	enum ubcore_opcode uop;
 	enum ib_wc_opcode wc;
 } roub_opcodes[] = {
-	{ IB_WR_RDMA_WRITE, UBCORE_OPC_WRITE, IB_WC_RDMA_WRITE },
-	{ IB_WR_RDMA_WRITE_WITH_IMM, UBCORE_OPC_WRITE_IMM, IB_WC_RDMA_WRITE },
-	{ IB_WR_SEND, UBCORE_OPC_SEND, IB_WC_SEND },
-	{ IB_WR_RDMA_READ, UBCORE_OPC_READ, IB_WC_RDMA_READ },
+#define ROUB_OPCODE(wr, uop, wc) \
+	{ IB_WR_##wr, UBCORE_OPC_##uop, IB_WC_##wc },
+	ROUB_OPCODE_TABLE(ROUB_OPCODE)
+#undef ROUB_OPCODE
 };
 
 /**
@@ -77,21 +77,9 @@ static const struct {
 	enum ubcore_cr_status cr;
 	enum ib_wc_status wc;
 } roub_statuses[] = {
-	{ UBCORE_CR_SUCCESS, IB_WC_SUCCESS },
-	{ UBCORE_CR_UNSUPPORTED_OPCODE_ERR, IB_WC_LOC_QP_OP_ERR },
-	{ UBCORE_CR_LOC_LEN_ERR, IB_WC_LOC_LEN_ERR },
-	{ UBCORE_CR_LOC_OPERATION_ERR, IB_WC_LOC_QP_OP_ERR },
-	{ UBCORE_CR_LOC_ACCESS_ERR, IB_WC_LOC_PROT_ERR },
-	{ UBCORE_CR_REM_RESP_LEN_ERR, IB_WC_REM_INV_REQ_ERR },
-	{ UBCORE_CR_REM_UNSUPPORTED_REQ_ERR, IB_WC_REM_INV_REQ_ERR },
-	{ UBCORE_CR_REM_OPERATION_ERR, IB_WC_REM_OP_ERR },
-	{ UBCORE_CR_REM_ACCESS_ABORT_ERR, IB_WC_REM_ACCESS_ERR },
-	{ UBCORE_CR_ACK_TIMEOUT_ERR, IB_WC_RETRY_EXC_ERR },
-	{ UBCORE_CR_RNR_RETRY_CNT_EXC_ERR, IB_WC_RNR_RETRY_EXC_ERR },
-	{ UBCORE_CR_WR_FLUSH_ERR, IB_WC_WR_FLUSH_ERR },
-	{ UBCORE_CR_WR_UNHANDLED, IB_WC_WR_FLUSH_ERR },
-	{ UBCORE_CR_LOC_DATA_POISON, IB_WC_LOC_PROT_ERR },
-	{ UBCORE_CR_REM_DATA_POISON, IB_WC_REM_OP_ERR },
+#define ROUB_STATUS(cr, wc) { UBCORE_CR_##cr, IB_WC_##wc },
+	ROUB_STATUS_TABLE(ROUB_STATUS)
+#undef ROUB_STATUS
 };
 
 /**
@@ -129,18 +117,13 @@ int roub_recv_wc_opcode(enum ubcore_cr_opcode op, enum ib_wc_opcode *out,
 			bool *imm)
 {
 	switch (op) {
-	case UBCORE_CR_OPC_SEND:
-		*out = IB_WC_RECV;
-		*imm = false;
+#define ROUB_RECV(cr, wc, with_imm)		\
+	case UBCORE_CR_OPC_##cr:		\
+		*out = IB_WC_##wc;		\
+		*imm = with_imm;		\
 		return 0;
-	case UBCORE_CR_OPC_SEND_WITH_IMM:
-		*out = IB_WC_RECV;
-		*imm = true;
-		return 0;
-	case UBCORE_CR_OPC_WRITE_WITH_IMM:
-		*out = IB_WC_RECV_RDMA_WITH_IMM;
-		*imm = true;
-		return 0;
+	ROUB_RECV_TABLE(ROUB_RECV)
+#undef ROUB_RECV
 	default:
 		return -EPROTO;
 	}

@@ -24,9 +24,10 @@
 
 #include "roub.h"
 
+/* A process's PD (libroub's ibv_alloc_pd) is the same nothing. */
 int roub_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return udata ? -EOPNOTSUPP : 0;
+	return 0;
 }
 
 int roub_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)

@@ -19,12 +19,11 @@
 #include <ub/ubcore_device.h>
 #include <ub/ubcore_dp.h>
 #include <ub/ubcore_event.h>
+#include <uapi/ub/roub_abi.h>
 
-/* The guide's limits (7.1, "规格与约束"). */
-#define ROUB_MAX_SEND_SGE	8
-#define ROUB_MAX_RECV_SGE	1
-#define ROUB_MAX_SEND_BYTES	SZ_64K
-#define ROUB_MAX_RDMA_BYTES	SZ_2G
+#include "roub_map.h"
+
+/* The guide's SGE and size limits are in roub_map.h (libroub's too). */
 /* Reads (and atomics, none) in flight per QP: udma's SQ window bound. */
 #define ROUB_MAX_RD_ATOM	16
 /* The pkey table: the default full-membership key only. */
@@ -33,9 +32,9 @@
 /*
  * Keys: an MR's lkey and rkey are one 32-bit value, the token ID of its
  * segment in the high 20 bits and 12 random bits below; the segment's
- * token value is the key itself (README "Keys").
+ * token value is the key itself (README "Keys"; the layout is the
+ * provider ABI's, include/uapi/ub/roub_abi.h, as libroub makes them too).
  */
-#define ROUB_KEY_RAND_BITS	12
 #define ROUB_KEY_RAND_MASK	GENMASK(ROUB_KEY_RAND_BITS - 1, 0)
 
 static inline u32 roub_key_token_id(u32 key)
@@ -90,6 +89,15 @@ static inline struct roub_dev *to_roub_dev(struct ib_device *ibdev)
 
 struct roub_pd {
 	struct ib_pd ibpd;
+};
+
+/*
+ * A process's context (uverbs GET_CONTEXT): nothing below it. libroub
+ * opens the UB device the answer names with liburma and makes its CQs,
+ * QPs and MRs there (README "libroub").
+ */
+struct roub_ucontext {
+	struct ib_ucontext ibuc;
 };
 
 /**
@@ -267,6 +275,10 @@ int roub_query_gid(struct ib_device *ibdev, u32 port, int index,
 int roub_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
 void roub_eid_event(struct ubcore_event_handler *handler,
 		    const struct ubcore_event *event);
+
+/* main.c */
+int roub_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
+void roub_dealloc_ucontext(struct ib_ucontext *ibuc);
 
 /* mr.c */
 int roub_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
