@@ -191,7 +191,7 @@ run_named() {
 slow=(urma_nspair_itest ums-ns-pair ums-apps ums_socket_itest netns-logical
 	ipourma-ns-pair ubagg-bond ubagg-topo urma_wire_ops_itest urma_perftest_itest udma-rtp-netem udma-force-wire-dp fault-injection
 	fuzz-uboe-flood liburma_object_itest urma_dp_ops_itest udma-uboe-wire
-	urma_admin_itest fuzz-uburma-ioctl fuzz-uboe-packets roub-ns-pair cm-peer-loss)
+	urma_admin_itest fuzz-uburma-ioctl fuzz-uboe-packets roub-ns-pair roub-verbs-user cm-peer-loss)
 declare -A started
 for n in "${slow[@]}" "${names[@]}"; do
 	[[ -n ${kind[$n]:-} && -z ${started[$n]:-} ]] || continue

@@ -1,0 +1,151 @@
+#!/bin/bash
+# libroub: unmodified verbs applications (Debian's ibverbs-utils and
+# perftest, through Debian's libibverbs) on the RoUB devices of lib.sh's
+# namespace pair: roub_udmaA in uboeA, roub_udmaB in uboeB, every URMA
+# message a UBoE packet on the veth. The RDMA subsystem is in its shared
+# namespace mode, so both namespaces see both ib_devices; each side uses
+# the one over its own UB device (libroub opens that UB device with
+# liburma, which only its namespace has). libibverbs loads the provider
+# of the build tree through RDMAV_DRIVERS (libibverbs' own variable).
+#
+# Checked: ibv_devices lists both devices, ibv_devinfo shows the port
+# active with its LID and GID 0 the device's first EID (vA's IPv4 address); ibv_rc_pingpong with
+# buffer validation; perftest's ib_write_bw, ib_send_bw, ib_read_lat and
+# ib_write_lat (GRH addressing: -x 0; the lat tests at udma's inline
+# maximum); a server killed with its QP, CQs and MRs live leaves no UB
+# object and no PD behind; nothing left when roub.ko goes (kmemleak runs
+# after every case).
+set -eu
+. "$UB_TOP/tests/guest/lib.sh"
+
+A=$UB_NS_A B=$UB_NS_B
+DA=roub_$UB_DEV_A DB=roub_$UB_DEV_B
+export RDMAV_DRIVERS=$UB_TOP/build/libroub/libroub
+[[ -e $RDMAV_DRIVERS-rdmav34.so ]] || ub_fail "no $RDMAV_DRIVERS-rdmav34.so (make userspace)"
+tmp=$(mktemp -d)
+srv=
+
+cleanup() {
+	[[ -z $srv ]] || kill -9 "$srv" 2> /dev/null || true
+	ub_module_loaded roub && ub_rmmod roub
+	ub_unload_stack || true
+	ub_nspair_destroy
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# no_objects NS DEV: DEV has no UB object left (sysfs objects/).
+no_objects() {
+	# shellcheck disable=SC2016
+	ub_ns "$1" bash -c 'for f in "$1"/objects/*; do
+		read -r v < "$f"
+		[[ $f == */pinned_pages || $v == 0 ]] || { echo "$f is $v"; exit 1; }
+	done' sh "$UB_CLASS/$2" || ub_fail "$2 has objects left"
+}
+
+# listening PID PORT: the process PID listens on TCP PORT (its namespace's
+# /proc/net, read without an exec).
+listening() {
+	local hex
+	printf -v hex '%04X' "$2"
+	grep -qs ":$hex [0:]* 0A " "/proc/$1/net/tcp" "/proc/$1/net/tcp6"
+}
+
+# pair NAME SERVER_ARGS -- CLIENT_ARGS: the server (uboeB, device DB) in
+# the background, the client (uboeA, DA) to it; both must succeed. The
+# port is the tools' default, 18515.
+pair() {
+	local name=$1 i rc=0
+	shift
+	local -a s=() c=()
+	while [[ $1 != -- ]]; do s+=("$1"); shift; done
+	shift
+	c=("$@")
+	echo "== $name: ${s[*]}"
+	ub_ns "$B" "${s[@]}" > "$tmp/$name.server" 2>&1 &
+	srv=$!
+	for ((i = 0; i < 600; i++)); do
+		listening "$srv" 18515 && break
+		kill -0 "$srv" 2> /dev/null || break
+		ub_sleep 0.1
+	done
+	ub_ns "$A" "${c[@]}" "$UB_IP4_B" > "$tmp/$name.client" 2>&1 || rc=$?
+	((rc == 0)) || kill -9 "$srv" 2> /dev/null || true
+	wait "$srv" || { local src=$?; ((rc)) || rc=$src; }
+	srv=
+	echo "-- server"; cat "$tmp/$name.server"
+	echo "-- client"; cat "$tmp/$name.client"
+	((rc == 0)) || ub_fail "$name failed ($rc)"
+}
+
+[[ -d /sys/module/ib_core ]] || modprobe ib_core
+[[ -d /sys/module/ib_uverbs ]] || modprobe ib_uverbs
+ub_nspair_create
+ub_load_stack
+ub_nspair_add_devs
+ub_insmod "$UB_KMOD/roub/roub.ko"
+
+echo "ibv_devices"
+ub_ns "$A" ibv_devices | tee "$tmp/devices"
+grep -q "^ *$DA " "$tmp/devices" || ub_fail "ibv_devices has no $DA"
+grep -q "^ *$DB " "$tmp/devices" || ub_fail "ibv_devices has no $DB"
+
+echo "ibv_devinfo"
+ub_ns "$A" ibv_devinfo -v -d "$DA" > "$tmp/devinfo" || { cat "$tmp/devinfo"; ub_fail "ibv_devinfo -d $DA"; }
+cat "$tmp/devinfo"
+grep -q "hca_id:[[:space:]]*$DA\$" "$tmp/devinfo" || ub_fail "no hca_id $DA"
+grep -q "state:[[:space:]]*PORT_ACTIVE" "$tmp/devinfo" || ub_fail "port not active"
+grep -q "port_lid:[[:space:]]*[1-9]" "$tmp/devinfo" || ub_fail "port LID 0"
+grep -q "max_qp_rd_atom:[[:space:]]*16" "$tmp/devinfo" || ub_fail "max_qp_rd_atom"
+gid=$(python3 -c 'import ipaddress, sys
+e = ipaddress.ip_address(sys.argv[1]).exploded.replace(":", "")
+print(":".join(e[i:i + 4] for i in range(0, 32, 4)))' "::ffff:$UB_IP4_A")
+grep -q "GID\[  0\]:[[:space:]]*$gid" "$tmp/devinfo" || ub_fail "GID 0 is not $gid"
+
+# ibv_rc_pingpong: SEND/RECV both ways, every buffer checked (-c)
+pair rc_pingpong ibv_rc_pingpong -d "$DB" -g 0 -n 200 -c -- \
+	ibv_rc_pingpong -d "$DA" -g 0 -n 200 -c
+grep -q "200 iters" "$tmp/rc_pingpong.client" || ub_fail "rc_pingpong: no 200 iterations"
+
+# perftest (-F: no CPU frequency check; --report_gbits); the wire path
+# under TCG moves about 10 MB/s: small counts
+pt=(-x 0 -F)
+pair ib_write_bw ib_write_bw -d "$DB" "${pt[@]}" -s 65536 -n 200 -- \
+	ib_write_bw -d "$DA" "${pt[@]}" -s 65536 -n 200
+pair ib_send_bw ib_send_bw -d "$DB" "${pt[@]}" -s 4096 -n 200 -- \
+	ib_send_bw -d "$DA" "${pt[@]}" -s 4096 -n 200
+pair ib_read_lat ib_read_lat -d "$DB" "${pt[@]}" -s 64 -n 200 -- \
+	ib_read_lat -d "$DA" "${pt[@]}" -s 64 -n 200
+pair ib_write_lat ib_write_lat -d "$DB" "${pt[@]}" -I 64 -s 8 -n 200 -- \
+	ib_write_lat -d "$DA" "${pt[@]}" -I 64 -s 8 -n 200
+for t in ib_write_bw ib_send_bw ib_read_lat ib_write_lat; do
+	grep -Eq '^ +(65536|4096|64|8) +200 ' "$tmp/$t.client" || ub_fail "$t: no result line"
+done
+
+echo "a server killed with live objects"
+ub_ns "$B" ib_write_bw -d "$DB" "${pt[@]}" -s 65536 -n 100000 > "$tmp/kill.server" 2>&1 &
+srv=$!
+for ((i = 0; i < 600; i++)); do
+	listening "$srv" 18515 && break
+	ub_sleep 0.1
+done
+ub_ns "$A" ib_write_bw -d "$DA" "${pt[@]}" -s 65536 -n 100000 "$UB_IP4_B" > "$tmp/kill.client" 2>&1 &
+cli=$!
+ub_sleep 3
+kill -9 "$srv" "$cli"
+wait "$srv" "$cli" 2> /dev/null || true
+srv=
+cat "$tmp/kill.server" "$tmp/kill.client"
+for ((i = 0; i < 100; i++)); do
+	no_objects "$A" "$UB_DEV_A" 2> /dev/null && no_objects "$B" "$UB_DEV_B" 2> /dev/null && break
+	ub_sleep 0.1
+done
+no_objects "$A" "$UB_DEV_A"
+no_objects "$B" "$UB_DEV_B"
+if rdma resource show pd 2> /dev/null | grep -q roub_; then
+	rdma resource show pd
+	ub_fail "PDs left on the RoUB devices"
+fi
+
+ub_rmmod roub
+echo "roub-verbs-user: ok"
