@@ -19,54 +19,58 @@
 /* Work requests per liburma call (one doorbell). */
 #define ROUB_BATCH 16
 
+/* The shared tables (roub/roub_tables.h) in libibverbs' and liburma's constants. */
+#define ROUB_WR(x)	IBV_WR_##x
+#define ROUB_UOP(x)	URMA_OPC_##x
+#define ROUB_WCOP(x)	IBV_WC_##x
+#define ROUB_CRST(x)	URMA_CR_##x
+#define ROUB_WCST(x)	IBV_WC_##x
+#define ROUB_CROP(x)	URMA_CR_OPC_##x
+#include "roub_tables.h"
+
+#define ROUB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 int roub_wc_status(urma_cr_status_t st, enum ibv_wc_status *out)
 {
-	switch (st) {
-#define ROUB_STATUS(cr, wc)			\
-	case URMA_CR_##cr:			\
-		*out = IBV_WC_##wc;		\
-		return 1;
-	ROUB_STATUS_TABLE(ROUB_STATUS)
-#undef ROUB_STATUS
-	case URMA_CR_WR_SUSPEND_DONE:
-	case URMA_CR_WR_FLUSH_ERR_DONE:
+	size_t i;
+
+	if (st == URMA_CR_WR_SUSPEND_DONE || st == URMA_CR_WR_FLUSH_ERR_DONE)
 		return 0; /* a queue's marker: no work request */
-	default:
-		*out = IBV_WC_GENERAL_ERR;
-		return 1;
-	}
+	*out = IBV_WC_GENERAL_ERR;
+	for (i = 0; i < ROUB_ARRAY_SIZE(roub_statuses); i++)
+		if (roub_statuses[i].cr == (int)st)
+			*out = (enum ibv_wc_status)roub_statuses[i].wc;
+	return 1;
 }
 
 static int roub_recv_opcode(urma_cr_opcode_t op, enum ibv_wc_opcode *out,
 			    int *imm)
 {
-	switch (op) {
-#define ROUB_RECV(cr, wc, with_imm)		\
-	case URMA_CR_OPC_##cr:			\
-		*out = IBV_WC_##wc;		\
-		*imm = with_imm;		\
-		return 0;
-	ROUB_RECV_TABLE(ROUB_RECV)
-#undef ROUB_RECV
-	default:
-		return EPROTO;
+	size_t i;
+
+	for (i = 0; i < ROUB_ARRAY_SIZE(roub_recv_opcodes); i++) {
+		if (roub_recv_opcodes[i].cr == (int)op) {
+			*out = (enum ibv_wc_opcode)roub_recv_opcodes[i].wc;
+			*imm = roub_recv_opcodes[i].imm;
+			return 0;
+		}
 	}
+	return EPROTO;
 }
 
 static int roub_send_opcode(enum ibv_wr_opcode op, urma_opcode_t *uop,
 			    enum ibv_wc_opcode *wc)
 {
-	switch (op) {
-#define ROUB_OPCODE(wr, u, w)			\
-	case IBV_WR_##wr:			\
-		*uop = URMA_OPC_##u;		\
-		*wc = IBV_WC_##w;		\
-		return 0;
-	ROUB_OPCODE_TABLE(ROUB_OPCODE)
-#undef ROUB_OPCODE
-	default:
-		return EINVAL;
+	size_t i;
+
+	for (i = 0; i < ROUB_ARRAY_SIZE(roub_opcodes); i++) {
+		if (roub_opcodes[i].wr == (int)op) {
+			*uop = (urma_opcode_t)roub_opcodes[i].uop;
+			*wc = (enum ibv_wc_opcode)roub_opcodes[i].wc;
+			return 0;
+		}
 	}
+	return EINVAL;
 }
 
 /* Append @wc to the CQ's own queue; its lock held. The queue grows. */

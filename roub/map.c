@@ -15,17 +15,14 @@
 
 #include "roub.h"
 
-/* The four opcodes the guide's post_send supports (7.1, item 3). */
-static const struct {
-	enum ib_wr_opcode wr;
-	enum ubcore_opcode uop;
-	enum ib_wc_opcode wc;
-} roub_opcodes[] = {
-#define ROUB_OPCODE(wr, uop, wc) \
-	{ IB_WR_##wr, UBCORE_OPC_##uop, IB_WC_##wc },
-	ROUB_OPCODE_TABLE(ROUB_OPCODE)
-#undef ROUB_OPCODE
-};
+/* The shared tables (roub_tables.h) in the kernel's constants. */
+#define ROUB_WR(x)	IB_WR_##x
+#define ROUB_UOP(x)	UBCORE_OPC_##x
+#define ROUB_WCOP(x)	IB_WC_##x
+#define ROUB_CRST(x)	UBCORE_CR_##x
+#define ROUB_WCST(x)	IB_WC_##x
+#define ROUB_CROP(x)	UBCORE_CR_OPC_##x
+#include "roub_tables.h"
 
 /**
  * roub_wr_opcode() - the URMA opcode of a verbs send opcode
@@ -69,19 +66,6 @@ u32 roub_wr_flags(int send_flags, bool sig_all)
 	return f.value;
 }
 
-/*
- * Completion statuses. The two markers a queue writes for itself
- * (WR_SUSPEND_DONE, WR_FLUSH_ERR_DONE: no work request) have no WC.
- */
-static const struct {
-	enum ubcore_cr_status cr;
-	enum ib_wc_status wc;
-} roub_statuses[] = {
-#define ROUB_STATUS(cr, wc) { UBCORE_CR_##cr, IB_WC_##wc },
-	ROUB_STATUS_TABLE(ROUB_STATUS)
-#undef ROUB_STATUS
-};
-
 /**
  * roub_wc_status() - the WC status of a completion record's status
  * @st: the record's
@@ -116,17 +100,16 @@ bool roub_wc_status(enum ubcore_cr_status st, enum ib_wc_status *out)
 int roub_recv_wc_opcode(enum ubcore_cr_opcode op, enum ib_wc_opcode *out,
 			bool *imm)
 {
-	switch (op) {
-#define ROUB_RECV(cr, wc, with_imm)		\
-	case UBCORE_CR_OPC_##cr:		\
-		*out = IB_WC_##wc;		\
-		*imm = with_imm;		\
-		return 0;
-	ROUB_RECV_TABLE(ROUB_RECV)
-#undef ROUB_RECV
-	default:
-		return -EPROTO;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(roub_recv_opcodes); i++) {
+		if (roub_recv_opcodes[i].cr == op) {
+			*out = roub_recv_opcodes[i].wc;
+			*imm = roub_recv_opcodes[i].imm;
+			return 0;
+		}
 	}
+	return -EPROTO;
 }
 
 /**

@@ -12,7 +12,8 @@ PKGS=(
 	cmake g++ pkg-config libgtest-dev googletest libgmock-dev
 	libnl-3-dev libnl-genl-3-dev
 	iproute2 ethtool dkms
-	perftest rdma-core ibverbs-providers iperf3 sockperf linux-perf
+	perftest rdma-core ibverbs-providers ibverbs-utils libibverbs-dev
+	iperf3 sockperf linux-perf
 	redis-server
 )
 
