@@ -59,6 +59,14 @@ grep -q '^SUBSYSTEM=="uburma".*MODE="0666"' "$dest/etc/udev/rules.d/90-uburma.ru
 	fail "udev rule for /dev/uburma/*"
 grep -q '^softdep udma post: uburma' "$dest/etc/modprobe.d/ub-urma.conf" ||
 	fail "modprobe.d sample"
+# libroub: the provider where the driver file says (libibverbs dlopen()s
+# "<path>-rdmav34.so"), needing the installed liburma.so.0
+[ -f "$p/lib/libroub-rdmav34.so" ] || fail "libroub-rdmav34.so not installed"
+drv=$(sed -n 's/^driver //p' "$dest/etc/libibverbs.d/roub.driver") ||
+	fail "no /etc/libibverbs.d/roub.driver"
+[ -f "$dest$drv-rdmav34.so" ] || fail "roub.driver names $drv, not the installed provider"
+readelf -d "$p/lib/libroub-rdmav34.so" | grep -q 'NEEDED.*\[liburma\.so\.0\]' ||
+	fail "libroub does not need liburma.so.0"
 echo "== installed: $(cd "$dest" && find . -type f | sort | tr '\n' ' ')"
 
 echo "== a sample application through pkg-config"

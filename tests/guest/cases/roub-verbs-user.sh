@@ -51,11 +51,33 @@ listening() {
 	grep -qs ":$hex [0:]* 0A " "/proc/$1/net/tcp" "/proc/$1/net/tcp6"
 }
 
+# alive PID: PID runs (a zombie, not reaped yet, does not).
+alive() {
+	local st
+	{ read -r _ _ st _ < "/proc/$1/stat"; } 2> /dev/null || return 1
+	[[ $st != Z ]]
+}
+
+# stuck PID...: what each process does (state, kernel stack) and the
+# devices' TPs and counters, for a run that does not end.
+stuck() {
+	local p
+	for p in "$@"; do
+		echo "-- process $p: $(cat "/proc/$p/cmdline" 2> /dev/null | tr '\0' ' ')"
+		grep -s '^State' "/proc/$p/status" || true
+		cat "/proc/$p/stack" 2> /dev/null || true
+	done
+	ub_ns "$A" "$UB_ADMIN" show dev "$UB_DEV_A" tp || true
+	ub_ns "$A" "$UB_ADMIN" show dev "$UB_DEV_A" --stats || true
+	ub_ns "$B" "$UB_ADMIN" show dev "$UB_DEV_B" --stats || true
+	dmesg | tail -40
+}
+
 # pair NAME SERVER_ARGS -- CLIENT_ARGS: the server (uboeB, device DB) in
-# the background, the client (uboeA, DA) to it; both must succeed. The
-# port is the tools' default, 18515.
+# the background, then the client (uboeA, DA) to it; both must succeed
+# within 120 s. The port is the tools' default, 18515.
 pair() {
-	local name=$1 i rc=0
+	local name=$1 i rc=0 cli
 	shift
 	local -a s=() c=()
 	while [[ $1 != -- ]]; do s+=("$1"); shift; done
@@ -66,12 +88,23 @@ pair() {
 	srv=$!
 	for ((i = 0; i < 600; i++)); do
 		listening "$srv" 18515 && break
-		kill -0 "$srv" 2> /dev/null || break
+		alive "$srv" || break
 		ub_sleep 0.1
 	done
-	ub_ns "$A" "${c[@]}" "$UB_IP4_B" > "$tmp/$name.client" 2>&1 || rc=$?
-	((rc == 0)) || kill -9 "$srv" 2> /dev/null || true
-	wait "$srv" || { local src=$?; ((rc)) || rc=$src; }
+	ub_ns "$A" "${c[@]}" "$UB_IP4_B" > "$tmp/$name.client" 2>&1 &
+	cli=$!
+	for ((i = 0; i < 1200; i++)); do
+		alive "$srv" || alive "$cli" || break
+		ub_sleep 0.1
+	done
+	if alive "$srv" || alive "$cli"; then
+		echo "-- $name did not end in 120 s"
+		stuck "$srv" "$cli"
+		kill -9 "$srv" "$cli" 2> /dev/null || true
+		rc=124
+	fi
+	wait "$cli" || { local e=$?; ((rc)) || rc=$e; }
+	wait "$srv" || { local e=$?; ((rc)) || rc=$e; }
 	srv=
 	echo "-- server"; cat "$tmp/$name.server"
 	echo "-- client"; cat "$tmp/$name.client"
