@@ -11,8 +11,11 @@
 # Checked: ibv_devices lists both devices, ibv_devinfo shows the port
 # active with its LID and GID 0 the device's first EID (vA's IPv4 address); ibv_rc_pingpong with
 # buffer validation; perftest's ib_write_bw, ib_send_bw, ib_read_lat and
-# ib_write_lat (GRH addressing: -x 0; the lat tests at udma's inline
-# maximum); a server killed with its QP, CQs and MRs live leaves no UB
+# ib_write_lat (GRH addressing: -x 0; ib_write_lat with 64 bytes inline,
+# udma's maximum being below perftest's default); roub_verbs_user_check
+# (tests/integration): SEND, WRITE_WITH_IMM and READ between two QPs of
+# roub_udmaA with the data checked, the refused objects and requests, QP
+# error and flush, and a run that exits with its objects live; a server killed with its QP, CQs and MRs live leaves no UB
 # object and no PD behind; nothing left when roub.ko goes (kmemleak runs
 # after every case).
 set -eu
@@ -154,6 +157,15 @@ pair ib_write_lat ib_write_lat -d "$DB" "${pt[@]}" -I 64 -s 8 -n 200 -- \
 for t in ib_write_bw ib_send_bw ib_read_lat ib_write_lat; do
 	grep -Eq '^ +(65536|4096|64|8) +200 ' "$tmp/$t.client" || ub_fail "$t: no result line"
 done
+
+echo "roub_verbs_user_check: data, refusals, QP error and flush"
+check=$UB_TOP/build/tests/integration/roub_verbs_user_check
+ub_ns "$A" env ROUB_DEV="$DA" timeout 300 "$check" || ub_fail "roub_verbs_user_check"
+no_objects "$A" "$UB_DEV_A"
+echo "a process that ends with its objects live"
+ub_ns "$A" env ROUB_DEV="$DA" ROUB_LEAVE_OBJECTS=1 timeout 300 "$check" \
+	--gtest_filter=RoubVerbs.DataBothWays || ub_fail "roub_verbs_user_check (objects left)"
+no_objects "$A" "$UB_DEV_A"
 
 echo "a server killed with live objects"
 ub_ns "$B" ib_write_bw -d "$DB" "${pt[@]}" -s 65536 -n 100000 > "$tmp/kill.server" 2>&1 &
