@@ -11,8 +11,8 @@
 # Checked: ibv_devices lists both devices, ibv_devinfo shows the port
 # active with its LID and GID 0 the device's first EID (vA's IPv4 address); ibv_rc_pingpong with
 # buffer validation; perftest's ib_write_bw, ib_send_bw, ib_read_lat and
-# ib_write_lat (GRH addressing: -x 0; ib_write_lat with 64 bytes inline,
-# udma's maximum being below perftest's default); roub_verbs_user_check
+# ib_write_lat (GRH addressing: -x 0; perftest uses no inline data on a
+# device it does not know); roub_verbs_user_check
 # (tests/integration): SEND, WRITE_WITH_IMM and READ between two QPs of
 # roub_udmaA with the data checked, the refused objects and requests, QP
 # error and flush, and a run that exits with its objects live; a server killed with its QP, CQs and MRs live leaves no UB
@@ -78,25 +78,30 @@ stuck() {
 
 # pair NAME SERVER_ARGS -- CLIENT_ARGS: the server (uboeB, device DB) in
 # the background, then the client (uboeA, DA) to it; both must succeed
-# within 120 s. The port is the tools' default, 18515.
+# within 120 s of wall time (SECONDS: the tools busy-poll, so a loop that
+# counts its sleeps would take far longer). The port is the tools'
+# default, 18515.
 pair() {
-	local name=$1 i rc=0 cli
+	local name=$1 end rc=0 cli
 	shift
 	local -a s=() c=()
 	while [[ $1 != -- ]]; do s+=("$1"); shift; done
 	shift
 	c=("$@")
 	echo "== $name: ${s[*]}"
-	ub_ns "$B" "${s[@]}" > "$tmp/$name.server" 2>&1 &
+	# ip netns exec, not ub_ns: $! is the tool (kill -9 must reach it)
+	ip netns exec "$B" "${s[@]}" > "$tmp/$name.server" 2>&1 &
 	srv=$!
-	for ((i = 0; i < 600; i++)); do
+	end=$((SECONDS + 60))
+	while ((SECONDS < end)); do
 		listening "$srv" 18515 && break
 		alive "$srv" || break
 		ub_sleep 0.1
 	done
-	ub_ns "$A" "${c[@]}" "$UB_IP4_B" > "$tmp/$name.client" 2>&1 &
+	ip netns exec "$A" "${c[@]}" "$UB_IP4_B" > "$tmp/$name.client" 2>&1 &
 	cli=$!
-	for ((i = 0; i < 1200; i++)); do
+	end=$((SECONDS + 120))
+	while ((SECONDS < end)); do
 		alive "$srv" || alive "$cli" || break
 		ub_sleep 0.1
 	done
@@ -152,8 +157,8 @@ pair ib_send_bw ib_send_bw -d "$DB" "${pt[@]}" -s 4096 -n 200 -- \
 	ib_send_bw -d "$DA" "${pt[@]}" -s 4096 -n 200
 pair ib_read_lat ib_read_lat -d "$DB" "${pt[@]}" -s 64 -n 200 -- \
 	ib_read_lat -d "$DA" "${pt[@]}" -s 64 -n 200
-pair ib_write_lat ib_write_lat -d "$DB" "${pt[@]}" -I 64 -s 8 -n 200 -- \
-	ib_write_lat -d "$DA" "${pt[@]}" -I 64 -s 8 -n 200
+pair ib_write_lat ib_write_lat -d "$DB" "${pt[@]}" -s 8 -n 200 -- \
+	ib_write_lat -d "$DA" "${pt[@]}" -s 8 -n 200
 for t in ib_write_bw ib_send_bw ib_read_lat ib_write_lat; do
 	grep -Eq '^ +(65536|4096|64|8) +200 ' "$tmp/$t.client" || ub_fail "$t: no result line"
 done
@@ -168,13 +173,15 @@ ub_ns "$A" env ROUB_DEV="$DA" ROUB_LEAVE_OBJECTS=1 timeout 300 "$check" \
 no_objects "$A" "$UB_DEV_A"
 
 echo "a server killed with live objects"
-ub_ns "$B" ib_write_bw -d "$DB" "${pt[@]}" -s 65536 -n 100000 > "$tmp/kill.server" 2>&1 &
+# ip netns exec, not ub_ns: $! is then the tool itself (a function would
+# run in a subshell, and kill -9 would leave the tool running)
+ip netns exec "$B" ib_write_bw -d "$DB" "${pt[@]}" -s 65536 -n 100000 > "$tmp/kill.server" 2>&1 &
 srv=$!
 for ((i = 0; i < 600; i++)); do
 	listening "$srv" 18515 && break
 	ub_sleep 0.1
 done
-ub_ns "$A" ib_write_bw -d "$DA" "${pt[@]}" -s 65536 -n 100000 "$UB_IP4_B" > "$tmp/kill.client" 2>&1 &
+ip netns exec "$A" ib_write_bw -d "$DA" "${pt[@]}" -s 65536 -n 100000 "$UB_IP4_B" > "$tmp/kill.client" 2>&1 &
 cli=$!
 ub_sleep 3
 kill -9 "$srv" "$cli"
