@@ -136,19 +136,6 @@ static int roub_dealloc_pd(struct ibv_pd *pd)
 	return ret;
 }
 
-/* URMA access bits of verbs ones, as roub.ko's (mr.c). */
-static uint32_t roub_seg_access(int access)
-{
-	uint32_t a = 0;
-
-	if (access & IBV_ACCESS_REMOTE_READ)
-		a |= URMA_ACCESS_READ;
-	/* UB: WRITE needs READ */
-	if (access & IBV_ACCESS_REMOTE_WRITE)
-		a |= URMA_ACCESS_WRITE | URMA_ACCESS_READ;
-	return a ? a : URMA_ACCESS_LOCAL_ONLY;
-}
-
 struct roub_mr *roub_mr_find(struct roub_context *ctx, uint32_t lkey)
 {
 	uint32_t tid = lkey >> ROUB_KEY_RAND_BITS;

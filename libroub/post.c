@@ -26,7 +26,15 @@
 #define ROUB_CRST(x)	URMA_CR_##x
 #define ROUB_WCST(x)	IBV_WC_##x
 #define ROUB_CROP(x)	URMA_CR_OPC_##x
+#define ROUB_ACC(x)	IBV_ACCESS_##x
+#define ROUB_SEGACC(x)	URMA_ACCESS_##x
 #include "roub_tables.h"
+
+/* URMA access bits of verbs ones, as roub.ko's (roub_tables.h). */
+uint32_t roub_seg_access(int access)
+{
+	return roub_access_of(access);
+}
 
 #define ROUB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

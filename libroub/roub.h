@@ -157,6 +157,7 @@ int roub_destroy_qp(struct ibv_qp *qp);
 struct roub_qp *roub_qp_find(struct roub_context *ctx, uint32_t id);
 
 /* post.c */
+uint32_t roub_seg_access(int access);
 int roub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad_wr);
 int roub_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,

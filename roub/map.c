@@ -22,7 +22,21 @@
 #define ROUB_CRST(x)	UBCORE_CR_##x
 #define ROUB_WCST(x)	IB_WC_##x
 #define ROUB_CROP(x)	UBCORE_CR_OPC_##x
+#define ROUB_ACC(x)	IB_ACCESS_##x
+#define ROUB_SEGACC(x)	UBCORE_ACCESS_##x
 #include "roub_tables.h"
+
+/**
+ * roub_seg_access() - the UB segment access of verbs MR access flags
+ * @access: the MR's IB_ACCESS_* flags
+ *
+ * Return: UBCORE_ACCESS_* bits (WRITE brings READ, as
+ * ubcore_check_seg_access() wants); LOCAL_ONLY without a remote right.
+ */
+u32 roub_seg_access(int access)
+{
+	return roub_access_of(access);
+}
 
 /**
  * roub_wr_opcode() - the URMA opcode of a verbs send opcode

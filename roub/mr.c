@@ -35,19 +35,6 @@ int roub_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-/* UB access bits for verbs ones; LOCAL_ONLY when no remote right. */
-static u32 roub_seg_access(int access)
-{
-	u32 a = 0;
-
-	if (access & IB_ACCESS_REMOTE_READ)
-		a |= UBCORE_ACCESS_READ;
-	/* UB: WRITE needs READ (ubcore_check_seg_access()) */
-	if (access & IB_ACCESS_REMOTE_WRITE)
-		a |= UBCORE_ACCESS_WRITE | UBCORE_ACCESS_READ;
-	return a ? a : UBCORE_ACCESS_LOCAL_ONLY;
-}
-
 static struct ubcore_target_seg *roub_dma_seg(struct ubcore_device *ub,
 					      struct ubcore_token_id *tid,
 					      u32 key, u32 access)

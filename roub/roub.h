@@ -249,6 +249,7 @@ static inline struct roub_qp *to_roub_qp(struct ib_qp *ibqp)
 }
 
 /* map.c: the verbs <-> URMA tables (KUnit: roub/kunit/roub_kunit.c) */
+u32 roub_seg_access(int access);
 int roub_wr_opcode(enum ib_wr_opcode op, enum ubcore_opcode *uop,
 		   enum ib_wc_opcode *wc_op);
 u32 roub_wr_flags(int send_flags, bool sig_all);

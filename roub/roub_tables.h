@@ -15,6 +15,8 @@
  *   ROUB_CRST(x)  a URMA completion status (UBCORE_CR_x, URMA_CR_x)
  *   ROUB_WCST(x)  a verbs WC status (IB_WC_x, IBV_WC_x)
  *   ROUB_CROP(x)  a URMA receive opcode (UBCORE_CR_OPC_x, URMA_CR_OPC_x)
+ *   ROUB_ACC(x)   a verbs MR access flag (IB_ACCESS_x, IBV_ACCESS_x)
+ *   ROUB_SEGACC(x) a URMA segment access (UBCORE_ACCESS_x, URMA_ACCESS_x)
  */
 #ifndef _ROUB_TABLES_H
 #define _ROUB_TABLES_H
@@ -71,5 +73,20 @@ static const struct {
 	{ ROUB_CROP(SEND_WITH_IMM), ROUB_WCOP(RECV), 1 },
 	{ ROUB_CROP(WRITE_WITH_IMM), ROUB_WCOP(RECV_RDMA_WITH_IMM), 1 },
 };
+
+/*
+ * The segment access of an MR's verbs access flags: UB's WRITE needs
+ * READ; LOCAL_ONLY when the MR gives no remote right.
+ */
+static inline unsigned int roub_access_of(int access)
+{
+	unsigned int a = 0;
+
+	if (access & ROUB_ACC(REMOTE_READ))
+		a |= ROUB_SEGACC(READ);
+	if (access & ROUB_ACC(REMOTE_WRITE))
+		a |= ROUB_SEGACC(WRITE) | ROUB_SEGACC(READ);
+	return a ? a : ROUB_SEGACC(LOCAL_ONLY);
+}
 
 #endif /* _ROUB_TABLES_H */

@@ -154,6 +154,17 @@ UB_IP6_A=${UB_IP6_A:-fd77::1} UB_IP6_B=${UB_IP6_B:-fd77::2}
 UB_DEV_A=${UB_DEV_A:-udmaA} UB_DEV_B=${UB_DEV_B:-udmaB}
 UB_ADMIN=${UB_ADMIN:-$UB_TOP/build/tools/urma_admin/urma_admin}
 
+# ub_dev_clean NS DEV: DEV, in namespace NS, holds no UB object (every
+# counter of its sysfs objects/ is 0, pinned_pages aside); else prints the
+# first that is not and returns 1.
+ub_dev_clean() {
+	# shellcheck disable=SC2016
+	ub_ns "$1" bash -c 'for f in "$1"/objects/*; do
+		read -r v < "$f"
+		[[ $f == */pinned_pages || $v == 0 ]] || { echo "$f is $v"; exit 1; }
+	done' sh "$UB_CLASS/$2"
+}
+
 # ub_ns NS CMD...: run CMD in namespace NS, with NS's /sys (so sysfs and
 # /sys/class/ubcore show NS's devices).
 ub_ns() {

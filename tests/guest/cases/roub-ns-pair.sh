@@ -34,15 +34,6 @@ expect_log() {
 	[[ $log == *"$1"* ]] || { echo "$log"; ub_fail "no \"$1\" in the kernel log"; }
 }
 
-# no_objects NS DEV: DEV has no UB object left (sysfs objects/).
-no_objects() {
-	# shellcheck disable=SC2016
-	ub_ns "$1" bash -c 'for f in "$1"/objects/*; do
-		read -r v < "$f"
-		[[ $f == */pinned_pages || $v == 0 ]] || { echo "$f is $v"; exit 1; }
-	done' sh "$UB_CLASS/$2" || ub_fail "$2 has objects left"
-}
-
 # gid_hex ADDR: the sysfs spelling of an IPv6 address as a GID, in GID.
 gid_hex() {
 	GID=$(python3 -c 'import ipaddress, sys
@@ -101,8 +92,8 @@ for mode in RS RM; do
 	expect_log "roub_ktest: PASS verbs"
 	ub_dmesg_since | grep 'roub_ktest: ok'
 	ub_rmmod roub_ktest
-	no_objects "$A" "$UB_DEV_A"
-	no_objects "$B" "$UB_DEV_B"
+	ub_dev_clean "$A" "$UB_DEV_A" || ub_fail "$UB_DEV_A has objects left"
+	ub_dev_clean "$B" "$UB_DEV_B" || ub_fail "$UB_DEV_B has objects left"
 done
 echo RS > "$param"
 
@@ -121,7 +112,7 @@ expect_log "roub_ktest: B's device roub_$UB_DEV_B goes"
 expect_log "roub_ktest: traffic stopped"
 ub_dmesg_since | grep 'roub_ktest: traffic'
 ub_rmmod roub_ktest
-no_objects "$A" "$UB_DEV_A"
+ub_dev_clean "$A" "$UB_DEV_A" || ub_fail "$UB_DEV_A has objects left"
 ub_rmmod roub
 [[ ! -e $ibdir/roub_$UB_DEV_A ]] || ub_fail "roub_$UB_DEV_A outlived roub.ko"
 echo "roub-ns-pair: ok"

@@ -37,15 +37,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# no_objects NS DEV: DEV has no UB object left (sysfs objects/).
-no_objects() {
-	# shellcheck disable=SC2016
-	ub_ns "$1" bash -c 'for f in "$1"/objects/*; do
-		read -r v < "$f"
-		[[ $f == */pinned_pages || $v == 0 ]] || { echo "$f is $v"; exit 1; }
-	done' sh "$UB_CLASS/$2" || ub_fail "$2 has objects left"
-}
-
 # listening PID PORT: the process PID listens on TCP PORT (its namespace's
 # /proc/net, read without an exec).
 listening() {
@@ -166,11 +157,11 @@ done
 echo "roub_verbs_user_check: data, refusals, QP error and flush"
 check=$UB_TOP/build/tests/integration/roub_verbs_user_check
 ub_ns "$A" env ROUB_DEV="$DA" timeout 300 "$check" || ub_fail "roub_verbs_user_check"
-no_objects "$A" "$UB_DEV_A"
+ub_dev_clean "$A" "$UB_DEV_A" || ub_fail "$UB_DEV_A has objects left"
 echo "a process that ends with its objects live"
 ub_ns "$A" env ROUB_DEV="$DA" ROUB_LEAVE_OBJECTS=1 timeout 300 "$check" \
 	--gtest_filter=RoubVerbs.DataBothWays || ub_fail "roub_verbs_user_check (objects left)"
-no_objects "$A" "$UB_DEV_A"
+ub_dev_clean "$A" "$UB_DEV_A" || ub_fail "$UB_DEV_A has objects left"
 
 echo "a server killed with live objects"
 # ip netns exec, not ub_ns: $! is then the tool itself (a function would
@@ -189,11 +180,11 @@ wait "$srv" "$cli" 2> /dev/null || true
 srv=
 cat "$tmp/kill.server" "$tmp/kill.client"
 for ((i = 0; i < 100; i++)); do
-	no_objects "$A" "$UB_DEV_A" 2> /dev/null && no_objects "$B" "$UB_DEV_B" 2> /dev/null && break
+	ub_dev_clean "$A" "$UB_DEV_A" > /dev/null && ub_dev_clean "$B" "$UB_DEV_B" > /dev/null && break
 	ub_sleep 0.1
 done
-no_objects "$A" "$UB_DEV_A"
-no_objects "$B" "$UB_DEV_B"
+ub_dev_clean "$A" "$UB_DEV_A" || ub_fail "$UB_DEV_A has objects left"
+ub_dev_clean "$B" "$UB_DEV_B" || ub_fail "$UB_DEV_B has objects left"
 if rdma resource show pd 2> /dev/null | grep -q roub_; then
 	rdma resource show pd
 	ub_fail "PDs left on the RoUB devices"
