@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # "make bench": URMA against soft-RoCE (rdma_rxe with perftest) and TCP
 # (iperf3, sockperf) in one boot of Debian's stock kernel in QEMU, all on the
-# same veth, then udma's local path against memcpy and a perf profile of
-# URMA, then IPoURMA against TCP over its veth; prints one table with the
-# ratios URMA/rxe, IPoURMA/TCP and the goals.
+# same veth, perftest over RoUB on the same device, then udma's local path
+# against memcpy and a perf profile of URMA, then IPoURMA against TCP over
+# its veth; prints one table with the ratios URMA/rxe, RoUB/URMA,
+# IPoURMA/TCP and the goals.
 #   usage: scripts/bench.sh [-h]
 # Environment: UB_BENCH_LAT_ITERS (5000), UB_BENCH_BW_ITERS (2000),
 # UB_BENCH_TIMEOUT (guest timeout, s, 1800). Raw outputs: build/bench/bench/,
@@ -18,7 +19,7 @@ case "${1:-}" in
 *) ub_die "unknown argument $1 (see --help)" ;;
 esac
 
-ub_bench_build urma_perftest urma_local_bench urma_admin
+ub_bench_build urma_perftest urma_local_bench urma_admin roub-rdmav34
 out=$UB_TOP/build/bench
 ub_log "booting the stock kernel in QEMU (takes some minutes under TCG)"
 rc=0

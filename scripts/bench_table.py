@@ -71,7 +71,11 @@ def _perftest_row(text, path):
 
 
 def rxe(d, test):
-    path = d / f"rxe.{test}.txt"
+    return perftest(d / f"rxe.{test}.txt", test)
+
+
+def perftest(path, test):
+    """One perftest output of TEST (rxe's, RoUB's)."""
     n = _perftest_row(read(path), path)
     if test.endswith("_lat"):
         # #bytes #iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
@@ -159,6 +163,50 @@ def ipourma_goals(r):
         ("IPoURMA iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"], r["bw_ratio"] >= 0.8),
         ("IPoURMA TCP ping-pong median <= 1.5x veth", r["lat_ratio"], r["lat_ratio"] <= 1.5),
     ]
+
+
+ROUB_TESTS = ("write_lat", "read_lat", "send_lat", "write_bw", "read_bw", "send_bw")
+
+
+def roub(d, res):
+    """perftest over RoUB, next to URMA's and rxe's figures of the same
+    tests (res, from build()): the median latency, the average bandwidth."""
+    rows = []
+    for t in ROUB_TESTS:
+        r = perftest(d / f"roub.{t}.txt", t)
+        kind, k = ("lat", "median") if t.endswith("_lat") else ("bw", "bw")
+        u, x = res[kind][t]["urma"][k], res[kind][t]["rxe"][k]
+        over = r[k] - u if kind == "lat" else (1 - r[k] / u) * 100
+        rows.append({"test": t, "metric": "median us" if kind == "lat" else "avg MB/s",
+                     "roub": r[k], "urma": u, "rxe": x, "overhead": over,
+                     "roub_rxe": ratio(r[k], x)})
+    return rows
+
+
+def roub_goals(rows):
+    g = []
+    for r in rows:
+        if r["test"].endswith("_lat"):
+            g.append((f"RoUB {r['test']} <= URMA + 1 us", r["overhead"], r["overhead"] <= 1))
+        else:
+            g.append((f"RoUB {r['test']} overhead <= 10% (%)", r["overhead"], r["overhead"] <= 10))
+    return g
+
+
+def print_roub(rows):
+    print("RoUB (perftest through libroub over roub_udma0, on udma0's local path like")
+    print("URMA's rows) against urma_perftest on udma0 and rxe, same run. Overhead:")
+    print("microseconds over URMA for latencies, percent of URMA's bandwidth lost.")
+    w = (10, 9, 8, 8, 8, 9, 9)
+    hdr = ("test", "metric", "RoUB", "URMA", "rxe", "overhead", "RoUB/rxe")
+    print("  ".join(h.ljust(n) if i < 2 else h.rjust(n) for i, (h, n) in enumerate(zip(hdr, w))))
+    for r in rows:
+        cells = (r["test"], r["metric"], fmt(r["roub"]), fmt(r["urma"]), fmt(r["rxe"]),
+                 fmt(r["overhead"]), fmt(r["roub_rxe"]))
+        print("  ".join(c.ljust(n) if i < 2 else c.rjust(n) for i, (c, n) in enumerate(zip(cells, w))))
+    print("goals:")
+    for what, rat, ok in roub_goals(rows):
+        print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
 
 
 def ubagg(d):
@@ -380,6 +428,15 @@ def main():
     if rows is not None:
         print_table(rows, res, guest)
         print()
+        try:
+            rb = roub(a.dir, res)
+        except (Missing, KeyError, ValueError) as e:
+            print(f"bench_table: missing figure: {e}", file=sys.stderr)
+            return 1
+        print_roub(rb)
+        print()
+        res["roub"] = {"rows": rb, "goals": [{"goal": g, "value": v, "met": ok}
+                                             for g, v, ok in roub_goals(rb)]}
         res["goals"] = [{"goal": g, "ratio": r, "met": ok} for g, r, ok in goals(res)]
         res["local"]["rows"] = {str(k): v for k, v in res["local"]["rows"].items()}
     if ipo is not None:

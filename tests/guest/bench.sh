@@ -2,7 +2,8 @@
 # In-guest part of "make bench" (scripts/bench.sh): URMA (udma), soft-RoCE
 # (the kernel's rdma_rxe with perftest) and TCP (iperf3, sockperf) on the
 # same veth, in one boot of the stock kernel, so that the ratios are fair on
-# a noisy machine; then udma's local path against memcpy, and a profile of
+# a noisy machine, and perftest over RoUB (roub.ko, libroub) on udma0; then
+# udma's local path against memcpy, and a profile of
 # where the time goes; then IPoURMA and UMS against TCP on namespace pairs
 # (bench-ipourma.sh, bench-ums.sh), and a bonding device against one member
 # (bench-ubagg.sh). Raw outputs go to $1/bench/, which scripts/
@@ -102,6 +103,27 @@ run_pair_tests() {
 	done < <(bench_tests "$lat_iters" "$bw_iters" "$bw_size")
 }
 
+# RoUB: the same perftest tests over roub_udma0 (roub.ko; libroub, the
+# build tree's provider, through RDMAV_DRIVERS) on udma0, whose QPs meet on
+# udma's local path like URMA's rows, so RoUB's overhead over URMA is the
+# verbs layer's. No atomics: RoUB carries none. GRH addressing (-x 0).
+run_roub_tests() {
+	local t size iters ib ibo uo
+	local -x RDMAV_DRIVERS=$UB_TOP/build/libroub/libroub
+	modprobe ib_uverbs
+	ub_insmod "$UB_KMOD/roub/roub.ko"
+	while read -r t size iters ib ibo uo; do
+		[[ $t == atomic_* ]] && continue
+		[[ $ibo == - ]] && ibo=
+		log "$t $size B x $iters: $ib over roub_udma0"
+		# shellcheck disable=SC2086 # $ibo: several options
+		pair "roub.$t.txt" 18515 \
+			"$ib" -d roub_udma0 -x 0 -F -s "$size" -n "$iters" $ibo -- \
+			"$ib" -d roub_udma0 -x 0 -F -s "$size" -n "$iters" $ibo $self
+	done < <(bench_tests "$lat_iters" "$bw_iters" "$bw_size")
+	ub_rmmod roub
+}
+
 run_tcp() {
 	log "TCP bandwidth: iperf3, $bw_size B writes over the veth"
 	ip netns exec peer iperf3 -s -1 > "$out/tcp.iperf3.server" 2>&1 &
@@ -156,6 +178,7 @@ setup_net
 setup_urma
 setup_rxe
 run_pair_tests
+run_roub_tests
 run_tcp
 log "local path: urma_local_bench"
 "$local_bench" > "$out/local.txt"
