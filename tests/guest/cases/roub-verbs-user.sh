@@ -8,7 +8,8 @@
 # liburma, which only its namespace has). libibverbs loads the provider
 # of the build tree through RDMAV_DRIVERS (libibverbs' own variable).
 #
-# Checked: ibv_devices lists both devices, ibv_devinfo shows the port
+# Checked: ibv_devices lists both devices, rdma link shows their ports
+# active, ibv_devinfo shows the port
 # active with its LID and GID 0 the device's first EID (vA's IPv4 address); ibv_rc_pingpong with
 # buffer validation; perftest's ib_write_bw, ib_send_bw, ib_read_lat and
 # ib_write_lat (GRH addressing: -x 0; perftest uses no inline data on a
@@ -121,6 +122,13 @@ echo "ibv_devices"
 ub_ns "$A" ibv_devices | tee "$tmp/devices"
 grep -q "^ *$DA " "$tmp/devices" || ub_fail "ibv_devices has no $DA"
 grep -q "^ *$DB " "$tmp/devices" || ub_fail "ibv_devices has no $DB"
+
+echo "rdma link"
+rdma link show | tee "$tmp/links"
+for d in "$DA" "$DB"; do
+	grep -q "^link $d/1 .* state ACTIVE physical_state LINK_UP" "$tmp/links" ||
+		ub_fail "rdma link: $d/1 not ACTIVE and LINK_UP"
+done
 
 echo "ibv_devinfo"
 ub_ns "$A" ibv_devinfo -v -d "$DA" > "$tmp/devinfo" || { cat "$tmp/devinfo"; ub_fail "ibv_devinfo -d $DA"; }
