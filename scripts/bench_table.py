@@ -199,11 +199,11 @@ def print_roub(rows):
     print("microseconds over URMA for latencies, percent of URMA's bandwidth lost.")
     w = (10, 9, 8, 8, 8, 9, 9)
     hdr = ("test", "metric", "RoUB", "URMA", "rxe", "overhead", "RoUB/rxe")
-    print("  ".join(h.ljust(n) if i < 2 else h.rjust(n) for i, (h, n) in enumerate(zip(hdr, w))))
+    print_row(hdr, w, 2)
     for r in rows:
         cells = (r["test"], r["metric"], fmt(r["roub"]), fmt(r["urma"]), fmt(r["rxe"]),
                  fmt(r["overhead"]), fmt(r["roub_rxe"]))
-        print("  ".join(c.ljust(n) if i < 2 else c.rjust(n) for i, (c, n) in enumerate(zip(cells, w))))
+        print_row(cells, w, 2)
     print("goals:")
     for what, rat, ok in roub_goals(rows):
         print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
@@ -231,8 +231,7 @@ def print_ubagg(r):
     cells = ("write_bw 64 KiB MB/s", fmt(r["bw"]["balance"]), fmt(r["bw"]["single"]),
              fmt(r["ratio"]))
     for row in (("metric", "Balance x2", "1 member", "ratio"), cells):
-        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
-                        enumerate(zip(row, w))))
+        print_row(row, w, 1)
     print("goals:")
     for what, rat, ok in ubagg_goals(r):
         print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
@@ -260,15 +259,13 @@ def print_against(r, names, bw_label, goals):
     titles."""
     mine, tcp, title_mine, title_tcp = names
     w = (26, 10, 10, 8)
-    print("  ".join(h.ljust(n) if i == 0 else h.rjust(n) for i, (h, n) in
-                    enumerate(zip(("metric", title_mine, title_tcp, "ratio"), w))))
+    print_row(("metric", title_mine, title_tcp, "ratio"), w, 1)
     rows = [(bw_label, r["bw"][mine], r["bw"][tcp])]
     for k in ("median", "avg", "p99"):
         rows.append((f"ping-pong {k} us", r["lat"][mine].get(k), r["lat"][tcp].get(k)))
     for name, a, b in rows:
         cells = (name, fmt(a), fmt(b), fmt(ratio(a, b)))
-        print("  ".join(c.ljust(n) if i == 0 else c.rjust(n) for i, (c, n) in
-                        enumerate(zip(cells, w))))
+        print_row(cells, w, 1)
     print("goals:")
     for what, rat, ok in goals:
         print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
@@ -319,6 +316,12 @@ def profile(d, name, top=12, kernel_only=False):
     if not out:
         raise Missing(f"{path}: empty profile")
     return out[:top]
+
+
+def print_row(cells, widths, left):
+    """One table row: the first LEFT cells left-aligned, the rest right."""
+    print("  ".join(c.ljust(n) if i < left else c.rjust(n)
+                    for i, (c, n) in enumerate(zip(cells, widths))))
 
 
 def fmt(v):
@@ -385,10 +388,10 @@ def print_table(rows, res, guest):
     print()
     hdr = ("test", "bytes", "metric", "URMA-local", "rxe-veth", "TCP-veth", "URMA/rxe")
     w = (11, 6, 9, 10, 9, 9, 9)
-    print("  ".join(h.ljust(n) if i < 3 else h.rjust(n) for i, (h, n) in enumerate(zip(hdr, w))))
+    print_row(hdr, w, 3)
     for t, size, metric, u, x, tcp in rows:
         cells = (t, str(size), metric, fmt(u), fmt(x), fmt(tcp), fmt(ratio(u, x)))
-        print("  ".join(c.ljust(n) if i < 3 else c.rjust(n) for i, (c, n) in enumerate(zip(cells, w))))
+        print_row(cells, w, 3)
     print()
     print("local path (urma_local_bench): size, WRITE MB/s, memcpy MB/s")
     for size, (wr, mc) in sorted(res["local"]["rows"].items()):
