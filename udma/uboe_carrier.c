@@ -28,16 +28,17 @@
  *    the response echoes;
  *  - segmentation to the path MTU: a message whose payload does not fit
  *    in one packet at the netdev's MTU goes in FIRST, MIDDLE .., LAST
- *    packets of udma_uboe_seg_size() bytes (a multiple of 1 KiB), the
- *    later ones with an OFSTETAH, the headers of the last packet only on
- *    the last (udma_uboe_seg_pkt()); the TP's mutex keeps one message's
+ *    packets of udma_uboe_seg_size() bytes (a multiple of 1 KiB), each
+ *    with an OFSTETAH, the headers of the last packet only on the last
+ *    (udma_uboe_seg_pkt()), in trains of one UDP GSO skb
+ *    (udma_uboe_batch_add()); the TP's owner keeps one message's
  *    packets consecutive. A READ's response comes back segmented the same
  *    way. Messages up to max_msg_size (and the 32 bits of MAETAH length);
  *    an MTU that leaves less than 1 KiB of payload segments nothing
  *    (LOC_LEN_ERR, tx_msg_too_big);
  *  - the payload is copied from the initiator's registered memory into
- *    each packet (kept by the transport until ACKed, then the skb:
- *    udma_uboe_xmit() encodes); a send that fails completes the WQE with
+ *    each packet (kept by the transport until ACKed, then the train's
+ *    skb: udma_uboe_batch_add() encodes); a send that fails completes the WQE with
  *    the status of udma_uboe_tx_status(); a TP that failed (no ACK after
  *    every retry) with ACK_TIMEOUT_ERR, and the queue goes to ERROR.
  *
@@ -260,7 +261,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_buf_slice);
  * @len: the message's bytes
  * @pkt: out: @tmpl with the place (FIRST, MIDDLE, LAST or ONLY), the
  *	headers of that place (those of the last packet only, and an
- *	OFSTETAH on every packet but the first) and @pkt->payload_len;
+ *	OFSTETAH on every packet of a message in several) and
+ *	@pkt->payload_len;
  *	@pkt->payload is the caller's
  */
 void udma_uboe_seg_pkt(const struct uboe_pkt *tmpl, u32 i, u32 n, u32 size,
@@ -272,7 +274,11 @@ void udma_uboe_seg_pkt(const struct uboe_pkt *tmpl, u32 i, u32 n, u32 size,
 	pkt->seg = (i ? 0 : UBOE_SEG_FIRST) | (i == n - 1 ? UBOE_SEG_LAST : 0);
 	if (i != n - 1)
 		pkt->hdrs &= ~uboe_last_hdrs(tmpl->ta_opcode);
-	if (i) {
+	/*
+	 * every packet of a message in several, the FIRST too (offset 0):
+	 * all but the last are then one size, one UDP GSO train
+	 */
+	if (n > 1) {
 		pkt->hdrs |= UBOE_EXT_OFSTETAH;
 		pkt->offset = off;
 	}
@@ -283,9 +289,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_pkt);
 /*
  * A message with the headers of @tmpl (those of an ONLY packet) and @len
  * bytes of @src as its payload: one packet, or FIRST, MIDDLE .., LAST
- * ones of udma_uboe_seg_size() bytes each, the later ones with an
- * OFSTETAH, the headers of the last packet only (uboe_last_hdrs()) on
- * the last one. Over @rtp reliably (its packets consecutive PSNs), or
+ * ones of udma_uboe_seg_size() bytes each with an OFSTETAH, the headers
+ * of the last packet only (uboe_last_hdrs()) on the last one. Over @rtp reliably (its packets consecutive PSNs), or
  * without a TP (@rtp NULL, UM: one datagram at most).
  */
 static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
@@ -315,17 +320,22 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			     const void *owner, struct udma_rtp_waiter *w)
 {
 	struct udma_local_buf slice;
+	struct udma_uboe_batch b;
 	struct udma_rtp_pkt *p;
+	int ret = 0;
 	u32 plen;
 	u64 off;
-	int ret;
 
+	/* a message's packets leave in trains (see udma_uboe_batch_add()) */
+	udma_uboe_batch_init(&b, udev, tx->n - tx->i);
 	for (; tx->i < tx->n; tx->i++) {
 		off = (u64)tx->i * tx->size;
 		plen = min_t(u64, tx->size, tx->len - off);
 		p = udma_rtp_pkt_alloc(plen, GFP_KERNEL);
-		if (!p)
-			return -ENOMEM;
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
 		udma_uboe_seg_pkt(&tx->tmpl, tx->i, tx->n, tx->size, tx->len,
 				  &p->pkt);
 		p->pkt.payload = plen ? p->data : NULL;
@@ -334,11 +344,12 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			ret = udma_buf_copy_to_kernel(p->data, &slice, plen);
 			if (ret) {
 				kfree(p);
-				return ret == -EINVAL ? -EFAULT : ret;
+				ret = ret == -EINVAL ? -EFAULT : ret;
+				break;
 			}
 		}
 		if (tx->rtp) {
-			ret = udma_rtp_send(tx->rtp, p, owner, w);
+			ret = udma_rtp_send(tx->rtp, p, owner, w, &b);
 			if (ret)
 				kfree(p);
 		} else {
@@ -346,12 +357,13 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			kfree(p);
 		}
 		if (ret)
-			return ret;
+			break;
 	}
-	return 0;
+	/* the packets queued so far, while @owner still holds the TP */
+	udma_uboe_batch_flush(&b);
+	return ret;
 }
 
-/* A message sent whole, sleeping for the TP's window (the responder). */
 static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
 			  const struct uboe_pkt *tmpl,
 			  const struct udma_local_buf *src, u64 len,

@@ -45,6 +45,7 @@
 #include <linux/proc_fs.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/udp.h>
@@ -538,68 +539,16 @@ void udma_wire_dev_put(struct udma_dev *udev)
 #define UDMA_UBOE_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr))
 
+/*
+ * A train's UDP payload at most: its IP packet (before segmentation) must
+ * fit the 16-bit length fields of IPv4 and IPv6 with room to spare.
+ */
+#define UDMA_UBOE_TRAIN_MAX	(SZ_64K - SZ_1K)
+
 /* The output interface to route by: none for a loopback device. */
 static int udma_xmit_oif(const struct udma_dev *udev)
 {
 	return udev->netdev->flags & IFF_LOOPBACK ? 0 : udev->netdev->ifindex;
-}
-
-static int udma_xmit4(int oif, struct net *net, struct sock *sk,
-		      struct sk_buff *skb, const union ubcore_eid *dst,
-		      __be16 sport, bool icrc)
-{
-	struct flowi4 fl4 = {
-		.daddr = dst->in4.addr,
-		.flowi4_oif = oif,
-		.flowi4_proto = IPPROTO_UDP,
-		.fl4_sport = sport,
-		.fl4_dport = htons(udma_uboe_port),
-	};
-	struct rtable *rt;
-
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt))
-		return PTR_ERR(rt);
-	if (skb->len + sizeof(struct iphdr) + sizeof(struct udphdr) >
-	    dst_mtu(&rt->dst)) {
-		ip_rt_put(rt);
-		return -EMSGSIZE;
-	}
-	/* With an ICRC, the UDP checksum may be left out (IPv4 only). */
-	udp_tunnel_xmit_skb(rt, sk, skb, fl4.saddr, fl4.daddr, 0,
-			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
-			    htons(udma_uboe_port), false, icrc);
-	return 0;
-}
-
-static int udma_xmit6(int oif, struct net *net, struct sock *sk,
-		      struct sk_buff *skb, const union ubcore_eid *dst,
-		      __be16 sport)
-{
-	struct flowi6 fl6 = {
-		.daddr = dst->ip6,
-		.flowi6_oif = oif,
-		.flowi6_proto = IPPROTO_UDP,
-		.fl6_sport = sport,
-		.fl6_dport = htons(udma_uboe_port),
-	};
-	struct dst_entry *dst6;
-
-	if (!ipv6_mod_enabled())
-		return -EAFNOSUPPORT;
-	dst6 = ipv6_stub->ipv6_dst_lookup_flow(net, sk, &fl6, NULL);
-	if (IS_ERR(dst6))
-		return PTR_ERR(dst6);
-	if (skb->len + sizeof(struct ipv6hdr) + sizeof(struct udphdr) >
-	    dst_mtu(dst6)) {
-		dst_release(dst6);
-		return -EMSGSIZE;
-	}
-	/* no device for tunnel statistics: we count ourselves */
-	udp_tunnel6_xmit_skb(dst6, sk, skb, NULL, &fl6.saddr, &fl6.daddr, 0,
-			     ip6_dst_hoplimit(dst6), 0, sport,
-			     htons(udma_uboe_port), false);
-	return 0;
 }
 
 #ifdef CONFIG_FAULT_INJECTION
@@ -644,22 +593,173 @@ void udma_uboe_fault_init(struct dentry *dir)
 #endif
 
 /**
- * udma_uboe_xmit() - send one UBoE packet to an EID
- * @udev: the sending device; its namespace's sockets and, unless it is a
- *	loopback device, its netdev are used; a bonding device sends through
- *	the member udma_bond_route() chooses, to the peer's address there
+ * udma_uboe_batch_init() - an empty train
+ * @b: the train
+ * @udev: the sending device
+ * @hint: packets the caller expects to add before the next flush (1 or
+ *	more): the first skb is sized for that many, within
+ *	UDMA_UBOE_TRAIN_MAX
+ */
+void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
+			  u32 hint)
+{
+	memset(b, 0, sizeof(*b));
+	b->udev = udev;
+	b->hint = max(hint, 1U);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_init);
+
+/* A new skb for a train whose first packet has @len bytes, and its port. */
+static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
+			  const union ubcore_eid *dst, u32 dtpn, u32 len)
+{
+	/* room for the packets the caller expects, one at least */
+	u32 cap = len * min_t(u32, b->hint,
+			      max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
+
+	b->skb = alloc_skb(UDMA_UBOE_HEADROOM + cap, GFP_ATOMIC | __GFP_NOWARN);
+	if (!b->skb && cap > len)
+		b->skb = alloc_skb(UDMA_UBOE_HEADROOM + len, GFP_ATOMIC);
+	if (!b->skb)
+		return -ENOMEM;
+	skb_reserve(b->skb, UDMA_UBOE_HEADROOM);
+	/* one UDP source port per TP and peer: ECMP keeps a TP on one path */
+	skb_set_hash(b->skb, jhash_2words(dtpn, jhash(dst->raw,
+						      sizeof(dst->raw), 0), 0),
+		     PKT_HASH_TYPE_L4);
+	b->sport = udp_flow_src_port(net, b->skb, 0, 0, true);
+	return 0;
+}
+
+/* The route of a train to @b->addr, from @oif; rcu_read_lock() held. */
+static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
+			    struct socket *sock, int oif)
+{
+	if (b->v4) {
+		struct flowi4 fl4 = {
+			.daddr = b->addr.in4.addr,
+			.flowi4_oif = oif,
+			.flowi4_proto = IPPROTO_UDP,
+			.fl4_sport = b->sport,
+			.fl4_dport = htons(udma_uboe_port),
+		};
+		struct rtable *rt = ip_route_output_key(net, &fl4);
+
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		b->route = &rt->dst;
+		ubcore_eid_from_ipv4(&b->saddr, fl4.saddr);
+	} else {
+		struct flowi6 fl6 = {
+			.daddr = b->addr.ip6,
+			.flowi6_oif = oif,
+			.flowi6_proto = IPPROTO_UDP,
+			.fl6_sport = b->sport,
+			.fl6_dport = htons(udma_uboe_port),
+		};
+		struct dst_entry *d;
+
+		if (!ipv6_mod_enabled())
+			return -EAFNOSUPPORT;
+		d = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
+		if (IS_ERR(d))
+			return PTR_ERR(d);
+		b->route = d;
+		b->saddr.ip6 = fl6.saddr;
+	}
+	return 0;
+}
+
+/* Start a train to @dst with a first packet like @p of @len bytes. */
+static int udma_batch_start(struct udma_uboe_batch *b,
+			    const union ubcore_eid *dst,
+			    const struct uboe_pkt *p, u32 len)
+{
+	struct udma_dev *udev = b->udev;
+	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
+	struct udma_net *unet = udma_net(net);
+	int oif = udma_xmit_oif(udev);
+	struct socket *sock;
+	u32 ip_len;
+	int ret;
+
+	ret = udma_batch_skb(b, net, dst, p->dtpn, len);
+	if (ret)
+		return ret;
+	b->addr = *dst;
+	rcu_read_lock();
+	/* a bonding device: a member's address, the EIDs say where to */
+	if (udev->bond)
+		ret = p->has_eid ? udma_bond_route(udev, p->stpn, dst,
+						    &b->addr, &oif) : -EINVAL;
+	b->v4 = ubcore_eid_is_ipv4(&b->addr);
+	sock = b->v4 ? rcu_dereference(unet->sock4) :
+		       rcu_dereference(unet->sock6);
+	if (!ret && !sock)
+		ret = -ENETDOWN;
+	if (!ret)
+		ret = udma_batch_route(b, net, sock, oif);
+	rcu_read_unlock();
+	if (ret)
+		goto free;
+	ip_len = (b->v4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
+		 sizeof(struct udphdr);
+	if (len + ip_len > dst_mtu(b->route)) {
+		ret = -EMSGSIZE;
+		goto put;
+	}
+	b->dst = *dst;
+	b->stpn = p->stpn;
+	b->dtpn = p->dtpn;
+	b->seg = len;
+	b->nocheck = p->icrc;
+	return 0;
+
+put:
+	dst_release(b->route);
+	b->route = NULL;
+free:
+	kfree_skb(b->skb);
+	b->skb = NULL;
+	return ret;
+}
+
+/* May a packet of @len bytes like @p join the train? */
+static bool udma_batch_fits(const struct udma_uboe_batch *b,
+			    const union ubcore_eid *dst,
+			    const struct uboe_pkt *p, u32 len)
+{
+	return !b->closed && len <= b->seg && len <= skb_tailroom(b->skb) &&
+	       b->skb->len + len <= UDMA_UBOE_TRAIN_MAX &&
+	       p->stpn == b->stpn && p->dtpn == b->dtpn &&
+	       !memcmp(dst->raw, b->dst.raw, sizeof(dst->raw));
+}
+
+/* Count the error of a packet not sent. */
+static int udma_uboe_tx_err(struct udma_dev *udev, int ret)
+{
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_ERRORS, 1);
+	net_dbg_ratelimited("%s: cannot send a UBoE packet: %d\n",
+			    udev->ub_dev.dev_name, ret);
+	return ret;
+}
+
+/**
+ * udma_uboe_batch_add() - add a UBoE packet to a train
+ * @b: the train (udma_uboe_batch_init())
  * @dst: the destination EID: its IPv6 address, or the IPv4 address it
- *	maps (::ffff:a.b.c.d)
+ *	maps (::ffff:a.b.c.d); a bonding device sends through the member
+ *	udma_bond_route() chooses, to the peer's address there
  * @pkt: the packet, as uboe_encode() takes it; when the module parameter
  *	uboe_icrc is set the packet gets an ICRC whatever @pkt->icrc says
  *
- * Encodes @pkt into a new skb and sends it through the route and
- * neighbour of @dst's address, to the UBoE port. The packet is not
- * segmented: it must fit the route's MTU with its IP and UDP headers.
- * Counts tx_packets and tx_bytes (UDP payload) of the device, or
- * tx_errors when it returns an error. Delivery is not confirmed: a packet
- * the IP layer drops later (no neighbour, a full queue) is lost silently,
- * as on any datagram path; the transport retransmits.
+ * The packet is encoded at the end of the train, which leaves as one UDP
+ * GSO skb at udma_uboe_batch_flush(): every packet its own UDP datagram
+ * on the wire, the IP layer's work done once for all. A packet that
+ * cannot join the train (another TP or destination, larger than its
+ * first, or the train full) flushes it first; one shorter than the first
+ * ends it. The packet is not segmented: it must fit the route's MTU with
+ * its IP and UDP headers.
  *
  * Context: any (process, softirq); does not sleep.
  *
@@ -667,83 +767,146 @@ void udma_uboe_fault_init(struct dentry *dir)
  * -EMSGSIZE when it is larger than UBOE_MAX_PKT or than the path's MTU,
  * -ENOMEM, -ENETDOWN when the device has left its namespace's UBoE (it
  * is being removed), or the routing error (-ENETUNREACH, -EHOSTUNREACH,
- * -EAFNOSUPPORT without IPv6, ...).
+ * -EAFNOSUPPORT without IPv6, ...). The packets added before are not
+ * affected.
+ */
+int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
+			const struct uboe_pkt *pkt)
+{
+	struct uboe_pkt p = *pkt;
+	int len, ret;
+
+	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
+	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
+	if (len > UBOE_MAX_PKT)
+		return udma_uboe_tx_err(b->udev, -EMSGSIZE);
+	if (b->skb && !udma_batch_fits(b, dst, &p, len))
+		udma_uboe_batch_flush(b);
+	if (udma_uboe_fault(pkt)) {
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
+		return 0;
+	}
+	if (!b->skb) {
+		ret = udma_batch_start(b, dst, &p, len);
+		if (ret)
+			return udma_uboe_tx_err(b->udev, ret);
+	}
+	ret = uboe_encode(&p, skb_put(b->skb, len), len);
+	if (ret < 0) {
+		skb_trim(b->skb, b->skb->len - len);
+		if (!b->n)
+			udma_uboe_batch_flush(b);
+		return udma_uboe_tx_err(b->udev, ret);
+	}
+	b->n++;
+	b->nocheck = b->nocheck && p.icrc;
+	b->closed = len < b->seg;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add);
+
+/**
+ * udma_uboe_batch_flush() - send a train's packets
+ * @b: the train; empty again afterwards, with its device and hint
+ *
+ * One packet leaves as an ordinary UDP datagram, several as one UDP GSO
+ * skb of that many segments (the segment size the first packet's), which
+ * the IP layer, a veth or the NIC segments, or the receiving UDP socket
+ * does before UBoE's receive hook sees them. Counts tx_packets and
+ * tx_bytes, or tx_errors for the packets of a train that could not leave.
+ * Delivery is not confirmed: a packet the IP layer drops later (no
+ * neighbour, a full queue) is lost silently, as on any datagram path; the
+ * transport retransmits.
+ *
+ * Context: any; does not sleep.
+ */
+void udma_uboe_batch_flush(struct udma_uboe_batch *b)
+{
+	struct udma_dev *udev = b->udev;
+	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
+	struct udma_net *unet = udma_net(net);
+	struct sk_buff *skb = b->skb;
+	struct socket *sock;
+	u32 n = b->n, bytes;
+
+	if (!skb)
+		return;
+	b->skb = NULL;
+	b->n = 0;
+	b->closed = false;
+	bytes = skb->len;
+	if (!n) {
+		kfree_skb(skb);
+		dst_release(b->route);
+		b->route = NULL;
+		return;
+	}
+	skb->protocol = b->v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	if (n > 1) {
+		skb_shinfo(skb)->gso_size = b->seg;
+		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+		skb_shinfo(skb)->gso_segs = n;
+		/* each segment's checksum, from the pseudo-header's */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
+	rcu_read_lock();
+	sock = b->v4 ? rcu_dereference(unet->sock4) :
+		       rcu_dereference(unet->sock6);
+	if (sock && b->v4)
+		/* with an ICRC, the UDP checksum may be left out (IPv4) */
+		udp_tunnel_xmit_skb(container_of(b->route, struct rtable,
+						 dst),
+				    sock->sk, skb,
+				    b->saddr.in4.addr, b->addr.in4.addr, 0,
+				    ip4_dst_hoplimit(b->route), htons(IP_DF),
+				    b->sport, htons(udma_uboe_port), false,
+				    b->nocheck && n == 1);
+	else if (sock)
+		udp_tunnel6_xmit_skb(b->route, sock->sk, skb, NULL,
+				     &b->saddr.ip6, &b->addr.ip6, 0,
+				     ip6_dst_hoplimit(b->route), 0, b->sport,
+				     htons(udma_uboe_port), false);
+	rcu_read_unlock();
+	if (!sock) {
+		/* the device is leaving its namespace's UBoE */
+		dst_release(b->route);
+		b->route = NULL;
+		kfree_skb(skb);
+		udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_ERRORS, n);
+		return;
+	}
+	/* the route went with the skb */
+	b->route = NULL;
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_PACKETS, n);
+	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_BYTES, bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_flush);
+
+/**
+ * udma_uboe_xmit() - send one UBoE packet to an EID
+ * @udev: the sending device
+ * @dst: the destination EID, as for udma_uboe_batch_add()
+ * @pkt: the packet, as for udma_uboe_batch_add()
+ *
+ * A train of one (udma_uboe_batch_add(), udma_uboe_batch_flush()).
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: as udma_uboe_batch_add().
  */
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt)
 {
-	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
-	struct udma_net *unet = udma_net(net);
-	int oif = udma_xmit_oif(udev);
-	union ubcore_eid addr = *dst;
-	struct uboe_pkt p = *pkt;
-	struct sk_buff *skb;
-	struct socket *sock;
-	__be16 sport;
-	int len, ret;
-	bool v4;
+	struct udma_uboe_batch b;
+	int ret;
 
-	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
-	if (udev->bond) {
-		/* a member's address: the EIDs say where it is going */
-		if (!p.has_eid) {
-			ret = -EINVAL;
-			goto err;
-		}
-		rcu_read_lock();
-		ret = udma_bond_route(udev, p.stpn, dst, &addr, &oif);
-		rcu_read_unlock();
-		if (ret)
-			goto err;
-	}
-	v4 = ubcore_eid_is_ipv4(&addr);
-	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
-	if (len > UBOE_MAX_PKT) {
-		ret = -EMSGSIZE;
-		goto err;
-	}
-	if (udma_uboe_fault(pkt)) {
-		udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
-		goto sent;
-	}
-	skb = alloc_skb(UDMA_UBOE_HEADROOM + len, GFP_ATOMIC);
-	if (!skb) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	skb_reserve(skb, UDMA_UBOE_HEADROOM);
-	ret = uboe_encode(&p, skb_put(skb, len), len);
-	if (ret < 0)
-		goto free;
-	skb->protocol = v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
-	/* one UDP source port per TP and peer: ECMP keeps a TP on one path */
-	skb_set_hash(skb, jhash_2words(p.dtpn, jhash(dst->raw, sizeof(dst->raw),
-						     0), 0),
-		     PKT_HASH_TYPE_L4);
-	sport = udp_flow_src_port(net, skb, 0, 0, true);
-
-	rcu_read_lock();
-	sock = v4 ? rcu_dereference(unet->sock4) : rcu_dereference(unet->sock6);
-	if (!sock)
-		ret = -ENETDOWN;
-	else if (v4)
-		ret = udma_xmit4(oif, net, sock->sk, skb, &addr, sport, p.icrc);
-	else
-		ret = udma_xmit6(oif, net, sock->sk, skb, &addr, sport);
-	rcu_read_unlock();
-	if (ret)
-		goto free;
-sent:
-	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
-	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
-	return 0;
-
-free:
-	kfree_skb(skb);
-err:
-	udma_stats_add(udev->wire.stats, UDMA_WIRE_TX_ERRORS, 1);
-	net_dbg_ratelimited("%s: cannot send a UBoE packet: %d\n",
-			    udev->ub_dev.dev_name, ret);
+	udma_uboe_batch_init(&b, udev, 1);
+	ret = udma_uboe_batch_add(&b, dst, pkt);
+	udma_uboe_batch_flush(&b);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_xmit);

@@ -137,6 +137,48 @@ struct udma_wire {
 	bool on_list;
 };
 
+struct dst_entry;
+
+/**
+ * struct udma_uboe_batch - a train: UBoE packets of one TP to one
+ *	destination, sent as one UDP GSO skb (uboe_net.c); the caller's,
+ *	one context at a time
+ * @udev: the sending device
+ * @skb: the packets so far, back to back, each @seg bytes but the last,
+ *	which may be shorter; NULL: empty
+ * @route: the route of the train, held while @skb is
+ * @dst: the destination EID
+ * @addr: the IP destination (@dst, or a bonding member's peer address)
+ * @saddr: the IP source the route chose
+ * @stpn: the packets' source TPN
+ * @dtpn: their destination TPN
+ * @seg: the first packet's bytes: the segment size
+ * @n: packets in @skb
+ * @hint: packets the caller expects, for the size of a new @skb
+ * @sport: the UDP source port of the train's TP and destination
+ * @v4: IPv4 (else IPv6)
+ * @closed: the last packet is shorter than @seg: no more may follow
+ * @nocheck: every packet has an ICRC (a lone IPv4 one goes without the
+ *	UDP checksum)
+ */
+struct udma_uboe_batch {
+	struct udma_dev *udev;
+	struct sk_buff *skb;
+	struct dst_entry *route;
+	union ubcore_eid dst;
+	union ubcore_eid addr;
+	union ubcore_eid saddr;
+	u32 stpn;
+	u32 dtpn;
+	u32 seg;
+	u32 n;
+	u32 hint;
+	__be16 sport;
+	bool v4;
+	bool closed;
+	bool nocheck;
+};
+
 /* uboe_net.c */
 int udma_uboe_init(void);
 void udma_uboe_exit(void);
@@ -150,6 +192,11 @@ void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
 		   const struct uboe_pkt *pkt);
+void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
+			  u32 hint);
+int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
+			const struct uboe_pkt *pkt);
+void udma_uboe_batch_flush(struct udma_uboe_batch *b);
 extern const struct attribute_group udma_wire_group;
 
 /* uboe_bench.c: the integrity checks' cost (debugfs) */

@@ -518,16 +518,19 @@ static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
 /* Go back to the oldest unacknowledged packet: send them all again. */
 static void udma_rtp_resend(struct udma_rtp *rtp)
 {
+	struct udma_uboe_batch b;
 	struct udma_rtp_pkt *p;
 
 	lockdep_assert_held(&rtp->lock);
+	udma_uboe_batch_init(&b, rtp->udev, rtp->tx.nr);
 	list_for_each_entry(p, &rtp->tx.unacked, node) {
 		/* the last one asks for the ACK that says how far it got */
 		p->pkt.ack_req = list_is_last(&p->node, &rtp->tx.unacked);
 		p->resent = true;
-		if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+		if (!udma_uboe_batch_add(&b, &rtp->peer, &p->pkt))
 			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 	}
+	udma_uboe_batch_flush(&b);
 }
 
 /* Send the oldest unacknowledged packet again (the hole a NAK names). */
@@ -828,6 +831,9 @@ static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
  *	another's message goes out, @w joins the TP's waiters and -EAGAIN
  *	comes back (the caller sends @p again when woken); NULL: sleeps
  *	until it may send
+ * @b: the train the packet joins (udma_uboe_batch_add()), sent when the
+ *	message ends, when the sender has to wait, at an error, or when the
+ *	packet cannot join it; NULL: the packet leaves at once
  *
  * A packet the IP layer refuses at once (no route, too big) is not kept:
  * its PSN is taken back. Any error ends @owner's message on the TP.
@@ -836,10 +842,11 @@ static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
  *
  * Return: 0; -EAGAIN (@w only); -ETIMEDOUT when the TP failed (no ACK
  * after every retry, or its peer lost); -ENETDOWN when the device is
- * being removed; or udma_uboe_xmit()'s error.
+ * being removed; or udma_uboe_batch_add()'s error.
  */
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
-		  const void *owner, struct udma_rtp_waiter *w)
+		  const void *owner, struct udma_rtp_waiter *w,
+		  struct udma_uboe_batch *b)
 {
 	int ret;
 
@@ -855,6 +862,9 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		}
 		if (udma_rtp_room_for(rtp, owner))
 			break;
+		/* what the peer has to ACK for the window to open goes now */
+		if (b)
+			udma_uboe_batch_flush(b);
 		if (w) {
 			if (list_empty(&w->node))
 				list_add_tail(&w->node, &rtp->waiters);
@@ -873,7 +883,8 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	/* a message's end, or half the credit out: ask for the ACK */
 	if ((p->pkt.seg & UBOE_SEG_LAST) || rtp->tx.nr >= rtp->tx.wnd / 2)
 		p->pkt.ack_req = true;
-	ret = udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
+	ret = b ? udma_uboe_batch_add(b, &rtp->peer, &p->pkt) :
+		  udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
 	if (ret) {
 		/* the tail: nothing after it was sent */
 		list_del(&p->node);
@@ -889,6 +900,9 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		return 0;
 	}
 out:
+	/* before another's message may follow on the TP */
+	if (b)
+		udma_uboe_batch_flush(b);
 	/* the message is over (sent, or failed): the TP is free */
 	udma_rtp_release_unlock(rtp, owner);
 	return ret;

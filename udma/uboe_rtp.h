@@ -289,8 +289,10 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 void udma_rtp_use_locked(struct udma_rtp *rtp, u32 peer_tpn,
 			 const union ubcore_eid *src,
 			 const union ubcore_eid *peer);
+struct udma_uboe_batch;
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
-		  const void *owner, struct udma_rtp_waiter *w);
+		  const void *owner, struct udma_rtp_waiter *w,
+		  struct udma_uboe_batch *b);
 void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
 		     struct udma_rtp_waiter *w);
 bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,

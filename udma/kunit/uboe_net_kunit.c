@@ -220,8 +220,104 @@ static void uboe_rx_eid_not_here(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_MGMT_RX), 0);
 }
 
+/*
+ * Trains: packets of one TP to one EID leave as one UDP GSO skb and arrive
+ * as separate datagrams, each decoded on its own; a shorter packet ends a
+ * train, a longer one or another destination starts the next; IPv4 and
+ * IPv6.
+ */
+static void uboe_train_segments(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	struct udma_uboe_batch b;
+	union ubcore_eid v4, v6;
+	struct uboe_pkt p;
+	u64 bytes = 0;
+	int i;
+
+	eid_v4(&v4, "127.0.0.1");
+	eid_v6(&v6, "::1");
+	udma_uboe_batch_init(&b, k->udev, 8);
+	for (i = 0; i < 5; i++) {
+		mgmt_pkt(&p, &v4);
+		p.mgmt.msg_id = i;
+		KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+		bytes += UBOE_KUNIT_MGMT_LEN;
+	}
+	KUNIT_EXPECT_EQ(test, b.n, 5);
+	/* a shorter one joins and ends the train */
+	mgmt_pkt(&p, &v4);
+	p.payload_len--;
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	bytes += UBOE_KUNIT_MGMT_LEN - 1;
+	KUNIT_EXPECT_EQ(test, b.n, 6);
+	KUNIT_EXPECT_TRUE(test, b.closed);
+	/* nothing left yet: the train is one skb */
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 0);
+	mgmt_pkt(&p, &v4);
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	bytes += UBOE_KUNIT_MGMT_LEN;
+	KUNIT_EXPECT_EQ(test, b.n, 1);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 6);
+	/* a longer one starts another */
+	mgmt_pkt(&p, &v4);
+	p.icrc = true;
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	bytes += UBOE_KUNIT_MGMT_LEN + UBOE_ICRC_SIZE;
+	KUNIT_EXPECT_EQ(test, b.n, 1);
+	/* another destination too: the IPv6 one, a train of 4 */
+	for (i = 0; i < 4; i++) {
+		mgmt_pkt(&p, &v6);
+		KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v6, &p), 0);
+		bytes += UBOE_KUNIT_MGMT_LEN;
+	}
+	KUNIT_EXPECT_EQ(test, b.n, 4);
+	udma_uboe_batch_flush(&b);
+	KUNIT_EXPECT_EQ(test, b.n, 0);
+	KUNIT_EXPECT_PTR_EQ(test, b.skb, NULL);
+	/* flushing an empty train sends nothing */
+	udma_uboe_batch_flush(&b);
+
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 12);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_BYTES), bytes);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 12), 12);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_RX_PACKETS, 12), 12);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_BYTES), bytes);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+}
+
+/* A train's refusals are its packets': the ones before still leave. */
+static void uboe_train_refused(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	struct udma_uboe_batch b;
+	union ubcore_eid v4, far4;
+	struct uboe_pkt p;
+
+	eid_v4(&v4, "127.0.0.1");
+	eid_v4(&far4, "192.0.2.1");
+	udma_uboe_batch_init(&b, k->udev, 4);
+	mgmt_pkt(&p, &v4);
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	p.mgmt.type = 0;	/* no such message */
+	KUNIT_EXPECT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, b.n, 2);
+	mgmt_pkt(&p, &far4);
+	KUNIT_EXPECT_EQ(test, udma_uboe_batch_add(&b, &far4, &p),
+			-ENETUNREACH);
+	KUNIT_EXPECT_EQ(test, b.n, 0);
+	KUNIT_EXPECT_PTR_EQ(test, b.skb, NULL);
+	udma_uboe_batch_flush(&b);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 2);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 2);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 2), 2);
+}
+
 static struct kunit_case udma_uboe_net_cases[] = {
 	KUNIT_CASE(uboe_xmit_v4_v6_loop),
+	KUNIT_CASE(uboe_train_segments),
+	KUNIT_CASE(uboe_train_refused),
 	KUNIT_CASE(uboe_xmit_refused),
 	KUNIT_CASE(uboe_rx_eid_not_here),
 	{}

@@ -326,7 +326,11 @@ static void rtp_segments(struct kunit *test)
 	udma_uboe_seg_pkt(&t, 0, n, size, room + 1, &p);
 	KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_FIRST);
 	KUNIT_EXPECT_EQ(test, p.payload_len, 1024);
-	KUNIT_EXPECT_FALSE(test, p.hdrs & UBOE_EXT_OFSTETAH);
+	/* the FIRST too, at 0: the packets but the last are one size */
+	KUNIT_EXPECT_TRUE(test, p.hdrs & UBOE_EXT_OFSTETAH);
+	KUNIT_EXPECT_EQ(test, p.offset, 0);
+	KUNIT_EXPECT_EQ(test, uboe_hdr_len(&p), uboe_hdr_len(&t) +
+			sizeof(struct uboe_ofstetah));
 	KUNIT_EXPECT_EQ(test, uboe_check(&p), UBOE_DROP_NONE);
 	udma_uboe_seg_pkt(&t, 1, n, size, room + 1, &p);
 	KUNIT_EXPECT_EQ(test, p.seg, UBOE_SEG_LAST);
