@@ -14,7 +14,7 @@ shift 2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Object files are excluded, hence kept, so rebuilds stay incremental.
-(cd "$UB_TOP" && rsync -a --delete --include='*/' --include='*.[ch]' \
+(cd "$UB_TOP" && rsync -a --delete --exclude='*.mod.c' --include='*/' --include='*.[ch]' \
 	--include=Kbuild --exclude='*' Kbuild "${UB_KMOD_DIRS[@]}" "$out/")
 # ccache when installed (UB_CCACHE=0: not): a rebuild of the same tree for
 # the same kernel compiles only what changed. The compiler stays the one
