@@ -72,6 +72,11 @@ module_param_named(uboe_icrc, udma_uboe_icrc, bool, 0444);
 MODULE_PARM_DESC(uboe_icrc,
 		 "Send every UBoE packet with a CRC32C ICRC and drop those without one (default: no; the UDP checksum is the integrity check)");
 
+static uint udma_uboe_train_pkts = 64;
+module_param_named(uboe_train_pkts, udma_uboe_train_pkts, uint, 0644);
+MODULE_PARM_DESC(uboe_train_pkts,
+		 "UBoE packets of a message sent in one UDP GSO skb at most (default 64; 1: one skb a packet); read at each train");
+
 static bool udma_uboe_force_wire;
 module_param_named(force_wire, udma_uboe_force_wire, bool, 0644);
 MODULE_PARM_DESC(force_wire,
@@ -614,8 +619,9 @@ static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 			  const union ubcore_eid *dst, u32 dtpn, u32 len)
 {
 	/* room for the packets the caller expects, one at least */
-	u32 cap = len * min_t(u32, b->hint,
-			      max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
+	u32 cap = len * clamp_t(u32, min(b->hint,
+					 READ_ONCE(udma_uboe_train_pkts)), 1,
+				max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
 
 	b->skb = alloc_skb(UDMA_UBOE_HEADROOM + cap, GFP_ATOMIC | __GFP_NOWARN);
 	if (!b->skb && cap > len)
@@ -729,7 +735,8 @@ static bool udma_batch_fits(const struct udma_uboe_batch *b,
 			    const union ubcore_eid *dst,
 			    const struct uboe_pkt *p, u32 len)
 {
-	return !b->closed && len <= b->seg && len <= skb_tailroom(b->skb) &&
+	return !b->closed && b->n < READ_ONCE(udma_uboe_train_pkts) &&
+	       len <= b->seg && len <= skb_tailroom(b->skb) &&
 	       b->skb->len + len <= UDMA_UBOE_TRAIN_MAX &&
 	       p->stpn == b->stpn && p->dtpn == b->dtpn &&
 	       !memcmp(dst->raw, b->dst.raw, sizeof(dst->raw));

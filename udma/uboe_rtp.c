@@ -368,6 +368,27 @@ bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req)
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_take);
 
 /**
+ * udma_rtp_rx_nak_due() - is the hole at the expected PSN to be NAKed now
+ * @rx: the receiving half, after a packet was taken or held
+ * @refilled: the packet just taken filled a hole that had been NAKed
+ *
+ * A hole is NAKed once: when UDMA_RTP_NAK_AFTER packets came after it
+ * (reordering goes no further than that), or, right after a NAKed hole
+ * was filled, when any packet came after the next one: the packets held
+ * arrived before the resent one, a round trip ago, so that hole is a
+ * loss too. A burst of losses then costs a round trip per hole, not a
+ * retransmission timeout.
+ *
+ * Return: true when a NAK of @rx->epsn is due.
+ */
+bool udma_rtp_rx_nak_due(const struct udma_rtp_rx *rx, bool refilled)
+{
+	return !rx->nak_sent && (rx->after >= UDMA_RTP_NAK_AFTER ||
+				 (refilled && rx->after));
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_nak_due);
+
+/**
  * udma_rtp_rx_hold() - keep a packet that arrived after a hole
  * @rx: the receiving half
  * @psn: its PSN, UDMA_RTP_GAP to @rx->epsn
@@ -957,7 +978,7 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		      void *item)
 {
 	struct udma_rtp_rx *rx = &rtp->rx;
-	bool kept = false, ack = false;
+	bool kept = false, ack = false, nakked;
 	void *next;
 
 	lockdep_assert_held(&rtp->lock);
@@ -968,6 +989,8 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		if (!take(item))
 			break;
 		kept = true;
+		/* the hole it fills was NAKed: it is the resent packet */
+		nakked = rx->nak_sent;
 		ack = udma_rtp_rx_take(rx, pkt->ack_req);
 		/* what was held after it, in order, as far as it goes */
 		while ((next = udma_rtp_rx_next(rx))) {
@@ -979,7 +1002,7 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		}
 		/* held ones left: they came after the next hole */
 		rx->after = rx->nr_held;
-		if (rx->after >= UDMA_RTP_NAK_AFTER) {
+		if (udma_rtp_rx_nak_due(rx, nakked)) {
 			rx->nak_sent = true;
 			udma_rtp_send_ack(rtp, UBOE_TP_NAK, UBOE_NAK_SEQ_ERR);
 		}
@@ -1000,7 +1023,7 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		if (!kept)
 			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_DUP_DROPS);
 		/* reordered, or lost: NAK once enough came after it */
-		if (!rx->nak_sent && rx->after >= UDMA_RTP_NAK_AFTER) {
+		if (udma_rtp_rx_nak_due(rx, false)) {
 			rx->nak_sent = true;
 			udma_rtp_send_ack(rtp, UBOE_TP_NAK, UBOE_NAK_SEQ_ERR);
 		}

@@ -38,7 +38,10 @@ struct udma_dev;
 #define UDMA_RTP_ACK_DELAY_US	500
 /* The RTO doubles per timeout up to this. */
 #define UDMA_RTP_RTO_MAX_MS	2000
-/* A hole is NAKed once this many later packets arrived (reordering). */
+/*
+ * A hole is NAKed once this many later packets arrived (reordering), or
+ * at once after a NAKed hole before it was filled (udma_rtp_rx_nak_due()).
+ */
 #define UDMA_RTP_NAK_AFTER	4
 /* RTT samples above this are taken as this (a stalled path, not an RTT). */
 #define UDMA_RTP_RTT_MAX_US	(10 * USEC_PER_SEC)
@@ -273,6 +276,7 @@ enum udma_rtp_verdict udma_rtp_rx_verdict(const struct udma_rtp_rx *rx,
 					  u32 psn);
 bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req);
 bool udma_rtp_rx_hold(struct udma_rtp_rx *rx, u32 psn, void *item);
+bool udma_rtp_rx_nak_due(const struct udma_rtp_rx *rx, bool refilled);
 void *udma_rtp_rx_next(struct udma_rtp_rx *rx);
 void udma_rtp_rx_purge(struct udma_rtp_rx *rx, void (*drop)(void *item));
 u32 udma_uboe_seg_size(u64 len, u32 room);

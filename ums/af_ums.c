@@ -11,10 +11,13 @@
  * @use_fallback, the accept queue); the clcsock has its own.
  */
 #include <linux/module.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <asm/ioctls.h>
 #include <linux/sockios.h>
+#include <linux/splice.h>
+#include <linux/uio.h>
 #include <net/tcp.h>
 
 #include "ums.h"
@@ -708,16 +711,25 @@ static ssize_t ums_sendpage(struct socket *sock, struct page *page,
 					   flags);
 }
 
+/*
+ * Over UMS the bytes are copied from the RMB into the pipe's own pages,
+ * as recvmsg copies them into user memory: the RMB is the peer's to write
+ * again as soon as they are consumed, so its pages cannot be lent to a
+ * pipe. The caller (do_splice_to()) bounds @len by the pipe's room.
+ */
 static ssize_t ums_splice_read(struct socket *sock, loff_t *ppos,
 			       struct pipe_inode_info *pipe, size_t len,
 			       unsigned int flags)
 {
 	struct ums_sock *ums = ums_sk(sock->sk);
+	struct msghdr msg = {};
 
-	if (!READ_ONCE(ums->use_fallback))
-		return -ENOTCONN;
-	return ums->clcsock->ops->splice_read(ums->clcsock, ppos, pipe, len,
-					      flags);
+	if (READ_ONCE(ums->use_fallback))
+		return ums->clcsock->ops->splice_read(ums->clcsock, ppos, pipe,
+						      len, flags);
+	iov_iter_pipe(&msg.msg_iter, ITER_DEST, pipe, len);
+	return ums_recvmsg(sock, &msg, len,
+			   flags & SPLICE_F_NONBLOCK ? MSG_DONTWAIT : 0);
 }
 
 const struct proto_ops ums_sock_ops = {

@@ -659,6 +659,60 @@ TEST(UmsSocket, ShutdownAndCloseInEveryOrder)
     }
 }
 
+// splice(2) both ways over UMS: the receiver splices the socket into a
+// pipe and reads the pipe, the sender splices a pipe into the socket; a
+// non-blocking splice with nothing to read says EAGAIN, the peer's close
+// ends a splice with 0. Every byte checked, both ends stay on UMS.
+TEST(UmsSocket, SpliceBothWays)
+{
+    const size_t n = ub_itest::check_long() ? 32u << 20 : 2u << 20;
+    Conn c = connect_one(Kind::kUms, Kind::kUms, kIp4B, false);
+    ASSERT_GE(c.srv.get(), 0);
+    int in[2], out[2];
+    ASSERT_EQ(pipe(in), 0);
+    Fd in_r(in[0]), in_w(in[1]);
+    ASSERT_EQ(pipe(out), 0);
+    Fd out_r(out[0]), out_w(out[1]);
+    EXPECT_EQ(splice(c.srv.get(), nullptr, out_w.get(), nullptr, 4096, SPLICE_F_NONBLOCK), -1);
+    EXPECT_EQ(errno, EAGAIN);
+
+    // chunks of varying sizes, each within the pipe's 64 KiB
+    auto tx = std::async(std::launch::async, [&] {
+        std::vector<uint8_t> buf(32768);
+        for (uint64_t off = 0; off < n;) {
+            size_t len = std::min<size_t>(n - off, 1 + (off * 7919) % buf.size());
+            for (size_t i = 0; i < len; i++)
+                buf[i] = pattern(3, off + i);
+            if (write(in_w.get(), buf.data(), len) != static_cast<ssize_t>(len))
+                return std::string("write to the pipe: ") + std::strerror(errno);
+            for (size_t left = len; left;) {
+                ssize_t k = splice(in_r.get(), nullptr, c.cli.get(), nullptr, left, SPLICE_F_MORE);
+                if (k <= 0)
+                    return "splice into the socket after " + std::to_string(off) + " bytes: " +
+                           (k < 0 ? std::strerror(errno) : "0");
+                left -= static_cast<size_t>(k);
+            }
+            off += len;
+        }
+        return std::string();
+    });
+    std::vector<uint8_t> buf(65536);
+    for (uint64_t off = 0; off < n;) {
+        ssize_t k = splice(c.srv.get(), nullptr, out_w.get(), nullptr, std::min<size_t>(buf.size(), n - off), 0);
+        ASSERT_GT(k, 0) << "splice out of the socket after " << off << " bytes: " << std::strerror(errno);
+        // a pipe hands over what was spliced into it in one read
+        ASSERT_EQ(read(out_r.get(), buf.data(), static_cast<size_t>(k)), k) << std::strerror(errno);
+        for (ssize_t i = 0; i < k; i++)
+            ASSERT_EQ(buf[i], pattern(3, off + i)) << "byte " << off + i;
+        off += static_cast<uint64_t>(k);
+    }
+    EXPECT_EQ(tx.get(), "");
+    expect_ums(kNsA, c.cli.get());
+    expect_ums(kNsB, c.srv.get());
+    c.cli.reset();
+    EXPECT_EQ(splice(c.srv.get(), nullptr, out_w.get(), nullptr, 4096, 0), 0);
+}
+
 // Closing with data unread aborts, as TCP resets: the peer's next
 // receive or send fails with ECONNRESET, in the middle of its stream.
 TEST(UmsSocket, AbortMidStream)

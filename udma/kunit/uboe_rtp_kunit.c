@@ -238,6 +238,55 @@ static void rtp_rx_coalesce(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_rtp_rx_verdict(rx, R_LAST), UDMA_RTP_DUP);
 }
 
+/*
+ * When a hole is NAKed: after UDMA_RTP_NAK_AFTER packets beyond it, once;
+ * and, right after a NAKed hole was filled by its resent packet, at the
+ * first packet beyond the next hole (a loss, not reordering); a hole
+ * filled without a NAK (reordering) does not make the next one urgent.
+ */
+static void rtp_rx_nak_due(struct kunit *test)
+{
+	static int items[8];
+	struct udma_rtp_rx *rx = rtp_rx_new(test, 0);
+	bool refilled;
+	u32 psn;
+
+	/* 0 and 5 lost; 1 .. 4 and 6 arrive */
+	for (psn = 1; psn <= 4; psn++) {
+		KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, false));
+		KUNIT_ASSERT_TRUE(test, udma_rtp_rx_hold(rx, psn, &items[psn]));
+	}
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_nak_due(rx, false));
+	rx->nak_sent = true;		/* the NAK of 0 went out */
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, false));
+	KUNIT_ASSERT_TRUE(test, udma_rtp_rx_hold(rx, 6, &items[6]));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, false));
+
+	/* the resent 0 arrives: 1 .. 4 follow it, 5 is missing, 6 held */
+	refilled = rx->nak_sent;
+	udma_rtp_rx_take(rx, false);
+	while (udma_rtp_rx_next(rx))
+		udma_rtp_rx_take(rx, false);
+	rx->after = rx->nr_held;
+	KUNIT_EXPECT_EQ(test, rx->epsn, 5);
+	KUNIT_EXPECT_EQ(test, rx->after, 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_nak_due(rx, refilled));
+	/* without the NAK before, one packet beyond is reordering */
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, false));
+	rx->nak_sent = true;
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, true));
+
+	/* 5 arrives: nothing held, nothing due */
+	refilled = rx->nak_sent;
+	udma_rtp_rx_take(rx, false);
+	while (udma_rtp_rx_next(rx))
+		udma_rtp_rx_take(rx, false);
+	rx->after = rx->nr_held;
+	KUNIT_EXPECT_EQ(test, rx->epsn, 7);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_nak_due(rx, refilled));
+}
+
+static int rtp_dropped;
 static int rtp_dropped;
 
 static void rtp_drop(void *item)
@@ -403,6 +452,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_rtt_estimate),
 	KUNIT_CASE(rtp_tx_ack_sample),
 	KUNIT_CASE(rtp_rx_coalesce),
+	KUNIT_CASE(rtp_rx_nak_due),
 	KUNIT_CASE(rtp_rx_reorder),
 	KUNIT_CASE(rtp_segments),
 	KUNIT_CASE(rtp_slices),
