@@ -7,10 +7,12 @@ profile summary; then IPoURMA against TCP over its veth (iperf3 --json,
 pingpong.py; tests/guest/bench-ipourma.sh), and UMS against TCP on the
 namespace pair (iperf3 --json, sockperf; tests/guest/bench-ums.sh), and a
 Balance bonding device against one member (urma_perftest --json;
-tests/guest/bench-ubagg.sh). Reads the raw files tests/guest/bench.sh left
-in DIR.
+tests/guest/bench-ubagg.sh), and URMA over UBoE between two namespaces
+with and without trains against TCP on that veth, with the wire path's
+profile (tests/guest/bench-wire.sh). Reads the raw files
+tests/guest/bench.sh left in DIR.
 
-usage: bench_table.py DIR [--json FILE] [--only ipourma|ums|ubagg]
+usage: bench_table.py DIR [--json FILE] [--only ipourma|ums|ubagg|wire]
 Exits 1 when a figure the table needs is missing or unreadable (a failed
 run), 0 otherwise, whether the goals are met or not: they are reported.
 """
@@ -237,6 +239,49 @@ def print_ubagg(r):
         print(f"  {what:<42} {fmt(rat):>7}  {'met' if ok else 'NOT met'}")
 
 
+def wire(d):
+    """URMA over UBoE between two namespaces: one skb a packet and trains,
+    against TCP on the same veth, at MTU 1500 and 9000; the profile."""
+    res = {"guest": read(d / "wire.guest.txt").strip(), "mtu": {}}
+    for mtu in (1500, 9000):
+        r = {"one": urma_json(d / f"wire.{mtu}.1.json", "write_bw")["bw"],
+             "trains": urma_json(d / f"wire.{mtu}.64.json", "write_bw")["bw"],
+             "tcp": iperf3_bw(d / f"wire.{mtu}.tcp.iperf3.json")}
+        r["trains_one"] = ratio(r["trains"], r["one"])
+        r["trains_tcp"] = ratio(r["trains"], r["tcp"])
+        res["mtu"][str(mtu)] = r
+    res["profile"] = profile(d, "wire", top=16)
+    # the wire path's own stages, with what they call
+    res["children"] = profile(d, "wire.children", top=20, kernel_only=True,
+                              only=r"\] (udma_|uboe_|uburma_ioctl|udp_|__udp|"
+                                   r"skb_segment|ip_finish_output|"
+                                   r"__local_bh_enable_ip|net_rx_action)")
+    return res
+
+
+def print_wire(r):
+    print("URMA over UBoE on one wire: urma_perftest write_bw, 64 KiB, from udmaA to")
+    print("udmaB of two namespaces joined by a veth (every packet crosses it), in MB/s,")
+    print("with one skb a packet (uboe_train_pkts=1) and in trains of one UDP GSO skb")
+    print("(the default), against iperf3 TCP with 64 KiB writes on the same veth, same")
+    print(f"run ({r['guest']}).")
+    w = (6, 10, 10, 10, 12, 10)
+    print_row(("MTU", "one skb", "trains", "TCP", "trains/one", "trains/TCP"), w, 1)
+    for mtu, x in r["mtu"].items():
+        print_row((mtu, fmt(x["one"]), fmt(x["trains"]), fmt(x["tcp"]),
+                   fmt(x["trains_one"]), fmt(x["trains_tcp"])), w, 1)
+    print()
+    print("where the time goes, write_bw in trains at MTU 1500 (perf cpu-clock, every")
+    print("CPU: the busy-polling client, both ends' kernel work, softirqs, idle),")
+    print("% of all samples by self time:")
+    for pct, what in r["profile"]:
+        print(f"  {pct:6.2f}%  {what}")
+    print("the wire path's stages with their callees, % of all samples (the send")
+    print("path runs the veth's receive softirq when it enables BHs):")
+    for pct, what in r["children"]:
+        print(f"  {pct:6.2f}%  {what}")
+
+
 def ums(d):
     """UMS's rows: the same tools over TCP and under ums_run, same pair."""
     res = {"bw": {w: iperf3_bw(d / f"ums.{w}.iperf3.json") for w in ("ums", "tcp")},
@@ -303,15 +348,17 @@ def local(d):
     return {"rows": rows, "ratio": float(m.group(1))}
 
 
-def profile(d, name, top=12, kernel_only=False):
+def profile(d, name, top=12, kernel_only=False, only=None):
     """The heaviest rows of a perf report table, as (percents, symbol):
     self time (perf.TEST.txt) or including callees (perf.TEST.children.txt,
-    two percent columns: with children, self)."""
+    two percent columns: with children, self); ONLY: a regex the symbol
+    must match."""
     path = d / f"perf.{name}.txt"
     out = []
     for line in read(path).splitlines():
         m = re.match(r"\s*([\d.]+)%\s+(?:([\d.]+)%\s+)?(.*)", line)
-        if m and (not kernel_only or "[k]" in m.group(3)):
+        if m and (not kernel_only or "[k]" in m.group(3)) and \
+                (only is None or re.search(only, m.group(3))):
             out.append((float(m.group(1)), " ".join(m.group(3).split())))
     if not out:
         raise Missing(f"{path}: empty profile")
@@ -411,10 +458,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", type=Path)
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
-    ap.add_argument("--only", choices=["ipourma", "ums", "ubagg"],
-                    help="only IPoURMA's, UMS's or the bonding device's rows"
-                         " (tests/guest/bench-ipourma.sh, bench-ums.sh or"
-                         " bench-ubagg.sh run alone)")
+    ap.add_argument("--only", choices=["ipourma", "ums", "ubagg", "wire"],
+                    help="only IPoURMA's, UMS's, the bonding device's or the"
+                         " wire's rows (tests/guest/bench-ipourma.sh,"
+                         " bench-ums.sh, bench-ubagg.sh or bench-wire.sh run"
+                         " alone)")
     a = ap.parse_args()
     try:
         if a.only:
@@ -425,6 +473,7 @@ def main():
         ipo = ipourma(a.dir) if a.only in (None, "ipourma") else None
         umsr = ums(a.dir) if a.only in (None, "ums") else None
         agg = ubagg(a.dir) if a.only in (None, "ubagg") else None
+        wir = wire(a.dir) if a.only in (None, "wire") else None
     except (Missing, KeyError, ValueError) as e:
         print(f"bench_table: missing figure: {e}", file=sys.stderr)
         return 1
@@ -461,6 +510,11 @@ def main():
         res["ubagg"] = agg
         res["ubagg"]["goals"] = [{"goal": g, "ratio": r, "met": ok}
                                  for g, r, ok in ubagg_goals(agg)]
+    if wir is not None:
+        if ipo is not None or umsr is not None or agg is not None:
+            print()
+        print_wire(wir)
+        res["wire"] = wir
     if a.json:
         a.json.write_text(json.dumps(res, indent=1) + "\n")
     return 0

@@ -5,8 +5,10 @@
 # a noisy machine, and perftest over RoUB (roub.ko, libroub) on udma0; then
 # udma's local path against memcpy, and a profile of
 # where the time goes; then IPoURMA and UMS against TCP on namespace pairs
-# (bench-ipourma.sh, bench-ums.sh), and a bonding device against one member
-# (bench-ubagg.sh). Raw outputs go to $1/bench/, which scripts/
+# (bench-ipourma.sh, bench-ums.sh), a bonding device against one member
+# (bench-ubagg.sh), and URMA over UBoE across a veth with and without
+# trains, against TCP, with the wire path's profile (bench-wire.sh). Raw
+# outputs go to $1/bench/, which scripts/
 # bench_table.py turns into the table. Runs from the repo top with UB_KMOD.
 #
 # The network: veth0 (10.0.0.1) here, its peer veth1 (10.0.0.2) in the
@@ -189,6 +191,8 @@ log "UMS against TCP on the namespace pair (tests/guest/bench-ums.sh)"
 bash "$UB_TOP/tests/guest/bench-ums.sh" "$1"
 log "a Balance bonding device against one member (tests/guest/bench-ubagg.sh)"
 bash "$UB_TOP/tests/guest/bench-ubagg.sh" "$1"
+log "URMA over UBoE on one veth, with and without trains (tests/guest/bench-wire.sh)"
+bash "$UB_TOP/tests/guest/bench-wire.sh" "$1"
 rdma link delete rxe0
 modprobe -r rdma_rxe
 ub_unload_stack
