@@ -259,10 +259,13 @@ class Sync(unittest.TestCase):
         for role in ("a", "b"):
             start = time.monotonic()
             p = self.side(role, free_port(), "boot", "", 2)
-            out, err = p.communicate(timeout=30)
+            out, err = p.communicate(timeout=50)
             self.assertEqual(out.strip(), "rc=1 value=", role)
             self.assertIn("ub_pair_sync boot: no answer from the peer in 2s", err)
-            self.assertLess(time.monotonic() - start, 10, role)
+            # the 2 s limit, not the 60 s default; make check runs this
+            # niced beside two TCG guests, where the shell's forks alone
+            # took 8 s once
+            self.assertLess(time.monotonic() - start, 25, role)
 
 
 if __name__ == "__main__":
