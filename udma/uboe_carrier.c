@@ -290,8 +290,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_pkt);
  * A message with the headers of @tmpl (those of an ONLY packet) and @len
  * bytes of @src as its payload: one packet, or FIRST, MIDDLE .., LAST
  * ones of udma_uboe_seg_size() bytes each with an OFSTETAH, the headers
- * of the last packet only (uboe_last_hdrs()) on the last one. Over @rtp reliably (its packets consecutive PSNs), or
- * without a TP (@rtp NULL, UM: one datagram at most).
+ * of the last packet only (uboe_last_hdrs()) on the last one. Over @rtp
+ * reliably (its packets consecutive PSNs), or without a TP (@rtp NULL,
+ * UM: one datagram at most).
  */
 static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 			     struct udma_rtp *rtp, const struct uboe_pkt *tmpl,
