@@ -426,6 +426,9 @@ def guest_health(out, lines, suites, kind="guest", name="health"):
     finished = os.path.exists(os.path.join(out, "script.rc"))
     if not finished:
         why = "no script.rc (see console.log); kmemleak and lockdep not judged"
+        where = last_case(lines)
+        if where:
+            why += "; " + where
         if os.path.exists(os.path.join(out, "peer-stopped")):
             why = "stopped because its peer stopped first; " + why
         health.add(False, "script ran to the end", why)
@@ -447,6 +450,31 @@ def guest_health(out, lines, suites, kind="guest", name="health"):
     if only is not None:
         health.add(False, "full run", f"filtered with UB_ONLY={only.strip()}: "
                    "a development run, never a passing one")
+
+
+CASE_MARK_RE = re.compile(r"^(?:\[\s*([0-9.]+)\]\s*)?ub-check: (\S+)( exit -?\d+)?\s*$")
+KERNEL_TIME_RE = re.compile(r"^\[\s*([0-9.]+)\]")
+
+
+def last_case(lines):
+    """Where a guest that never finished stopped, from the marks that
+    check-guest.sh writes to the kernel log ("ub-check: NAME" when a case
+    starts, "... exit RC" when it ends): the case it was in, or the last
+    one it ended, with the kernel's time of the mark and of its last line."""
+    mark, last_t = None, None
+    for line in lines:
+        m = CASE_MARK_RE.search(line.strip())
+        if m:
+            mark = m
+        t = KERNEL_TIME_RE.search(line.strip())
+        if t:
+            last_t = t.group(1)
+    if mark is None:
+        return ""
+    at = f" at {mark.group(1)} s" if mark.group(1) else ""
+    where = (f"after case {mark.group(2)} ended{at}" if mark.group(3)
+             else f"in case {mark.group(2)} (started{at})")
+    return where + (f", last kernel line at {last_t} s" if last_t else "")
 
 
 def read_results(path):

@@ -443,6 +443,20 @@ class Guest(Case):
                          "the guest recorded no case (guest2)",
                          "never recorded in results.txt: 1 (b)")
 
+    def test_guest_killed_in_a_case_names_it(self):
+        self.run_.guest_run("[   10.5] ub-check: a\n[   12.0] ub-check: a exit 0\n"
+                            "[   12.1] ub-check: b\n[  900.25] virtio: x\n",
+                            ["PASS a"], cases=["a", "b"])
+        os.unlink(os.path.join(self.run_.guest, "script.rc"))
+        self.assertFails("in case b (started at 12.1 s), last kernel line at 900.25 s",
+                         "never recorded in results.txt: 1 (b)")
+
+    def test_guest_killed_after_its_cases_says_so(self):
+        self.run_.guest_run("[    5.0] ub-check: a\n[    6.0] ub-check: a exit 1\n",
+                            ["FAIL a (exit 1)"], cases=["a"])
+        os.unlink(os.path.join(self.run_.guest, "script.rc"))
+        self.assertFails("after case a ended at 6.0 s, last kernel line at 6.0 s")
+
     def test_case_recorded_twice_by_one_guest_fails(self):
         self.run_.guest_run("", ["PASS a", "PASS a"], cases=["a"])
         self.run_.second_guest("", ["PASS b"])
