@@ -274,23 +274,25 @@ ub_wire_cnt() {
 }
 
 # ub_dump_stall PROGRAM FILES...: what a transfer between the pair's
-# devices that stopped moving waits for: both devices' non-zero wire
-# counters and ubcore TPs, their namespaces' neighbours, qdiscs and UDP
-# and UBoE drop counters, udma's TPs and send queues (debugfs), the last
-# lines of FILES (the transfer's outputs), and the kernel stacks of every
-# thread of the processes running PROGRAM.
+# namespaces that stopped moving waits for: the non-zero wire counters
+# and ubcore TPs of every UB device with a wire in them, their
+# neighbours, qdiscs and UDP and UBoE drop counters, udma's TPs and send
+# queues (debugfs), the last lines of FILES (the transfer's outputs), and
+# the kernel stacks of every thread of the processes running PROGRAM.
 ub_dump_stall() {
-	local prog=$1 ns dev d p t
+	local prog=$1 ns dev p t
 	shift
 	mountpoint -q /sys/kernel/debug ||
 		mount -t debugfs none /sys/kernel/debug || true
-	for d in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
-		read -r ns dev <<< "$d"
-		echo "$dev: counters not 0:"
-		ub_ns "$ns" grep -v '^0$' -r "$UB_CLASS/$dev/wire/" |
-			sed "s|.*/wire/| |" || true
-		echo "$dev: TPs:"
-		ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
+	for ns in "$UB_NS_A" "$UB_NS_B"; do
+		for dev in $(ub_ns "$ns" "$UB_BUSYBOX" ls "$UB_CLASS"); do
+			ub_ns "$ns" test -d "$UB_CLASS/$dev/wire" || continue
+			echo "$ns $dev: counters not 0:"
+			ub_ns "$ns" grep -v '^0$' -r "$UB_CLASS/$dev/wire/" |
+				sed "s|.*/wire/| |" || true
+			echo "$ns $dev: TPs:"
+			ub_ns "$ns" "$UB_BUSYBOX" cat "$UB_CLASS/$dev/cm/tp" || true
+		done
 		echo "$ns: neighbours, qdiscs, UDP and UBoE drops:"
 		ub_ns "$ns" ip -s neigh show || true
 		ub_ns "$ns" tc -s qdisc show || true

@@ -113,8 +113,24 @@ perf() {
 	PERF_PID=$! PERF_SRV=$srv PERF_NAME=$name
 	[[ $name == *'&' ]] || perf_wait
 }
+# A run that stops moving fails in PERF_LIMIT s (a run here takes under
+# 60 s) with what it waits for, not at the case's time limit, which
+# leaves nothing to read.
+PERF_LIMIT=300
 perf_wait() {
-	local rc=0
+	local rc=0 ns end=$((SECONDS + PERF_LIMIT))
+	while kill -0 "$PERF_PID" 2> /dev/null && ((SECONDS < end)); do
+		ub_sleep 1
+	done
+	if kill -0 "$PERF_PID" 2> /dev/null; then
+		echo "$PERF_NAME: still running after $PERF_LIMIT s"
+		ub_dump_stall "$perftest" "$tmp/client.log" "$tmp/server.log"
+		for ns in "$A" "$B"; do
+			echo "$ns: $(ub_ns "$ns" "$UB_ADMIN" agg show 2>&1)"
+		done
+		kill -9 "$PERF_PID" "$PERF_SRV" 2> /dev/null
+		ub_fail "$PERF_NAME: urma_perftest stalled"
+	fi
 	wait "$PERF_PID" || rc=$?
 	wait "$PERF_SRV" || rc=$?
 	if ((rc)); then
@@ -183,10 +199,10 @@ ub_ns "$A" "$probe" bond "$BOND" active_backup 2 1 "$EID_B" || ub_fail "ubagg_to
 perf "ActiveBackup write" write_bw 65536 64 -p RC
 tx "$A" 1
 ((TX == 0)) || ub_fail "ActiveBackup: the backup sent $TX packets"
-SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC
+SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC -e
 grep -q "member $UB_DEV_A  up  active" <(ub_ns "$A" "$UB_ADMIN" agg show) ||
 	ub_fail "ActiveBackup: member 0 is not active again"
-SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM --enable_imm
+SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM -e --enable_imm
 ubagg_bond_del
 
 echo "== Balance"
@@ -197,7 +213,7 @@ for m in 0 1; do
 	tx "$A" "$m"
 	((TX > 0)) || ub_fail "Balance: member $m sent nothing"
 done
-SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 4000 -p RC -J 4
+SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 1000 -p RC -e -J 4
 ub_ns "$A" ip link set vA2 down
 ub_ns "$A" "$probe" bond "$BOND" balance 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (balance, one member down)"
 ub_ns "$A" ip link set vA2 up
