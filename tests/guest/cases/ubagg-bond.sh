@@ -199,10 +199,10 @@ ub_ns "$A" "$probe" bond "$BOND" active_backup 2 1 "$EID_B" || ub_fail "ubagg_to
 perf "ActiveBackup write" write_bw 65536 64 -p RC
 tx "$A" 1
 ((TX == 0)) || ub_fail "ActiveBackup: the backup sent $TX packets"
-SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC -e
+SIDE=$IP4_B2 failover "ActiveBackup RC stream" vA 1 0 send_bw 4096 4000 -p RC
 grep -q "member $UB_DEV_A  up  active" <(ub_ns "$A" "$UB_ADMIN" agg show) ||
 	ub_fail "ActiveBackup: member 0 is not active again"
-SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM -e --enable_imm
+SIDE=$IP4_B2 failover "ActiveBackup RM stream" vA 1 0 send_bw 4096 4000 -p RM --enable_imm
 ubagg_bond_del
 
 echo "== Balance"
@@ -213,7 +213,7 @@ for m in 0 1; do
 	tx "$A" "$m"
 	((TX > 0)) || ub_fail "Balance: member $m sent nothing"
 done
-SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 1000 -p RC -e -J 4
+SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 1000 -p RC -J 4
 ub_ns "$A" ip link set vA2 down
 ub_ns "$A" "$probe" bond "$BOND" balance 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (balance, one member down)"
 ub_ns "$A" ip link set vA2 up
