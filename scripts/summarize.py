@@ -462,11 +462,11 @@ def last_case(lines):
     starts, "... exit RC" when it ends): the case it was in, or the last
     one it ended, with the kernel's time of the mark and of its last line."""
     mark, last_t = None, None
-    for line in lines:
-        m = CASE_MARK_RE.search(line.strip())
+    for line in map(str.strip, lines):
+        m = CASE_MARK_RE.search(line)
         if m:
             mark = m
-        t = KERNEL_TIME_RE.search(line.strip())
+        t = KERNEL_TIME_RE.search(line)
         if t:
             last_t = t.group(1)
     if mark is None:

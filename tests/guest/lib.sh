@@ -241,6 +241,16 @@ ub_wait_listen() {
 	return 1
 }
 
+# ub_wait_pid PID SECONDS: until PID exits, at most SECONDS; fails if it
+# still runs then (the caller shows why and stops it).
+ub_wait_pid() {
+	local end=$((SECONDS + $2))
+	while kill -0 "$1" 2> /dev/null; do
+		((SECONDS < end)) || return 1
+		ub_sleep 1
+	done
+}
+
 # ub_dmesg_mark: a line in the kernel log from which ub_dmesg_since prints
 # it (in DMESG_SINCE's file). The log is never cleared: the harness judges
 # all of it (KASAN, lockdep, WARN of any case).

@@ -46,7 +46,7 @@ ub_nspair_add_devs || ub_fail "a udma device in each namespace"
 # (a completion every 4 WRs: perftest gives up after 30 s without one, and
 # the flood slows a transfer down)
 transfers() {
-	local i=0 port srv cli w rc
+	local i=0 port srv cli rc
 	while [[ ! -e $tmp/stop ]]; do
 		i=$((i + 1)) port=$((21200 + i % 100)) rc=0
 		ub_ns "$UB_NS_B" "$perftest" write_bw -d "$UB_DEV_B" -s 65536 -n 16 -Q 4 \
@@ -59,11 +59,7 @@ transfers() {
 		cli=$!
 		# 300 s for 1 MiB: a transfer still running then is stuck;
 		# what it waits for is shown before it is killed
-		for ((w = 0; w < 300; w++)); do
-			kill -0 $cli 2> /dev/null || break
-			ub_sleep 1
-		done
-		if kill -0 $cli 2> /dev/null; then
+		if ! ub_wait_pid $cli 300; then
 			echo "transfer $i stuck for 300 s:"
 			ub_dump_stall "$perftest" "$tmp/client.$i" "$tmp/server.$i"
 			pkill -f "$perftest" || true

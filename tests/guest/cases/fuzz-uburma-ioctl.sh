@@ -41,11 +41,7 @@ set -m # the fuzzer and everything it forks: process group $fpid
 "$UB_TOP/build/tests/fuzz/uburma_ioctl_fuzz" "${args[@]}" &
 fpid=$!
 set +m
-for ((waited = 0; waited < limit; waited++)); do
-	kill -0 "$fpid" 2> /dev/null || break
-	ub_sleep 1
-done
-if kill -0 "$fpid" 2> /dev/null; then
+if ! ub_wait_pid "$fpid" "$limit"; then
 	echo "FAIL: the fuzzer still runs after ${limit} s; its processes:"
 	holders
 	echo w > /proc/sysrq-trigger

@@ -118,11 +118,8 @@ perf() {
 # leaves nothing to read.
 PERF_LIMIT=300
 perf_wait() {
-	local rc=0 ns end=$((SECONDS + PERF_LIMIT))
-	while kill -0 "$PERF_PID" 2> /dev/null && ((SECONDS < end)); do
-		ub_sleep 1
-	done
-	if kill -0 "$PERF_PID" 2> /dev/null; then
+	local rc=0 ns
+	if ! ub_wait_pid "$PERF_PID" "$PERF_LIMIT"; then
 		echo "$PERF_NAME: still running after $PERF_LIMIT s"
 		ub_dump_stall "$perftest" "$tmp/client.log" "$tmp/server.log"
 		for ns in "$A" "$B"; do
