@@ -1063,6 +1063,8 @@ static void tp_attr_belongs_to_its_users(struct kunit *test)
 	rm_import_of(ctx, &t2, u2);
 	KUNIT_ASSERT_EQ(test, ubcore_tjetty_connect(&t1, 0), 0);
 	wait_tps(test, ctx->b, 1);
+	/* b's end answers get_tp_attr once the CONN_ACK made it ESTABLISHED */
+	wait_state(test, ctx->b, 0, UBCORE_TPS_TARGET_ESTABLISHED);
 	KUNIT_ASSERT_EQ(test, tps(ctx->a, ia), 1);
 	KUNIT_ASSERT_EQ(test, tps(ctx->b, ib), 1);
 	tpn = ia[0].tpn;
