@@ -32,9 +32,10 @@
  * peer refuses a keepalive because it does not know the TP (its device or
  * its module is new). The peer's DCONN_NOTIFY of a TP it discards (its
  * device is being removed: ubcore_cm_stop()) takes X11 at the initiator.
- * Either way cm_lost() tells the provider (ops->tp_lost: what was sent on
- * the TP fails at once), then the users: an RC TP's bound jetty goes to
- * ERROR with UBCORE_EVENT_JETTY_ERR, each RM import on the TP gets
+ * Either way the TP is destroyed, which tells the provider (cm_tp_destroy():
+ * ops->tp_closed, what was sent on the TP fails at once, as at any close),
+ * then cm_lost() the users: an RC TP's bound jetty goes to ERROR with
+ * UBCORE_EVENT_JETTY_ERR, each RM import on the TP gets
  * UBCORE_EVENT_TP_ERR.
  *
  * Keepalive, one per established TP rather than one per peer EID: what a
@@ -480,8 +481,17 @@ static int cm_tp_create(struct ubcore_tp_fsm *fsm)
 	return 0;
 }
 
+/*
+ * The TP is gone at this end, however it ended: what was sent on it and
+ * waits for an answer fails now (ops->tp_closed), before a loss's
+ * cm_lost() tells the users.
+ */
 static void cm_tp_destroy(struct ubcore_tp_fsm *fsm)
 {
+	struct ubcore_device *dev = fsm_tp(fsm)->cm->dev;
+
+	if (dev->ops->tp_closed)
+		dev->ops->tp_closed(dev, fsm->local_tpn);
 }
 
 /*
@@ -563,13 +573,10 @@ static void cm_lost(struct ubcore_tp_fsm *fsm, int result)
 	dev_warn(&dev->dev, "tp %u to %pI6c: lost (%d), %u users\n",
 		 fsm->local_tpn, tp->key.remote.raw, result, tp->users);
 	/*
-	 * The provider first: what was sent on the TP fails with its own
-	 * status (ACK timeout), before the RC jetty's ERROR below would
-	 * flush it.
-	 */
-	if (dev->ops->tp_lost)
-		dev->ops->tp_lost(dev, fsm->local_tpn);
-	/*
+	 * (What was sent on the TP failed with its own status, ACK timeout,
+	 * at its destroy just before: cm_tp_destroy(), not flushed by the
+	 * RC jetty's ERROR below.)
+	 *
 	 * The peer is gone (-EHOSTUNREACH) or discarded its end (X11, its
 	 * device is being removed: -ECONNRESET): an RC TP's bound jetty can
 	 * reach no one any more; an RM TP's imports are told, and their next
@@ -1360,7 +1367,7 @@ EXPORT_SYMBOL_GPL(ubcore_tp_rx_lookup);
  * lost too: what it sent on the TP and waits an answer for fails instead
  * of waiting for ever (the peer's own transport may be healthy: only this
  * end's packets went missing). This end is then lost as for peer loss
- * (cm_lost(): ops->tp_lost, the users' events) and leaves the table. A
+ * (ops->tp_closed, cm_lost(): the users' events) and leaves the table. A
  * notification that does not arrive is made up by the peer's keepalive,
  * which this end refuses from now on.
  *

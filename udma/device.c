@@ -196,7 +196,7 @@ static const struct ubcore_ops udma_ops = {
 
 	.device_group = &udma_wire_group,
 	.send_mgmt = udma_send_mgmt,
-	.tp_lost = udma_tp_lost,
+	.tp_closed = udma_tp_closed,
 	.tp_defaults = udma_tp_defaults,
 	.add_logical = udma_add_logical,
 	.del_logical = udma_del_logical,

@@ -72,9 +72,15 @@
  *
  * RTO: estimated from the RTT as RFC 6298 does it (SRTT + 4 RTTVAR,
  * samples only from the ACKs of packets sent once: Karn), never less than
- * uboe_rto_ms (or the TP's ACK timeout) nor more than
- * UDMA_RTP_RTO_MAX_MS; doubled at every timeout, back to the estimate on
- * progress. A fixed RTO below the path's RTT resends whole windows that
+ * uboe_rto_ms (or the TP's ACK timeout) nor more than the largest RTT
+ * sample (UDMA_RTP_RTT_MAX_US); doubled at every timeout up to
+ * UDMA_RTP_RTO_MAX_MS (or the estimate's, if more), and kept so until
+ * the next RTT sample (Karn's back-off, RFC 6298 5.7): the ACKs of
+ * resent packets give none, and an RTO put back to a stale estimate
+ * after each go-back-N would time out again at once on a path whose
+ * queue grew (ubagg-bond's Balance write over a loaded guest: RTTs of
+ * 2 s against an RTO capped at 2 s, two thirds of the packets resent,
+ * goodput near 0). A fixed RTO below the path's RTT resends whole windows that
  * were not lost: on a slow or loaded path (a guest whose vCPUs are
  * starved, a long netem queue) those resends lengthen the queue further,
  * until the peer's own packets are starved and its TP fails.
@@ -91,12 +97,16 @@
  * module parameters: a TP of RM mode is shared by every jetty of an EID
  * pair, so no one jetty's err_timeout or retry count can be its.
  *
- * Peer loss: when ubcore's connection manager finds the TP's peer gone
- * (keepalives unanswered, the peer's DCONN_NOTIFY, this port down) it
- * calls udma_tp_lost() (ubcore_ops.tp_lost), and the TP fails as after
- * the last retry, at once; so do the WQEs whose requests the transport
- * had acknowledged but whose responses never came (every WQE records the
- * TP it was sent on, udma_wqe.rtp), which no retry would catch.
+ * Close and peer loss: when ubcore's connection manager closes a TP at
+ * this end (its last user closed it, the peer's DCONN_NOTIFY, or the
+ * peer is gone: keepalives unanswered, this port down) it calls
+ * udma_tp_closed() (ubcore_ops.tp_closed), and the TP fails as after the
+ * last retry, at once; so do the WQEs whose requests the transport had
+ * acknowledged but whose responses never came (every WQE records the TP
+ * it was sent on, udma_wqe.rtp), which no retry would catch. A user that
+ * closes the TP under its own requests (unbinds, unimports) gets them
+ * back as ACK_TIMEOUT_ERR, and the memory they hold is free again: they
+ * would else wait for ever, their segments with them.
  *
  * The state of a TP (struct udma_rtp) is created on the first packet sent
  * or received on it, in the device's xarray by local TPN, and checked on
@@ -323,6 +333,26 @@ u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us)
 	return e->srtt_us + max(g_us, 4 * e->rttvar_us);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rtt_sample);
+
+/**
+ * udma_rtp_rto_estimate() - an RTT sample updates the estimate; the RTO
+ *	it gives a TP
+ * @e: the estimate
+ * @r_us: the sample, as for udma_rtp_rtt_sample()
+ * @g_us: the clock granularity, as for udma_rtp_rtt_sample()
+ * @rto0_us: the TP's first RTO, its least
+ *
+ * Return: udma_rtp_rtt_sample()'s RTO, at least @rto0_us and at most
+ * UDMA_RTP_RTT_MAX_US: never below the RTT a slow path has, however
+ * slow (the back-off's cap, UDMA_RTP_RTO_MAX_MS, does not bound it).
+ */
+u32 udma_rtp_rto_estimate(struct udma_rtp_rtt *e, u32 r_us, u32 g_us,
+			  u32 rto0_us)
+{
+	return clamp_t(u32, udma_rtp_rtt_sample(e, r_us, g_us), rto0_us,
+		       max_t(u32, rto0_us, UDMA_RTP_RTT_MAX_US));
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rto_estimate);
 
 /**
  * udma_rtp_rx_verdict() - what a data packet of PSN @psn is to the receiver
@@ -630,8 +660,8 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 		failed = true;
 		goto out;
 	}
-	rtp->rto = min_t(unsigned long, rtp->rto * 2,
-			 msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
+	rtp->rto = min(rtp->rto * 2,
+		       max(msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS), rtp->rto_base));
 	/*
 	 * The first timeout resends the oldest packet only (the receiver
 	 * holds what came after a hole; its ACK or NAK says what else is
@@ -1037,26 +1067,25 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
 
 /*
- * An ACK acknowledged something: the retries start over, and the RTO is
- * the estimate's, updated with the ACK's RTT sample if it gives one.
+ * An ACK acknowledged something: the retries start over; the RTO is the
+ * estimate's, updated with the ACK's RTT sample, or, without one (it
+ * acknowledged a resent packet), stays as the timeouts backed it off.
  */
 static void udma_rtp_progress_locked(struct udma_rtp *rtp)
 {
-	unsigned long rto0 = udma_rtp_rto0(rtp);
 	u64 sent = rtp->tx.acked_sent_ns;
 	u32 rto_us;
 
 	lockdep_assert_held(&rtp->lock);
 	rtp->retries = 0;
-	if (sent) {
-		rto_us = udma_rtp_rtt_sample(&rtp->rtt,
-					     div_u64(ktime_get_ns() - sent,
-						     NSEC_PER_USEC),
-					     jiffies_to_usecs(1));
-		rtp->rto_base = usecs_to_jiffies(rto_us);
-	}
-	rtp->rto_base = clamp_t(unsigned long, rtp->rto_base, rto0,
-				msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS));
+	if (!sent)
+		return;
+	rto_us = udma_rtp_rto_estimate(&rtp->rtt,
+				       div_u64(ktime_get_ns() - sent,
+					       NSEC_PER_USEC),
+				       jiffies_to_usecs(1),
+				       jiffies_to_usecs(udma_rtp_rto0(rtp)));
+	rtp->rto_base = usecs_to_jiffies(rto_us);
 	rtp->rto = rtp->rto_base;
 }
 
@@ -1120,7 +1149,7 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_ack);
 
 /**
- * udma_tp_lost() - ubcore_ops.tp_lost: a TP lost its peer
+ * udma_tp_closed() - ubcore_ops.tp_closed: a TP is gone at this end
  * @ub_dev: the device
  * @tpn: the TP's local TPN
  *
@@ -1132,7 +1161,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_ack);
  * returns. The next use of @tpn is a new TP. Process context (the
  * connection manager's, its lock held); sleeps.
  */
-void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn)
+void udma_tp_closed(struct ubcore_device *ub_dev, u32 tpn)
 {
 	struct udma_dev *udev = to_udma_dev(ub_dev);
 	struct udma_rtp *rtp = xa_load(&udev->rtps, tpn);

@@ -36,7 +36,11 @@ struct udma_dev;
 #define UDMA_RTP_ACK_EVERY	16
 /* ...and at the latest this long after the first one it did not ACK. */
 #define UDMA_RTP_ACK_DELAY_US	500
-/* The RTO doubles per timeout up to this. */
+/*
+ * The RTO doubles per timeout up to this, or up to the estimate's RTO if
+ * that is more (a path slower than this: an RTO below its RTT resends
+ * what was not lost).
+ */
 #define UDMA_RTP_RTO_MAX_MS	2000
 /*
  * A hole is NAKed once this many later packets arrived (reordering), or
@@ -204,13 +208,14 @@ struct udma_resp_seg {
  * @rto_base: the retransmission timeout the estimate gives (at least
  *	the TP's first, udma_rtp_rto0()), jiffies
  * @rto: the current retransmission timeout: @rto_base doubled per
- *	timeout in a row, jiffies
+ *	timeout in a row (up to UDMA_RTP_RTO_MAX_MS or @rto_base), back to
+ *	@rto_base at the next RTT sample, jiffies
  * @retries: timeouts in a row without progress
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset
  * @stopped: the device is going: no timer is armed any more
- * @lost: ubcore said the TP lost its peer (udma_tp_lost()): it is out of
- *	ubcore's table, so the next use of this TPN is a new TP (reset)
+ * @lost: ubcore closed the TP (udma_tp_closed()): it is out of ubcore's
+ *	table, so the next use of this TPN is a new TP (reset)
  * @gen: the TP of this TPN it is now, counted from 0 by every reset: a
  *	WQE sent on it records it (udma_wqe.rtp_gen), so that the failure
  *	of one TP fails the WQEs sent on that one only
@@ -272,6 +277,8 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
 u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us);
+u32 udma_rtp_rto_estimate(struct udma_rtp_rtt *e, u32 r_us, u32 g_us,
+			  u32 rto0_us);
 enum udma_rtp_verdict udma_rtp_rx_verdict(const struct udma_rtp_rx *rx,
 					  u32 psn);
 bool udma_rtp_rx_take(struct udma_rtp_rx *rx, bool ack_req);
@@ -306,7 +313,7 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const struct uboe_pkt *pkt,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
-void udma_tp_lost(struct ubcore_device *ub_dev, u32 tpn);
+void udma_tp_closed(struct ubcore_device *ub_dev, u32 tpn);
 struct ubcore_tp_xport;
 void udma_tp_defaults(struct ubcore_device *ub_dev,
 		      struct ubcore_tp_xport *xport);

@@ -317,16 +317,19 @@ struct ubcore_ops {
 	int (*send_mgmt)(struct ubcore_device *dev, const union ubcore_eid *dst,
 			 u8 type, u32 msg_id, const void *body, u16 len);
 	/*
-	 * The TP of local TPN @tpn lost its peer (no answer to keepalives,
-	 * the peer's device removed, this device's port down): nothing sent
-	 * on it will be answered; the provider fails what waits for an
-	 * answer on it at once. Called by the connection manager before it
-	 * tells the TP's users (an RC TP's bound jetty goes to ERROR, an RM
+	 * The TP of local TPN @tpn is gone at this end: its last user closed
+	 * it, the peer closed or refused it, or it lost its peer (no answer
+	 * to keepalives, the peer's device removed, this device's port
+	 * down). Nothing sent on it will be answered; the provider fails
+	 * what waits for an answer on it at once (a request whose TP its
+	 * user closed before the response came would else hold its memory
+	 * for ever). Called by the connection manager before it tells the
+	 * TP's users of a loss (an RC TP's bound jetty goes to ERROR, an RM
 	 * TP's imports get UBCORE_EVENT_TP_ERR), in process context with its
 	 * lock held: the provider may sleep but must not call the connection
 	 * manager. NULL: nothing to fail.
 	 */
-	void (*tp_lost)(struct ubcore_device *dev, u32 tpn);
+	void (*tp_closed)(struct ubcore_device *dev, u32 tpn);
 	/*
 	 * The transport values a TP has until urma_set_tp_attr() sets its
 	 * own (ubcore_get_tp_attr() reports them; the provider reads a TP's

@@ -695,6 +695,38 @@ protected:
         ASSERT_NE(o->tj, nullptr) << std::strerror(errno);
     }
 
+    // A peer that offers a jetty of mode (offer()) and keeps it until told
+    // "done"; its offer taken (take_offer()).
+    void offer_until_done(urma_transport_mode_t mode, Offer *o)
+    {
+        start([mode](Side &s, Chan &c) {
+            Buf *b = nullptr;
+            PEER_CHECK(offer(s, c, mode, &b));
+            PEER_CHECK(c.hear("done"));
+            return 0;
+        });
+        ASSERT_NO_FATAL_FAILURE(take_offer(mode, o));
+    }
+
+    // While it lives, the peer is silent: everything its veth sends is
+    // lost (netem loss 100% on vB); the qdisc goes with it.
+    class PeerSilenced {
+    public:
+        PeerSilenced() : ok_(lib_sh("tc -n \"$UB_NS_B\" qdisc add dev \"$UB_VETH_B\" root netem loss 100%") == 0) {}
+        PeerSilenced(const PeerSilenced &) = delete;
+        PeerSilenced &operator=(const PeerSilenced &) = delete;
+        ~PeerSilenced()
+        {
+            if (ok_) {
+                EXPECT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc del dev \"$UB_VETH_B\" root"), 0);
+            }
+        }
+        bool ok() const { return ok_; }
+
+    private:
+        bool ok_;
+    };
+
     // A SEND or a WRITE, READ or FAA (post) completes with status.
     void completes(urma_status_t posted, uint64_t user_ctx, urma_cr_status_t status = URMA_CR_SUCCESS)
     {

@@ -610,14 +610,8 @@ TEST_F(NsPair, PeerDeathPutsTheBoundRcJettyInErrorWithFlush)
 // keep the module's values.
 TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
 {
-    start([](Side &s, Chan &c) {
-        Buf *b = nullptr;
-        PEER_CHECK(offer(s, c, URMA_TM_RM, &b));
-        PEER_CHECK(c.hear("done"));
-        return 0;
-    });
     Offer o;
-    ASSERT_NO_FATAL_FAILURE(take_offer(URMA_TM_RM, &o));
+    ASSERT_NO_FATAL_FAILURE(offer_until_done(URMA_TM_RM, &o));
     auto &[m, j, l, tj] = o;
     ASSERT_TRUE(tables_have(1)) << both_tables();
     ASSERT_TRUE(peer_end_is("Target established")) << both_tables();
@@ -656,10 +650,8 @@ TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
     EXPECT_GE(rto0, 17u) << rtp;
     EXPECT_LE(rto0, 17u + 10u) << "17 ms, rounded up to a jiffy (HZ >= 100):\n" << rtp;
 
-    struct Restore {
-        ~Restore() { EXPECT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc del dev \"$UB_VETH_B\" root"), 0); }
-    } restore;
-    ASSERT_EQ(lib_sh("tc -n \"$UB_NS_B\" qdisc add dev \"$UB_VETH_B\" root netem loss 100%"), 0);
+    PeerSilenced silenced;
+    ASSERT_TRUE(silenced.ok());
     const long timeouts = wire_a("rtp_ack_timeouts");
     const uint64_t t0 = ub_itest::now_ms();
     ASSERT_EQ(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 2), URMA_SUCCESS);
@@ -672,6 +664,46 @@ TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
     EXPECT_EQ(wire_a("rtp_ack_timeouts"), timeouts + 1) << "the RTO failed it";
     std::printf("[ INFO     ] WRITE failed after %llu ms (retry_times_init 1, first RTO %u ms)\n",
                 static_cast<unsigned long long>(took), rto0);
+    ASSERT_TRUE(peer.say("done"));
+}
+
+// A request whose TP its own user closes before the response came (issue
+// 11: ubagg-bond's urma_perftest, stopped by its stall limit, unbound its
+// RC jetties with WRITEs unanswered, then hung in D state in
+// urma_unregister_seg, the WRITEs holding the segment for ever). The peer
+// goes silent (netem loss 100% on vB: the WRITE arrives, its ACK and
+// response do not); the unbind closes the TP, which fails the WRITE at
+// once with ACK_TIMEOUT_ERR (udma's tp_closed), not after the RTO's
+// retries (8.7 s, rtp_ack_timeouts) nor a keepalive (the TP is gone);
+// the segment it used unregisters.
+TEST_F(NsPair, UnbindUnderAnUnansweredWriteFailsIt)
+{
+    Offer o;
+    ASSERT_NO_FATAL_FAILURE(offer_until_done(URMA_TM_RC, &o));
+    auto &[m, j, l, tj] = o;
+    ASSERT_EQ(urma_bind_jetty(j, tj), URMA_SUCCESS);
+    ASSERT_TRUE(tables_have(1)) << both_tables();
+    urma_target_seg_t *rs = me.import_seg(m.seg);
+    ASSERT_NE(rs, nullptr);
+    ASSERT_NO_FATAL_FAILURE(completes(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 1), 1));
+
+    PeerSilenced silenced;
+    ASSERT_TRUE(silenced.ok());
+    const long timeouts = wire_a("rtp_ack_timeouts"), tx = wire_a("tx_packets");
+    ASSERT_EQ(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 2), URMA_SUCCESS);
+    ASSERT_TRUE(ub_itest::wait_for([tx] { return wire_a("tx_packets") > tx; }, 2000)) << "the WRITE left";
+    const uint64_t t0 = ub_itest::now_ms();
+    ASSERT_EQ(urma_unbind_jetty(j), URMA_SUCCESS);
+    urma_cr_t cr;
+    ASSERT_TRUE(me.poll(me.scq, &cr, 5000)) << "the WRITE waits for ever";
+    const uint64_t took = ub_itest::now_ms() - t0;
+    EXPECT_EQ(cr.status, URMA_CR_ACK_TIMEOUT_ERR);
+    EXPECT_EQ(cr.user_ctx, 2u);
+    EXPECT_LT(took, 2000u) << "the close failed it, not a timeout";
+    EXPECT_EQ(wire_a("rtp_ack_timeouts"), timeouts) << "the close failed it, not the RTO";
+    EXPECT_TRUE(me.unregister(l));
+    EXPECT_TRUE(tps_a().empty()) << both_tables();
+    std::printf("[ INFO     ] the WRITE failed %llu ms after the unbind\n", static_cast<unsigned long long>(took));
     ASSERT_TRUE(peer.say("done"));
 }
 

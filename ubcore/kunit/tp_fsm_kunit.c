@@ -27,6 +27,7 @@ struct fake_end {
 	u64 timer;		/* deadline the machine asked for, 0: none */
 	int creates, destroys, create_err, check_err;
 	int done_calls, done_result, lost_calls, lost_result;
+	int destroys_at_lost;	/* destroys when the loss was reported */
 	int sent[UBCORE_TPM_DCONN_NOTIFY + 1];
 	bool drop_tx;		/* messages this end sends are lost */
 };
@@ -113,6 +114,7 @@ static void fake_lost(struct ubcore_tp_fsm *fsm, int result)
 
 	e->lost_calls++;
 	e->lost_result = result;
+	e->destroys_at_lost = e->destroys;
 }
 
 static const struct ubcore_tp_fsm_ops fake_ops = {
@@ -298,6 +300,25 @@ static void table_matches_guide(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rows, (unsigned int)ARRAY_SIZE(guide));
 	KUNIT_EXPECT_EQ(test, ubcore_tp_fsm_table_size,
 			(unsigned int)ARRAY_SIZE(guide));
+}
+
+/*
+ * A loss tells the provider before the users: every row that loses the
+ * TP destroys it too (the provider's tp_closed, tp.c cm_tp_destroy()),
+ * and the engine destroys before it reports the loss.
+ */
+static void loss_destroys_the_tp(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ubcore_tp_fsm_table_size; i++) {
+		const struct ubcore_tp_fsm_row *row = &ubcore_tp_fsm_table[i];
+
+		if (row->actions & UBCORE_TPA_LOST)
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      row->actions & UBCORE_TPA_TP_DESTROY,
+					      "row %s", row->name);
+	}
 }
 
 /* The states the guide calls 暂态/瞬态 or leaves automatically. */
@@ -792,6 +813,8 @@ static void peer_loss(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->lost_calls, 1);
 	KUNIT_EXPECT_EQ(test, a->lost_result, -EHOSTUNREACH);
 	KUNIT_EXPECT_EQ(test, a->destroys, 1);
+	/* the provider (tp_closed) before the users */
+	KUNIT_EXPECT_EQ(test, a->destroys_at_lost, 1);
 	KUNIT_EXPECT_EQ(test, b->lost_calls, 0);
 	/* nothing was sent to the lost peer */
 	KUNIT_EXPECT_EQ(test, a->sent[UBCORE_TPM_DCONN_NOTIFY], 0);
@@ -818,6 +841,7 @@ static void refusals_are_counted(struct kunit *test)
 static struct kunit_case ubcore_tp_fsm_cases[] = {
 	KUNIT_CASE(table_matches_guide),
 	KUNIT_CASE(transient_states_are_the_guides),
+	KUNIT_CASE(loss_destroys_the_tp),
 	KUNIT_CASE(every_state_every_event),
 	KUNIT_CASE(open_then_close),
 	KUNIT_CASE(simultaneous_open_a_first),

@@ -94,6 +94,27 @@ static void rtp_rtt_estimate(struct kunit *test)
 }
 
 /*
+ * A TP's RTO from the estimate: at least its first RTO; on a path of 3 s
+ * RTTs above 3 s, past the back-off's cap (UDMA_RTP_RTO_MAX_MS), which
+ * would time out every window; at most the largest sample.
+ */
+static void rtp_rto_estimate(struct kunit *test)
+{
+	struct udma_rtp_rtt e = {};
+	u32 i, rto = 0;
+
+	KUNIT_EXPECT_EQ(test, udma_rtp_rto_estimate(&e, 1000, 4000, 100000),
+			100000U);
+	for (i = 0; i < 50; i++)
+		rto = udma_rtp_rto_estimate(&e, 3000000, 4000, 100000);
+	KUNIT_EXPECT_GE(test, rto, 3000000U);
+	KUNIT_EXPECT_GT(test, rto, (u32)UDMA_RTP_RTO_MAX_MS * USEC_PER_MSEC);
+	e = (struct udma_rtp_rtt){};
+	KUNIT_EXPECT_EQ(test, udma_rtp_rto_estimate(&e, U32_MAX, 4000, 100000),
+			(u32)UDMA_RTP_RTT_MAX_US);
+}
+
+/*
  * The ACK's RTT sample (Karn): the send time of the newest packet it
  * acknowledges, 0 when it acknowledges any that was resent.
  */
@@ -450,6 +471,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_psn_wrap),
 	KUNIT_CASE(rtp_tx_queue),
 	KUNIT_CASE(rtp_rtt_estimate),
+	KUNIT_CASE(rtp_rto_estimate),
 	KUNIT_CASE(rtp_tx_ack_sample),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_nak_due),
