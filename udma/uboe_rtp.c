@@ -74,17 +74,16 @@
  * samples only from the ACKs of packets sent once: Karn), never less than
  * uboe_rto_ms (or the TP's ACK timeout) nor more than the largest RTT
  * sample (UDMA_RTP_RTT_MAX_US); doubled at every timeout up to
- * UDMA_RTP_RTO_MAX_MS (or the estimate's, if more), and kept so until
- * the next RTT sample (Karn's back-off, RFC 6298 5.7): the ACKs of
- * resent packets give none, and an RTO put back to a stale estimate
- * after each go-back-N would time out again at once on a path whose
- * queue grew (ubagg-bond's Balance write over a loaded guest: RTTs of
- * 2 s against an RTO capped at 2 s, two thirds of the packets resent,
- * goodput near 0). A fixed RTO below the path's RTT resends whole windows that
- * were not lost: on a slow or loaded path (a guest whose vCPUs are
- * starved, a long netem queue) those resends lengthen the queue further,
- * until the peer's own packets are starved and its TP fails.
- * After uboe_retry_cnt timeouts in a row
+ * UDMA_RTP_RTO_MAX_MS (or the estimate's, if more), back to the estimate
+ * on progress. The estimate is not capped at UDMA_RTP_RTO_MAX_MS: a path
+ * whose queue grew past it (ubagg-bond's Balance write over a loaded
+ * guest: RTTs of 2 s against an RTO capped at 2 s) timed out on packets
+ * still queued, two thirds of them resent, goodput near 0. A fixed RTO
+ * below the path's RTT resends whole windows that were not lost: on a
+ * slow or loaded path (a guest whose vCPUs are starved, a long netem
+ * queue) those resends lengthen the queue further, until the peer's own
+ * packets are starved and its TP fails. After uboe_retry_cnt timeouts in
+ * a row
  * (rtp_ack_timeouts) the TP has failed: its unacknowledged packets are
  * dropped, every sender waiting on it fails (-ETIMEDOUT) and every queue
  * with requests sent on it and not answered (acknowledged by the
@@ -1067,9 +1066,13 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_data);
 
 /*
- * An ACK acknowledged something: the retries start over; the RTO is the
- * estimate's, updated with the ACK's RTT sample, or, without one (it
- * acknowledged a resent packet), stays as the timeouts backed it off.
+ * An ACK acknowledged something: the retries start over, and the RTO is
+ * the estimate's, updated with the ACK's RTT sample if it gives one. (Not
+ * kept backed off until the next sample, as RFC 6298 5.7 would: through
+ * netem's 5% loss nearly every window has a resent packet, its ACKs give
+ * no sample, and each loss at a message's tail then waited out an RTO
+ * backed off to seconds: the 2 MiB WRITE of udma-rtp-netem took up to
+ * 40 s instead of 8 to 23.)
  */
 static void udma_rtp_progress_locked(struct udma_rtp *rtp)
 {
@@ -1078,14 +1081,14 @@ static void udma_rtp_progress_locked(struct udma_rtp *rtp)
 
 	lockdep_assert_held(&rtp->lock);
 	rtp->retries = 0;
-	if (!sent)
-		return;
-	rto_us = udma_rtp_rto_estimate(&rtp->rtt,
-				       div_u64(ktime_get_ns() - sent,
-					       NSEC_PER_USEC),
-				       jiffies_to_usecs(1),
-				       jiffies_to_usecs(udma_rtp_rto0(rtp)));
-	rtp->rto_base = usecs_to_jiffies(rto_us);
+	if (sent) {
+		rto_us = udma_rtp_rto_estimate(&rtp->rtt,
+					       div_u64(ktime_get_ns() - sent,
+						       NSEC_PER_USEC),
+					       jiffies_to_usecs(1),
+					       jiffies_to_usecs(udma_rtp_rto0(rtp)));
+		rtp->rto_base = usecs_to_jiffies(rto_us);
+	}
 	rtp->rto = rtp->rto_base;
 }
 

@@ -209,7 +209,7 @@ struct udma_resp_seg {
  *	the TP's first, udma_rtp_rto0()), jiffies
  * @rto: the current retransmission timeout: @rto_base doubled per
  *	timeout in a row (up to UDMA_RTP_RTO_MAX_MS or @rto_base), back to
- *	@rto_base at the next RTT sample, jiffies
+ *	@rto_base on progress, jiffies
  * @retries: timeouts in a row without progress
  * @failed: the peer did not ACK after every retry: nothing is sent any
  *	more (sends fail with -ETIMEDOUT) until the TP is reset

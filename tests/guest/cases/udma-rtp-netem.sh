@@ -101,7 +101,8 @@ run() {
 		kill $srv 2> /dev/null || true
 		"$UB_BUSYBOX" dmesg | tail -40
 	fi
-	wait $srv || ub_fail "$t server failed: $(cat "$tmp/$t.server")"
+	wait $srv || ub_fail "$t server failed: $(cat "$tmp/$t.server")
+client ($cli): $(cat "$tmp/$t.client")"
 	((cli == 0)) || ub_fail "$t client failed ($cli): $(cat "$tmp/$t.client")"
 	grep -i "check" "$tmp/$t.server" "$tmp/$t.client" || true
 	echo "$t: $iters x $size B across netem in $(($(date +%s) - start)) s"
