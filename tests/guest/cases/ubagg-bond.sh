@@ -132,6 +132,9 @@ perf_wait() {
 	wait "$PERF_SRV" || rc=$?
 	if ((rc)); then
 		cat "$tmp/client.log" "$tmp/server.log"
+		# (a client that gave up has closed its TPs; their transport
+		# state stays in udma's debugfs until the devices go)
+		ub_dump_stall "$perftest" "$tmp/client.log" "$tmp/server.log"
 		ub_fail "$PERF_NAME: urma_perftest failed"
 	fi
 	tail -n 3 "$tmp/client.log"
