@@ -24,8 +24,11 @@ ub_pair_sync() {
 	UB_PAIR_PEER_VALUE=
 	case $UB_PAIR_ROLE in
 	b)
+		# (timeout: busybox nc's -w bounds the wait for a connection,
+		# not a connection that sends nothing; pair_test's missing
+		# peer outlived its 2 s by 50 s under load)
 		line=$(echo "ub-pair $name $value" |
-			"$UB_BUSYBOX" nc -l -p "$UB_PAIR_SYNC_PORT" -w "$limit")
+			timeout -k 2 "$limit" "$UB_BUSYBOX" nc -l -p "$UB_PAIR_SYNC_PORT" -w "$limit")
 		;;
 	a)
 		end=$((SECONDS + limit))
