@@ -348,8 +348,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rtt_sample);
 u32 udma_rtp_rto_estimate(struct udma_rtp_rtt *e, u32 r_us, u32 g_us,
 			  u32 rto0_us)
 {
+	/* (@rto0_us is at most UDMA_RTP_RTO_MAX_MS: udma_rtp_rto0()) */
 	return clamp_t(u32, udma_rtp_rtt_sample(e, r_us, g_us), rto0_us,
-		       max_t(u32, rto0_us, UDMA_RTP_RTT_MAX_US));
+		       UDMA_RTP_RTT_MAX_US);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rto_estimate);
 
