@@ -98,6 +98,8 @@ run() {
 	wait $mon 2> /dev/null || true
 	[[ ! -e $tmp/stalled ]] || ub_fail "$t stalled (see above)"
 	if ((cli != 0)); then
+		# the server's TPs still stand: what the transfer waited for
+		ub_dump_stall "$perftest" "$tmp/$t.client" "$tmp/$t.server"
 		kill $srv 2> /dev/null || true
 		"$UB_BUSYBOX" dmesg | tail -40
 	fi
