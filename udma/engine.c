@@ -8,7 +8,7 @@
  *
  * A doorbell (ioctl, process context) processes up to its budget inline
  * (udma_sq_process()) if no one else processes the SQ at the moment, and
- * leaves the rest to the SQ's work on udma_wq, which requeues itself
+ * leaves the rest to the SQ's work on its workqueue, which requeues itself
  * until the SQ is drained: a large post never holds the caller, and one
  * SQ is processed by one context at a time (udma_sq.proc_lock; a doorbell
  * that finds it taken queues the work, which runs after the holder).
@@ -22,6 +22,11 @@
  * on that CPU right after it, as a tasklet would be, and not on whichever
  * CPU an unbound worker wakes on: waking another CPU, idle, cost
  * milliseconds in a TCG guest on a busy host, on each hop of a round trip.
+ * The SQs of kernel clients run there too, for the same reason: every
+ * post of theirs is a hop to the SQ's work (kpost.c), often from a
+ * softirq (a netdev's xmit, a completion handler), and their WQEs are a
+ * netdev's packets or a socket's buffer, not a process's gigabyte; the
+ * budget of udma_sq_process() bounds each turn either way.
  */
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -32,7 +37,7 @@
 
 #include "udma.h"
 
-/* The engine's work: unbound, WQEs may take long (copies of 1 GiB). */
+/* The user SQs' work: unbound, WQEs may take long (copies of 1 GiB). */
 static struct workqueue_struct *udma_wq;
 /* The devices' receive works: per CPU, high priority (see above). */
 static struct workqueue_struct *udma_rx_wq;
@@ -46,6 +51,12 @@ static struct workqueue_struct *udma_rx_wq;
 static DEFINE_SPINLOCK(udma_rnr_lock);
 static LIST_HEAD(udma_rnr_list);
 
+/* Where @sq's work runs (see the top of this file). */
+static struct workqueue_struct *udma_sq_wq(const struct udma_sq *sq)
+{
+	return sq->kernel ? udma_rx_wq : udma_wq;
+}
+
 /**
  * udma_sq_kick() - have the SQ's work run
  * @sq: the queue
@@ -57,7 +68,7 @@ void udma_sq_kick(struct udma_sq *sq, unsigned long delay)
 {
 	spin_lock_bh(&sq->ring->lock);
 	if (!sq->dying)
-		queue_delayed_work(udma_wq, &sq->work, delay);
+		queue_delayed_work(udma_sq_wq(sq), &sq->work, delay);
 	spin_unlock_bh(&sq->ring->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_kick);
@@ -190,7 +201,7 @@ int udma_jfr_doorbell(struct ubcore_jfr *jfr)
 	spin_lock_bh(&udma_rnr_lock);
 	list_for_each_entry(sq, &udma_rnr_list, rnr_node) {
 		WRITE_ONCE(sq->rnr_woken, true);
-		mod_delayed_work(udma_wq, &sq->work, 0);
+		mod_delayed_work(udma_sq_wq(sq), &sq->work, 0);
 	}
 	spin_unlock_bh(&udma_rnr_lock);
 	return 0;

@@ -500,8 +500,11 @@ struct udma_wqe {
  * @jfs: the JFS, or NULL for a jetty
  * @jetty: the jetty, or NULL for a JFS
  * @work: the requester's task: processes the SQ in the background
- *	(udma_wq): the rest of a doorbell beyond the inline budget, RNR
- *	retries (delayed), a window that has room again
+ *	(udma_sq_wq()): the rest of a doorbell beyond the inline budget,
+ *	every post of a kernel client, RNR retries (delayed), a window that
+ *	has room again
+ * @kernel: a kernel client's queue (its ring has no user context); set
+ *	at init
  * @proc_lock: held by the one context that runs the requester and the
  *	completer of the SQ (the doorbell caller inline, or @work), and by
  *	state changes, flush and bind, which so never run in the middle of
@@ -548,6 +551,7 @@ struct udma_sq {
 	struct ubcore_jfs *jfs;
 	struct ubcore_jetty *jetty;
 	struct delayed_work work;
+	bool kernel;
 	struct mutex proc_lock;		/* see above */
 	u32 state;
 	bool dying;
