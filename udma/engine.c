@@ -51,10 +51,10 @@ static struct workqueue_struct *udma_rx_wq;
 static DEFINE_SPINLOCK(udma_rnr_lock);
 static LIST_HEAD(udma_rnr_list);
 
-/* Where @sq's work runs (see the top of this file). */
+/* Where @sq's work runs: a kernel client's queue has no user context. */
 static struct workqueue_struct *udma_sq_wq(const struct udma_sq *sq)
 {
-	return sq->kernel ? udma_rx_wq : udma_wq;
+	return udma_sq_uctx(sq) ? udma_wq : udma_rx_wq;
 }
 
 /**

@@ -66,7 +66,6 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 {
 	sq->ring = ring;
 	sq->udev = udev;
-	sq->kernel = !ring->uctx;
 	INIT_DELAYED_WORK(&sq->work, udma_sq_work);
 	mutex_init(&sq->proc_lock);
 	sq->state = UBCORE_JETTY_STATE_READY;

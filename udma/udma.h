@@ -503,8 +503,6 @@ struct udma_wqe {
  *	(udma_sq_wq()): the rest of a doorbell beyond the inline budget,
  *	every post of a kernel client, RNR retries (delayed), a window that
  *	has room again
- * @kernel: a kernel client's queue (its ring has no user context); set
- *	at init
  * @proc_lock: held by the one context that runs the requester and the
  *	completer of the SQ (the doorbell caller inline, or @work), and by
  *	state changes, flush and bind, which so never run in the middle of
@@ -551,7 +549,6 @@ struct udma_sq {
 	struct ubcore_jfs *jfs;
 	struct ubcore_jetty *jetty;
 	struct delayed_work work;
-	bool kernel;
 	struct mutex proc_lock;		/* see above */
 	u32 state;
 	bool dying;
