@@ -76,7 +76,11 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
 		kfree(jfs);
 		return ERR_CAST(ring);
 	}
-	udma_sq_init(&jfs->sq, to_udma_dev(ub_dev), ring);
+	if (udma_sq_init(&jfs->sq, to_udma_dev(ub_dev), ring)) {
+		udma_ring_destroy(ring);
+		kfree(jfs);
+		return ERR_PTR(-ENOMEM);
+	}
 	jfs->sq.jfs = &jfs->base;
 	udma_sq_register(&jfs->sq);
 	return &jfs->base;
@@ -214,7 +218,11 @@ struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
 		kfree(jetty);
 		return ERR_CAST(ring);
 	}
-	udma_sq_init(&jetty->sq, to_udma_dev(ub_dev), ring);
+	if (udma_sq_init(&jetty->sq, to_udma_dev(ub_dev), ring)) {
+		udma_ring_destroy(ring);
+		kfree(jetty);
+		return ERR_PTR(-ENOMEM);
+	}
 	jetty->sq.jetty = &jetty->base;
 	udma_sq_register(&jetty->sq);
 	return &jetty->base;

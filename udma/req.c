@@ -41,7 +41,7 @@
  *     (udma_carrier_xmit(), loopback.c); the WQE waits in the window for
  *     its response.
  *
- * The window: at most UDMA_SQ_WINDOW WQEs are taken and not completed.
+ * The window: at most udma_sq.wnd_size WQEs are taken and not completed.
  * The requester sends WQEs in PSN order while the window has room, the
  * head does not wait for an RNR retry and a FENCE WQE finds every earlier
  * one answered; after each it lets the completer run, which writes the
@@ -516,7 +516,7 @@ static bool udma_sq_running(const struct udma_sq *sq)
  */
 static bool udma_req_may_send(const struct udma_sq *sq)
 {
-	const struct udma_wqe *wqe = &sq->wnd[sq->next % UDMA_SQ_WINDOW];
+	const struct udma_wqe *wqe = udma_sq_wqe(sq, sq->next);
 	u32 psn;
 
 	/* An RNR retry sends the head alone. */
@@ -525,7 +525,7 @@ static bool udma_req_may_send(const struct udma_sq *sq)
 	if (!(wqe->sqe.flags & UDMA_SQE_F_FENCE))
 		return true;
 	for (psn = sq->head; psn != sq->next; psn++)
-		if (sq->wnd[psn % UDMA_SQ_WINDOW].state == UDMA_WQE_SENT)
+		if (udma_sq_wqe(sq, psn)->state == UDMA_WQE_SENT)
 			return false;
 	return true;
 }
@@ -583,7 +583,7 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 			return false;
 		if (sq->next == sq->tail) {
 			/* The window is full: the responses kick the work. */
-			if (sq->tail - sq->head >= UDMA_SQ_WINDOW)
+			if (sq->tail - sq->head >= sq->wnd_size)
 				return false;
 			switch (udma_sq_take(sq, pi)) {
 			case UDMA_SQ_EMPTY:

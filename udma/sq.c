@@ -59,11 +59,22 @@ struct ubcore_ucontext *udma_sq_uctx(const struct udma_sq *sq)
  * @udev: the device
  * @ring: the SQ ring
  *
- * The queue starts READY, as ubcore creates it. Process context.
+ * The queue starts READY, as ubcore creates it. Its window holds as many
+ * WQEs as the ring, up to UDMA_SQ_WINDOW_MAX: a queue deep enough keeps
+ * that many requests on the wire, which a path whose round trip is long
+ * against a request's transmission needs; a power of two, so that the
+ * WQE of a PSN stays in place when the PSN wraps. Process context.
+ *
+ * Return: 0 or -ENOMEM.
  */
-void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
-		  struct udma_ring *ring)
+int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
+		 struct udma_ring *ring)
 {
+	sq->wnd_size = min_t(u32, roundup_pow_of_two(max(ring->entry_cnt, 1U)),
+			     UDMA_SQ_WINDOW_MAX);
+	sq->wnd = kvcalloc(sq->wnd_size, sizeof(*sq->wnd), GFP_KERNEL_ACCOUNT);
+	if (!sq->wnd)
+		return -ENOMEM;
 	sq->ring = ring;
 	sq->udev = udev;
 	INIT_DELAYED_WORK(&sq->work, udma_sq_work);
@@ -73,6 +84,7 @@ void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	INIT_LIST_HEAD(&sq->rsp_list);
 	INIT_LIST_HEAD(&sq->dev_node);
 	udma_uboe_sq_init(sq);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_init);
 
@@ -144,6 +156,7 @@ void udma_sq_destroy(struct udma_sq *sq)
 	/* Responses the wire brought and no one will complete now. */
 	udma_uboe_sq_purge(sq);
 	mutex_destroy(&sq->proc_lock);
+	kvfree(sq->wnd);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_destroy);
 

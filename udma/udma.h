@@ -448,8 +448,11 @@ struct udma_import {
 	u64 len;
 };
 
-/* Requests one SQ may have in flight: the requester's window. */
-#define UDMA_SQ_WINDOW	8
+/*
+ * Requests one SQ may have in flight at most: its window holds as many
+ * WQEs as its ring, a power of two, up to this.
+ */
+#define UDMA_SQ_WINDOW_MAX	64
 
 /* Where a WQE of the window is (struct udma_wqe.state). */
 enum udma_wqe_state {
@@ -512,11 +515,12 @@ struct udma_wqe {
  *	on; @proc_lock. The common part's state follows it.
  * @dying: destroy has begun: nothing queues @work any more. Set under
  *	@ring->lock, read under it by udma_sq_kick(), READ_ONCE elsewhere.
- * @wnd: the window: the WQE of PSN p is @wnd[p % UDMA_SQ_WINDOW];
- *	@proc_lock, like everything below
+ * @wnd: the window: the WQE of PSN p is @wnd[p & (@wnd_size - 1)];
+ *	its WQEs are under @proc_lock, like everything below
+ * @wnd_size: WQEs in @wnd, a power of two (udma_sq_init())
  * @head: PSN of the oldest WQE whose CQE is not written
  * @next: PSN of the next WQE to send; @head <= @next <= @tail
- * @tail: PSN after the last WQE taken; @tail - @head <= UDMA_SQ_WINDOW
+ * @tail: PSN after the last WQE taken; @tail - @head <= @wnd_size
  * @carrier: the carrier of the queue's requests; NULL: the one
  *	udma_carrier_xmit() picks for the destination (KUnit sets its own)
  * @resp_dropped: responses the completer dropped (no WQE waits for
@@ -553,7 +557,8 @@ struct udma_sq {
 	u32 state;
 	bool dying;
 
-	struct udma_wqe wnd[UDMA_SQ_WINDOW];
+	struct udma_wqe *wnd;
+	u32 wnd_size;
 	u32 head;
 	u32 next;
 	u32 tail;
@@ -577,9 +582,9 @@ struct udma_sq {
 };
 
 /* The WQE of PSN @psn in @sq's window. */
-static inline struct udma_wqe *udma_sq_wqe(struct udma_sq *sq, u32 psn)
+static inline struct udma_wqe *udma_sq_wqe(const struct udma_sq *sq, u32 psn)
 {
-	return &sq->wnd[psn % UDMA_SQ_WINDOW];
+	return &sq->wnd[psn & (sq->wnd_size - 1)];
 }
 
 /* @sq holds WQEs taken off its ring and not completed. */
@@ -795,8 +800,8 @@ struct ubcore_ucontext *udma_sq_uctx(const struct udma_sq *sq);
 u32 udma_sq_pi(const struct udma_sq *sq);
 int udma_sq_post(struct udma_sq *sq, u8 status, u64 user_ctx, u32 len);
 void udma_sq_fatal(struct udma_sq *sq);
-void udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
-		  struct udma_ring *ring);
+int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
+		 struct udma_ring *ring);
 void udma_sq_register(struct udma_sq *sq);
 void udma_sq_destroy(struct udma_sq *sq);
 int udma_sq_set_state(struct udma_sq *sq, u32 state);

@@ -107,8 +107,9 @@ struct fq *fq_create(struct kunit *test, u32 sq_cnt, u32 cq_cnt, bool user)
 	fq->jfs.base.jfae_handler = fq_event;
 	fq->jfs.base.state = UBCORE_JETTY_STATE_READY;
 	fq->jfs.sq.jfs = &fq->jfs.base;
-	udma_sq_init(&fq->jfs.sq, &fq->udev,
-		     fq_ring(test, UDMA_SQE_SIZE, sq_cnt));
+	KUNIT_ASSERT_EQ(test, udma_sq_init(&fq->jfs.sq, &fq->udev,
+					   fq_ring(test, UDMA_SQE_SIZE, sq_cnt)),
+			0);
 	fq->sq_live = true;
 	test->priv = fq;
 	return fq;

@@ -4,9 +4,10 @@
  *
  * KUnit tests of the engine's roles talking through messages (msg.h):
  *  - the requester's window on a hand-built JFS (fake_queue.h) whose
- *    carrier holds the requests instead of answering them: at most
- *    UDMA_SQ_WINDOW in flight, PSNs in order, FENCE waits, an RNR answer
- *    sends the head again alone;
+ *    carrier holds the requests instead of answering them: its size
+ *    follows the ring up to UDMA_SQ_WINDOW_MAX, at most that many in
+ *    flight, PSNs in order, FENCE waits, an RNR answer sends the head
+ *    again alone;
  *  - the completer: responses in any order give CQEs in PSN order, and a
  *    response that answers nothing waiting (outside the window, twice,
  *    another queue's, the wrong kind or length) is dropped and counted;
@@ -38,8 +39,8 @@
 /* The requests a carrier held, and the responses one captured. */
 struct held {
 	u32 n;
-	struct uboe_pkt req[64];
-	enum uboe_drop req_drop[64];
+	struct uboe_pkt req[UDMA_SQ_WINDOW_MAX + 8];
+	enum uboe_drop req_drop[UDMA_SQ_WINDOW_MAX + 8];
 	u32 nrsp;
 	struct uboe_pkt rsp[8];
 	enum uboe_drop rsp_drop[8];
@@ -109,7 +110,7 @@ static const struct ubcore_ops msg_test_ops = {
 
 static struct fq *msg_fq(struct kunit *test, u32 sq_cnt)
 {
-	struct fq *fq = fq_create(test, sq_cnt, 64, true);
+	struct fq *fq = fq_create(test, sq_cnt, 2 * UDMA_SQ_WINDOW_MAX, true);
 	struct udma_import *imp;
 
 	held = kunit_kzalloc(test, sizeof(*held), GFP_KERNEL);
@@ -189,23 +190,41 @@ static void expect_no_cqe(struct kunit *test, struct fq *fq)
 	KUNIT_EXPECT_FALSE(test, fq_poll(fq, &cqe));
 }
 
+/* The window holds as many WQEs as the ring, a power of two, up to the cap. */
+static void msg_requester_window_size(struct kunit *test)
+{
+	static const u32 ring[] = { 1, 2, 8, 64, 128, 1024 };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(ring); i++) {
+		struct fq *fq = msg_fq(test, ring[i]);
+
+		KUNIT_EXPECT_EQ(test, fq->jfs.sq.wnd_size,
+				min_t(u32, ring[i], UDMA_SQ_WINDOW_MAX));
+		fq_exit(test);
+		test->priv = NULL;
+	}
+}
+
 /*
- * 12 WRITEs, a carrier that answers later: 8 requests go out (the
- * window), PSN 0..7 in order with the fields of the WQE; responses in any
- * order complete them in PSN order only, and each freed place lets one
- * more out.
+ * The window and 4 WRITEs more, a carrier that answers later: a window's
+ * worth of requests go out, PSN 0.. in order with the fields of the WQE;
+ * responses in any order complete them in PSN order only, and each freed
+ * place lets one more out.
  */
 static void msg_requester_window(struct kunit *test)
 {
-	struct fq *fq = msg_fq(test, 16);
+	struct fq *fq = msg_fq(test, 2 * UDMA_SQ_WINDOW_MAX);
+	const u32 w = UDMA_SQ_WINDOW_MAX;
 	u32 i;
 
-	for (i = 0; i < 12; i++)
+	KUNIT_ASSERT_EQ(test, fq->jfs.sq.wnd_size, w);
+	for (i = 0; i < w + 4; i++)
 		post_write(fq, 100 + i, 0);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
-	KUNIT_ASSERT_EQ(test, held->n, 8U);
-	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), 8U);
-	for (i = 0; i < 8; i++) {
+	KUNIT_ASSERT_EQ(test, held->n, w);
+	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), w);
+	for (i = 0; i < w; i++) {
 		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
 		KUNIT_EXPECT_EQ(test, held->req[i].tassn, (u16)i);
 		KUNIT_EXPECT_EQ(test, held->req[i].ta_opcode, UBOE_TA_WRITE);
@@ -225,27 +244,27 @@ static void msg_requester_window(struct kunit *test)
 	answer(fq, 1, UBOE_RSPST_OK);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	expect_no_cqe(test, fq);
-	KUNIT_EXPECT_EQ(test, held->n, 8U);
+	KUNIT_EXPECT_EQ(test, held->n, w);
 
 	/* PSN 0 and 1 complete, 2 holds 3 back; two more go out. */
 	answer(fq, 0, UBOE_RSPST_OK);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	expect_cqes(test, fq, 100, 2, URMA_CR_SUCCESS);
 	expect_no_cqe(test, fq);
-	KUNIT_ASSERT_EQ(test, held->n, 10U);
-	KUNIT_EXPECT_EQ(test, held->req[8].psn, 8U);
-	KUNIT_EXPECT_EQ(test, held->req[9].psn, 9U);
+	KUNIT_ASSERT_EQ(test, held->n, w + 2);
+	KUNIT_EXPECT_EQ(test, held->req[w].psn, w);
+	KUNIT_EXPECT_EQ(test, held->req[w + 1].psn, w + 1);
 
 	answer(fq, 2, UBOE_RSPST_OK);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	expect_cqes(test, fq, 102, 2, URMA_CR_SUCCESS);
-	KUNIT_ASSERT_EQ(test, held->n, 12U);
+	KUNIT_ASSERT_EQ(test, held->n, w + 4);
 
 	/* The rest in reverse order: CQEs in order all the same. */
-	for (i = 12; i-- > 4;)
+	for (i = w + 4; i-- > 4;)
 		answer(fq, i, UBOE_RSPST_OK);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
-	expect_cqes(test, fq, 104, 8, URMA_CR_SUCCESS);
+	expect_cqes(test, fq, 104, w, URMA_CR_SUCCESS);
 	expect_no_cqe(test, fq);
 	KUNIT_EXPECT_EQ(test, fq->jfs.sq.resp_dropped, 0U);
 	KUNIT_EXPECT_FALSE(test, udma_sq_busy(&fq->jfs.sq));
@@ -638,6 +657,7 @@ static void msg_responder(struct kunit *test)
 }
 
 static struct kunit_case udma_msg_cases[] = {
+	KUNIT_CASE(msg_requester_window_size),
 	KUNIT_CASE(msg_requester_window),
 	KUNIT_CASE(msg_completer_drops),
 	KUNIT_CASE(msg_completer_statuses),
