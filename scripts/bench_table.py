@@ -318,14 +318,16 @@ def print_against(r, names, bw_label, goals):
 
 def print_ums(r):
     print("UMS (AF_SMC under ums_run between two namespaces, UBoE over their veth,")
-    print("MTU 9000) against the same tools over TCP on that veth, same run: iperf3 with")
-    print("64 KiB writes; sockperf ping-pong, 14 B, half the round trip in us.")
+    print("MTU 9000, each end receiving on its own CPU) against the same tools over")
+    print("TCP on that veth, same run: iperf3 with 64 KiB writes; sockperf ping-pong,")
+    print("14 B, half the round trip in us.")
     print_against(r, ("ums", "tcp", "UMS", "TCP"), "iperf3 MB/s", ums_goals(r))
 
 
 def print_ipourma(r):
-    print("IPoURMA (ipourma0 between two namespaces, UBoE over a veth of MTU 9000)")
-    print("against TCP over that veth itself, same namespaces, same run. Latency:")
+    print("IPoURMA (ipourma0 between two namespaces, UBoE over a veth of MTU 9000,")
+    print("each end receiving on its own CPU) against TCP over that veth itself,")
+    print("same namespaces, same run. Latency:")
     print("a 14-byte TCP ping-pong (tests/guest/pingpong.py; Debian's sockperf 3.7")
     print("has no IPv6), half the round trip in microseconds.")
     print_against(r, ("ipourma", "veth", "ipourma0", "veth"), "iperf3 TCP MB/s",

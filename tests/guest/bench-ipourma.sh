@@ -12,7 +12,8 @@
 #  - where the time goes: a perf profile (cpu-clock) of iperf3 over
 #    ipourma0, kernel symbols by self time.
 # The pair: namespaces ipoA and ipoB joined by a veth (MTU 9000: a UBoE
-# message must fit one packet), udmaA and udmaB on it with static EIDs
+# message must fit one packet; each end receives on its own CPU, lib.sh's
+# ub_veth_rx_cpu), udmaA and udmaB on it with static EIDs
 # fd99::a and fd99::b, fd99::/64 routed over the veth at metric 1024 for
 # UBoE's own packets (ipourma0's route, metric 256, takes the rest).
 set -euo pipefail
@@ -96,6 +97,8 @@ for s in "$A ipvA fd77::1 fd77::2" "$B ipvB fd77::2 fd77::1"; do
 	ip -n "$ns" addr add "$self/64" dev "$dev" nodad
 	ip -n "$ns" route add fd99::/64 via "$peer" dev "$dev" metric 1024
 done
+ub_veth_rx_cpu $A ipvA 0
+ub_veth_rx_cpu $B ipvB 1
 if ! ub_module_loaded udma; then
 	ub_load_stack
 	loaded=1

@@ -3,8 +3,9 @@
 # scripts/guest-run.sh --kernel stock OUT tests/guest/bench-ums.sh, then
 # scripts/bench_table.py OUT/bench --only ums). Raw outputs go to
 # $1/bench/ (ums.*): the same unmodified tools over TCP on lib.sh's
-# namespace pair (its veth at MTU 9000) and under ums_run (AF_SMC over UMS)
-# on the same pair, in the same boot:
+# namespace pair (its veth at MTU 9000, each end receiving on its own CPU:
+# lib.sh's ub_nspair_rx_split) and under ums_run (AF_SMC over UMS) on the
+# same pair, in the same boot:
 #  - throughput: iperf3 with 64 KiB writes, 5 s;
 #  - latency: sockperf's ping-pong, 14 B (its TCP minimum), 5 s, half the
 #    round trip.
@@ -59,6 +60,7 @@ ub_nspair_create
 # veth are 64 KiB GSO packets either way
 ip -n "$A" link set "$UB_VETH_A" mtu 9000
 ip -n "$B" link set "$UB_VETH_B" mtu 9000
+ub_nspair_rx_split
 if ! ub_module_loaded udma; then
 	ub_load_stack
 	loaded=1

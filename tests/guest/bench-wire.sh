@@ -4,7 +4,8 @@
 # then scripts/bench_table.py OUT/bench --only wire). Raw outputs go to
 # $1/bench/ (wire.*): urma_perftest write_bw, 64 KiB x UB_BENCH_WIRE_ITERS
 # (2000), from udmaA to udmaB of lib.sh's namespace pair (every packet
-# crosses their veth), at MTU 1500 and 9000, with one skb a packet
+# crosses their veth; each end receives on its own CPU, lib.sh's
+# ub_nspair_rx_split), at MTU 1500 and 9000, with one skb a packet
 # (udma's uboe_train_pkts=1) and in trains (its default); iperf3 TCP with
 # 64 KiB writes on the same veth at the same MTU; and a profile of the
 # trains' run at MTU 1500 (perf cpu-clock around the client, every CPU:
@@ -51,12 +52,13 @@ write_bw() {
 
 log "wire: the namespace pair, $UB_DEV_A and $UB_DEV_B"
 ub_nspair_create
+ub_nspair_rx_split
 if ! ub_module_loaded udma; then
 	ub_load_stack
 	loaded=1
 fi
 ub_nspair_add_devs
-echo "kernel $(uname -r), $(nproc) vCPUs, one guest: two namespaces over a veth" \
+echo "kernel $(uname -r), $(nproc) vCPUs, one guest: two namespaces over a veth, each end receiving on its own CPU" \
 	> "$out/wire.guest.txt"
 
 for mtu in 1500 9000; do

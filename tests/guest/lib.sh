@@ -197,6 +197,27 @@ ub_nspair_create() {
 	IP
 }
 
+# ub_veth_rx_cpu NS DEV CPU: DEV (in namespace NS) does its receive
+# processing on CPU alone (RPS), if the guest has that CPU. The benchmarks
+# give each end of their namespace pair its own CPU this way: on a veth the
+# receiving end's softirq otherwise runs on the CPU that sent, so that one
+# vCPU does both hosts' kernel work while the other idles, where two hosts
+# each have their own. It holds for the TCP rows and the URMA rows alike.
+ub_veth_rx_cpu() {
+	local cpus
+	cpus=$(nproc)
+	((cpus > $3)) || return 0
+	ip netns exec "$1" sh -c \
+		"printf %x $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
+}
+
+# ub_nspair_rx_split: UB_VETH_A receives on CPU 0, UB_VETH_B on CPU 1
+# (ub_veth_rx_cpu); for benchmarks.
+ub_nspair_rx_split() {
+	ub_veth_rx_cpu "$UB_NS_A" "$UB_VETH_A" 0 &&
+	ub_veth_rx_cpu "$UB_NS_B" "$UB_VETH_B" 1
+}
+
 # ub_nspair_add_devs: UB_DEV_A and UB_DEV_B, each created from inside its
 # namespace (urma_admin dev add), each waited for until its IPv4 and IPv6
 # addresses are EIDs (the EID table is filled by a work item; at most
