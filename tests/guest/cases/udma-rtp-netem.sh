@@ -66,16 +66,36 @@ stalled() {
 	pkill -f "$perftest" || true
 }
 
+# wrs TEST: the client's last count of completed WRs, in WRS
+wrs() {
+	WRS=$(grep -o '[0-9]*/[0-9]* WRs' "$tmp/$1.client" 2> /dev/null |
+	      tail -n 1) || WRS=
+}
+
 # run TEST SIZE ITERS: server in B, client in A, both with --check, a
 # completion every 8 WRs (perftest gives up after 30 s without one; 100
 # 64 KiB WRITEs can take longer through netem at the start); the
-# client gets at most $limit s (the counters every 20 s meanwhile; a
-# transfer without an ACK for 40 s is stopped, with what it waits for)
+# client gets at most $limit s (the counters every 20 s meanwhile; the
+# transport's state while it waits when the client's count of WRs has
+# not moved for 20 s, once per stop; a transfer without an ACK for 40 s
+# is stopped, with what it waits for)
 run() {
 	local t=$1 size=$2 iters=$3 port=21115 srv cli=0 start mon
 	start=$(date +%s)
-	(last='' still=0
-	while sleep 20; do
+	(last='' still=0 n=0 wr_last='' wr_still=0 dumped=''
+	while sleep 5; do
+		wrs "$t"
+		if [[ -n $WRS && $WRS == "$wr_last" ]]; then
+			if ((++wr_still == 4)) && [[ -z $dumped ]]; then
+				echo "no completion in 20 s ($WRS): the state while it waits"
+				ub_dump_stall "$perftest" "$tmp/$t.client" "$tmp/$t.server"
+				dumped=1
+			fi
+		else
+			wr_still=0 dumped=''
+		fi
+		wr_last=$WRS
+		((++n % 4 == 0)) || continue
 		counters "$UB_NS_A" "$UB_DEV_A"
 		counters "$UB_NS_B" "$UB_DEV_B"
 		progress
