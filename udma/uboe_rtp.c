@@ -524,11 +524,19 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_count);
  * @len: payload bytes (at udma_rtp_pkt.data)
  * @gfp: allocation flags
  *
+ * The payload is not zeroed: the caller writes all @len bytes before
+ * the packet is sent, or frees it; zeroing them first doubled the bytes
+ * the sender writes per packet.
+ *
  * Return: the packet, its fields zeroed, or NULL.
  */
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp)
 {
-	return kzalloc(sizeof(struct udma_rtp_pkt) + len, gfp);
+	struct udma_rtp_pkt *p = kmalloc(struct_size(p, data, len), gfp);
+
+	if (p)
+		memset(p, 0, sizeof(*p));
+	return p;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc);
 
