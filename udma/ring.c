@@ -39,13 +39,6 @@
 /* The control page fits in the first page of a ring. */
 static_assert(sizeof(struct udma_ring_ctrl) <= PAGE_SIZE);
 
-/*
- * Charged to the creator's memory cgroup; at its limit the creation fails
- * with -ENOMEM (__GFP_RETRY_MAYFAIL: no OOM kill for a ring, as the bpf
- * ring buffer does), without an allocator warning.
- */
-#define UDMA_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
-
 /* Bytes of a ring: the control page, then the entries; whole pages. */
 static size_t udma_ring_size(u32 entry_size, u32 entry_cnt)
 {

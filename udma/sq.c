@@ -72,7 +72,7 @@ int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 {
 	sq->wnd_size = min_t(u32, roundup_pow_of_two(max(ring->entry_cnt, 1U)),
 			     UDMA_SQ_WINDOW_MAX);
-	sq->wnd = kvcalloc(sq->wnd_size, sizeof(*sq->wnd), GFP_KERNEL_ACCOUNT);
+	sq->wnd = kvcalloc(sq->wnd_size, sizeof(*sq->wnd), UDMA_RING_GFP);
 	if (!sq->wnd)
 		return -ENOMEM;
 	sq->ring = ring;

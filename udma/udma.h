@@ -187,6 +187,14 @@ static inline struct udma_dev *to_udma_dev(struct ubcore_device *ub_dev)
 	return container_of(ub_dev, struct udma_dev, ub_dev);
 }
 
+/*
+ * The memory of a queue (its ring, its SQ's window): charged to the
+ * creator's memory cgroup; at its limit the creation fails with -ENOMEM
+ * (__GFP_RETRY_MAYFAIL: no OOM kill for a ring, as the bpf ring buffer
+ * does), without an allocator warning.
+ */
+#define UDMA_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 /**
  * struct udma_ring - a queue ring: a control page and a power-of-two array
  *	of fixed-size entries, in pages mapped contiguously (ring.c)
