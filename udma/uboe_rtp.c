@@ -22,11 +22,20 @@
  * transaction's response can overtake it). A message's last packet asks
  * for its ACK (TPH A), as InfiniBand's requester sets AckReq: a WRITE or
  * SEND completes on that ACK, which would else wait for the receiver's
- * delayed ACK; so does the packet that takes half the credit. At most the
- * peer's credit
- * (TPACKH window, at most UDMA_RTP_WND) is in flight from the oldest
- * unacknowledged PSN (a slow receiver throttles the sender; a window of 0
- * is taken as 1, the probe the retransmission timer repeats). A sender
+ * delayed ACK; so does the packet that takes half the window. At most the
+ * peer's credit (TPACKH window, at most UDMA_RTP_WND; a slow receiver
+ * throttles the sender; a window of 0 is taken as 1, the probe the
+ * retransmission timer repeats) or the congestion window, whichever is
+ * less, is in flight from the oldest unacknowledged PSN. The congestion
+ * window (struct udma_rtp_tx.cwnd) is TCP's without fast recovery (RFC
+ * 5681): UDMA_RTP_CWND_INIT for a new TP, slow start up to a threshold
+ * and one packet per window above it; a timeout halves the threshold and
+ * drops the window to 1. Without it a path whose queue outgrew the RTO
+ * (ubagg-bond's four jetties over a loaded guest: RTTs of seconds) had
+ * every TP resend its whole window at each timeout, half the packets on
+ * the wire were resends, and a TP whose estimate was still small ran out
+ * of retries. A NAK does not shrink it: netem's reordering makes NAKs
+ * of packets that were not lost. A sender
  * beyond it waits holding nothing, as rdma_rxe's requester does: a
  * queue's requester stops where it is (the packet of its message it
  * reached, struct udma_uboe_sq_tx) and the ACK that opens the window
@@ -55,9 +64,12 @@
  * layer still sees every packet once and in PSN order.
  *
  * Retransmission: a NAK (rtp_nak_rx) makes the sender send the packet it
- * names, the oldest unacknowledged, again; a first RTO the oldest too, a
- * second one in a row every unacknowledged packet from the oldest
- * (go-back-N) (rtp_retransmits: packets sent again). Why not go-back-N on a NAK too: a network that
+ * names, the oldest unacknowledged, again; an RTO the oldest too, and
+ * then the rest from it as far as the congestion window lets, more with
+ * each ACK until every packet unacknowledged at the timeout went again
+ * (go-back-N, struct udma_rtp_tx.resend; the receiver's cumulative ACK
+ * skips what it held); new packets wait for that (rtp_retransmits:
+ * packets sent again). Why not go-back-N on a NAK too: a network that
  * reorders (netem's jitter reorders nearly every burst) would have every
  * reordered packet trigger a resend of the whole window; holding what
  * came after a hole costs at most UDMA_RTP_WND packets per TP, and the
@@ -222,6 +234,10 @@ void udma_rtp_tx_init(struct udma_rtp_tx *tx)
 	INIT_LIST_HEAD(&tx->unacked);
 	tx->nr = 0;
 	tx->acked_sent_ns = 0;
+	tx->cwnd = UDMA_RTP_CWND_INIT;
+	tx->ssthresh = UDMA_RTP_WND;
+	tx->cwnd_acked = 0;
+	tx->resend = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_init);
 
@@ -239,23 +255,44 @@ void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_queue);
 
+/*
+ * @n packets were acknowledged: the congestion window opens by @n below
+ * the slow-start threshold, by one per window's worth above it.
+ */
+static void udma_rtp_tx_grow(struct udma_rtp_tx *tx, u32 n)
+{
+	u32 k = min(n, tx->ssthresh > tx->cwnd ? tx->ssthresh - tx->cwnd : 0);
+
+	tx->cwnd += k;
+	tx->cwnd_acked += n - k;
+	while (tx->cwnd_acked >= tx->cwnd && tx->cwnd < UDMA_RTP_WND) {
+		tx->cwnd_acked -= tx->cwnd;
+		tx->cwnd++;
+	}
+	if (tx->cwnd >= UDMA_RTP_WND) {
+		tx->cwnd = UDMA_RTP_WND;
+		tx->cwnd_acked = 0;
+	}
+}
+
 /**
  * udma_rtp_tx_ack() - a cumulative ACK
  * @tx: the state
  * @psn: every PSN up to this one arrived
  * @wnd: the peer's credit (TPACKH window)
  *
- * Frees the packets it acknowledges. An ACK of nothing new (a duplicate,
- * an old one) only updates the credit; one of a PSN not sent yet is
- * ignored.
+ * Frees the packets it acknowledges and opens the congestion window by
+ * them; a recovery goes on from the oldest unacknowledged packet if it
+ * had not reached it. An ACK of nothing new (a duplicate, an old one)
+ * only updates the credit; one of a PSN not sent yet is ignored.
  *
  * Return: packets acknowledged.
  */
 u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 {
 	u32 n = udma_psn_diff(udma_psn_add(psn, 1), tx->una);
+	bool resent = false, passed = false;
 	struct udma_rtp_pkt *p;
-	bool resent = false;
 	u32 i;
 
 	if (n > tx->nr)
@@ -270,11 +307,19 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 		p = list_first_entry(&tx->unacked, struct udma_rtp_pkt, node);
 		list_del(&p->node);
 		resent |= p->resent;
+		passed |= p == tx->resend;
 		tx->acked_sent_ns = resent ? 0 : p->sent_ns;
 		kfree(p);
 	}
 	tx->nr -= n;
 	tx->una = udma_psn_add(tx->una, n);
+	/* the peer had what the recovery was about to send again */
+	if (passed)
+		tx->resend = tx->nr ? list_first_entry(&tx->unacked,
+						       struct udma_rtp_pkt,
+						       node) : NULL;
+	if (n)
+		udma_rtp_tx_grow(tx, n);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_ack);
@@ -292,20 +337,87 @@ void udma_rtp_tx_purge(struct udma_rtp_tx *tx)
 	INIT_LIST_HEAD(&tx->unacked);
 	tx->nr = 0;
 	tx->una = tx->next;
+	tx->resend = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_purge);
+
+/**
+ * udma_rtp_tx_limit() - packets that may be in flight from the oldest
+ *	unacknowledged
+ * @tx: the state
+ *
+ * Return: the peer's credit or the congestion window, whichever is less.
+ */
+u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx)
+{
+	return min(tx->wnd, tx->cwnd);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_limit);
 
 /**
  * udma_rtp_tx_room() - may a new packet be sent
  * @tx: the state
  *
- * Return: true while fewer than the peer's credit are unacknowledged.
+ * Return: true while no recovery is under way and fewer than
+ * udma_rtp_tx_limit() packets are unacknowledged.
  */
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx)
 {
-	return tx->nr < tx->wnd;
+	return !tx->resend && tx->nr < udma_rtp_tx_limit(tx);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_room);
+
+/**
+ * udma_rtp_tx_timeout() - the retransmission timer expired: go back to the
+ *	oldest unacknowledged packet
+ * @tx: the state, with packets unacknowledged
+ * @first: the first timeout in a row: the slow-start threshold halves
+ *	(later ones in a row leave it: the window they would halve is
+ *	already 1)
+ *
+ * The congestion window drops to 1 and a recovery starts from the oldest
+ * packet (udma_rtp_tx_next_resend()).
+ */
+void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first)
+{
+	if (first)
+		tx->ssthresh = max_t(u32, tx->cwnd / 2, UDMA_RTP_SSTHRESH_MIN);
+	tx->cwnd = 1;
+	tx->cwnd_acked = 0;
+	tx->resend = tx->nr ? list_first_entry(&tx->unacked,
+					       struct udma_rtp_pkt, node) :
+			      NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_timeout);
+
+/* May the recovery send its next packet again now. */
+static bool udma_rtp_tx_resend_due(const struct udma_rtp_tx *tx)
+{
+	return tx->resend &&
+	       udma_psn_diff(tx->resend->pkt.psn, tx->una) <
+	       udma_rtp_tx_limit(tx);
+}
+
+/**
+ * udma_rtp_tx_next_resend() - the next packet a recovery sends again
+ * @tx: the state
+ *
+ * Return: the packet, which the caller sends (it stays unacknowledged),
+ * or NULL: no recovery under way, or as many in flight as
+ * udma_rtp_tx_limit() lets be (the next ACK lets more go). The recovery
+ * ends with its last packet.
+ */
+struct udma_rtp_pkt *udma_rtp_tx_next_resend(struct udma_rtp_tx *tx)
+{
+	struct udma_rtp_pkt *p = tx->resend;
+
+	if (!udma_rtp_tx_resend_due(tx))
+		return NULL;
+	tx->resend = list_is_last(&p->node, &tx->unacked) ? NULL :
+		     list_next_entry(p, node);
+	return p;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_next_resend);
 
 /**
  * udma_rtp_rtt_sample() - an RTT sample updates the estimate (RFC 6298)
@@ -574,17 +686,22 @@ static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
 	udma_uboe_xmit(rtp->udev, &rtp->peer, &pkt);
 }
 
-/* Go back to the oldest unacknowledged packet: send them all again. */
-static void udma_rtp_resend(struct udma_rtp *rtp)
+/*
+ * A recovery (go-back-N after a timeout) sends again what the congestion
+ * window lets go now, in one train.
+ */
+static void udma_rtp_recover_locked(struct udma_rtp *rtp)
 {
 	struct udma_uboe_batch b;
 	struct udma_rtp_pkt *p;
 
 	lockdep_assert_held(&rtp->lock);
-	udma_uboe_batch_init(&b, rtp->udev, rtp->tx.nr);
-	list_for_each_entry(p, &rtp->tx.unacked, node) {
-		/* the last one asks for the ACK that says how far it got */
-		p->pkt.ack_req = list_is_last(&p->node, &rtp->tx.unacked);
+	if (!rtp->tx.resend)
+		return;
+	udma_uboe_batch_init(&b, rtp->udev, udma_rtp_tx_limit(&rtp->tx));
+	while ((p = udma_rtp_tx_next_resend(&rtp->tx))) {
+		/* the last of the train asks for the ACK that lets more go */
+		p->pkt.ack_req = !udma_rtp_tx_resend_due(&rtp->tx);
 		p->resent = true;
 		if (!udma_uboe_batch_add(&b, &rtp->peer, &p->pkt))
 			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
@@ -671,14 +788,12 @@ static void udma_rtp_rto_timer(struct timer_list *t)
 	rtp->rto = min(rtp->rto * 2,
 		       max(msecs_to_jiffies(UDMA_RTP_RTO_MAX_MS), rtp->rto_base));
 	/*
-	 * The first timeout resends the oldest packet only (the receiver
-	 * holds what came after a hole; its ACK or NAK says what else is
-	 * missing); a second one in a row everything (go-back-N).
+	 * The oldest packet goes again, and the rest from it as its ACKs
+	 * open the window (the receiver holds what came after a hole: its
+	 * cumulative ACK skips what it has).
 	 */
-	if (rtp->retries == 1)
-		udma_rtp_resend_one(rtp);
-	else
-		udma_rtp_resend(rtp);
+	udma_rtp_tx_timeout(&rtp->tx, rtp->retries == 1);
+	udma_rtp_recover_locked(rtp);
 	mod_timer(&rtp->rto_timer, jiffies + rtp->rto);
 out:
 	spin_unlock_bh(&rtp->lock);
@@ -878,6 +993,19 @@ static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
 		wake_up_all(&rtp->wait);
 }
 
+/*
+ * A packet the IP layer could not route now, as when its port just went
+ * down (a bonding device's member before it fails over, a route
+ * withdrawn): the transport keeps it as lost rather than fail its
+ * message, as TCP does, and it goes again at the RTO, by then perhaps
+ * through another member. A route that does not come back fails the TP
+ * after its retries (ACK_TIMEOUT_ERR).
+ */
+static bool udma_rtp_route_lost(int err)
+{
+	return err == -ENETUNREACH || err == -EHOSTUNREACH || err == -ENETDOWN;
+}
+
 /**
  * udma_rtp_send() - send a data packet on a TP, reliably
  * @rtp: the TP
@@ -894,8 +1022,10 @@ static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
  *	message ends, when the sender has to wait, at an error, or when the
  *	packet cannot join it; NULL: the packet leaves at once
  *
- * A packet the IP layer refuses at once (no route, too big) is not kept:
- * its PSN is taken back. Any error ends @owner's message on the TP.
+ * A packet the IP layer refuses at once for good (too big, invalid) is
+ * not kept: its PSN is taken back; one it cannot route now is kept as
+ * lost (udma_rtp_route_lost()). Any error ends @owner's message on the
+ * TP.
  *
  * Context: process context; sleeps without @w.
  *
@@ -939,11 +1069,15 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	udma_rtp_tx_queue(&rtp->tx, p);
 	p->sent_ns = ktime_get_ns();
 	p->resent = false;
-	/* a message's end, or half the credit out: ask for the ACK */
-	if ((p->pkt.seg & UBOE_SEG_LAST) || rtp->tx.nr >= rtp->tx.wnd / 2)
+	/* a message's end, or half the window out: ask for the ACK */
+	if ((p->pkt.seg & UBOE_SEG_LAST) ||
+	    rtp->tx.nr >= udma_rtp_tx_limit(&rtp->tx) / 2)
 		p->pkt.ack_req = true;
 	ret = b ? udma_uboe_batch_add(b, &rtp->peer, &p->pkt) :
 		  udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
+	/* a route that went (a port down): lost, the RTO sends it again */
+	if (udma_rtp_route_lost(ret))
+		ret = 0;
 	if (ret) {
 		/* the tail: nothing after it was sent */
 		list_del(&p->node);
@@ -1147,6 +1281,9 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 	if (pkt->tp_opcode == UBOE_TP_NAK && pkt->syndrome == UBOE_NAK_SEQ_ERR &&
 	    pkt->psn == rtp->tx.una && rtp->tx.nr && !rtp->stopped)
 		udma_rtp_resend_one(rtp);
+	/* a recovery goes on as far as the window opened */
+	if (acked && !rtp->stopped)
+		udma_rtp_recover_locked(rtp);
 	if (!rtp->tx.nr)
 		del_timer(&rtp->rto_timer);
 	else if (acked || pkt->tp_opcode == UBOE_TP_NAK)
@@ -1252,13 +1389,15 @@ void udma_rtp_show(struct seq_file *m, struct udma_dev *udev)
 	xa_for_each(&udev->rtps, tpn, rtp) {
 		spin_lock_bh(&rtp->lock);
 		waiters = list_count_nodes(&rtp->waiters);
-		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u retries %u/%u rto_ms %u/%u/%u srtt_us %u/%u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
+		seq_printf(m, "%s tp %u peer %pI6c tp %u gen %u%s%s%s: tx next %u una %u unacked %u wnd %u cwnd %u/%u resend %d retries %u/%u rto_ms %u/%u/%u srtt_us %u/%u timer %d owner %s waiters %zu; rx epsn %u held %u after %u unacked %u\n",
 			   udev->ub_dev.dev_name, rtp->tpn, rtp->peer.raw,
 			   rtp->peer_tpn, rtp->gen,
 			   rtp->failed ? " failed" : "",
 			   rtp->lost ? " lost" : "",
 			   rtp->stopped ? " stopped" : "",
 			   rtp->tx.next, rtp->tx.una, rtp->tx.nr, rtp->tx.wnd,
+			   rtp->tx.cwnd, rtp->tx.ssthresh,
+			   rtp->tx.resend ? (int)rtp->tx.resend->pkt.psn : -1,
 			   rtp->retries, udma_rtp_retry_limit(rtp),
 			   jiffies_to_msecs(rtp->rto),
 			   jiffies_to_msecs(rtp->rto_base),

@@ -3,8 +3,9 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * The reliable transport of UBoE TPs (uboe_rtp.c): per TP of a device,
- * PSNs, cumulative ACKs, NAK and go-back-N, RTO with back-off, a bounded
- * window; and the segmentation of a message to the path MTU.
+ * PSNs, cumulative ACKs, NAK and go-back-N, RTO with back-off, the peer's
+ * credit and a congestion window; and the segmentation of a message to
+ * the path MTU.
  */
 #ifndef _UDMA_UBOE_RTP_H
 #define _UDMA_UBOE_RTP_H
@@ -47,6 +48,13 @@ struct udma_dev;
  * at once after a NAKed hole before it was filled (udma_rtp_rx_nak_due()).
  */
 #define UDMA_RTP_NAK_AFTER	4
+/*
+ * The congestion window (struct udma_rtp_tx.cwnd): a new TP's, and the
+ * least slow-start threshold a timeout leaves (a message's tail loses
+ * its last packets with few in flight: halving that would crawl).
+ */
+#define UDMA_RTP_CWND_INIT	64
+#define UDMA_RTP_SSTHRESH_MIN	16
 /* RTT samples above this are taken as this (a stalled path, not an RTT). */
 #define UDMA_RTP_RTT_MAX_US	(10 * USEC_PER_SEC)
 
@@ -96,6 +104,15 @@ struct udma_rtp_pkt {
  * @acked_sent_ns: set by each ACK that acknowledges something: when the
  *	newest packet it acknowledges was sent, 0 if it acknowledges one
  *	that was resent
+ * @cwnd: packets the sender lets be in flight from @una (the congestion
+ *	window, 1 .. UDMA_RTP_WND): a timeout sets it to 1, each
+ *	acknowledged packet adds 1 below @ssthresh (slow start), one per
+ *	window's worth above it
+ * @ssthresh: the slow-start threshold: half @cwnd at a timeout
+ * @cwnd_acked: packets acknowledged above @ssthresh towards @cwnd's next 1
+ * @resend: after a timeout, the next packet of @unacked to send again
+ *	(go-back-N, at @cwnd's pace); NULL when every unacknowledged packet
+ *	went again since (or there was no timeout): new packets wait for it
  */
 struct udma_rtp_tx {
 	u32 next;
@@ -104,6 +121,10 @@ struct udma_rtp_tx {
 	struct list_head unacked;
 	u32 nr;
 	u64 acked_sent_ns;
+	u32 cwnd;
+	u32 ssthresh;
+	u32 cwnd_acked;
+	struct udma_rtp_pkt *resend;
 };
 
 /**
@@ -276,6 +297,9 @@ void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p);
 u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
+u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx);
+void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first);
+struct udma_rtp_pkt *udma_rtp_tx_next_resend(struct udma_rtp_tx *tx);
 u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us);
 u32 udma_rtp_rto_estimate(struct udma_rtp_rtt *e, u32 r_us, u32 g_us,
 			  u32 rto0_us);

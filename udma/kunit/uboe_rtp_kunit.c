@@ -114,6 +114,125 @@ static void rtp_rto_estimate(struct kunit *test)
 			(u32)UDMA_RTP_RTT_MAX_US);
 }
 
+/* Queue @n new packets. */
+static void rtp_queue_n(struct kunit *test, struct udma_rtp_tx *tx, u32 n)
+{
+	while (n--)
+		udma_rtp_tx_queue(tx, rtp_pkt(test));
+}
+
+/*
+ * The congestion window: UDMA_RTP_CWND_INIT in flight for a new TP
+ * whatever the credit; slow start opens it by each packet acknowledged
+ * up to the threshold, one per window's worth above it; never past
+ * UDMA_RTP_WND; the credit bounds it too.
+ */
+static void rtp_tx_cwnd(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+	u32 i;
+
+	udma_rtp_tx_init(&tx);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_limit(&tx), (u32)UDMA_RTP_CWND_INIT);
+	rtp_queue_n(test, &tx, UDMA_RTP_CWND_INIT - 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	rtp_queue_n(test, &tx, 1);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	/* slow start: 16 acknowledged, 16 more */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 15, UDMA_RTP_WND), 16U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT + 16);
+	/* up to the threshold by slow start, the rest counts towards +1 */
+	tx.ssthresh = UDMA_RTP_CWND_INIT + 20;
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 25, UDMA_RTP_WND), 10U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT + 20);
+	KUNIT_EXPECT_EQ(test, tx.cwnd_acked, 6U);
+	rtp_queue_n(test, &tx, 200);
+	/* a window's worth (84) acknowledged in all: one more */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 25 + 77, UDMA_RTP_WND),
+			77U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT + 20);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 25 + 78, UDMA_RTP_WND), 1U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT + 21);
+	KUNIT_EXPECT_EQ(test, tx.cwnd_acked, 0U);
+	/* never past UDMA_RTP_WND */
+	tx.ssthresh = UDMA_RTP_WND;
+	for (i = 0; i < 8; i++) {
+		rtp_queue_n(test, &tx, 100);
+		udma_rtp_tx_ack(&tx, udma_psn_add(tx.next, UBOE_PSN_MASK),
+				UDMA_RTP_WND);
+	}
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_WND);
+	/* the peer's credit bounds it */
+	udma_rtp_tx_ack(&tx, udma_psn_add(tx.next, UBOE_PSN_MASK), 8);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_limit(&tx), 8U);
+	udma_rtp_tx_purge(&tx);
+}
+
+/* The PSN of the packet a recovery sends next, or -1 for none. */
+static int rtp_resend_psn(struct udma_rtp_tx *tx)
+{
+	struct udma_rtp_pkt *p = udma_rtp_tx_next_resend(tx);
+
+	return p ? (int)p->pkt.psn : -1;
+}
+
+/*
+ * A timeout: the threshold halves (not below UDMA_RTP_SSTHRESH_MIN, and
+ * not again at the next timeout in a row), the window drops to 1, and a
+ * recovery sends the unacknowledged packets again from the oldest, at
+ * the window's pace, skipping what a cumulative ACK says the receiver
+ * has; no new packet goes until it is over.
+ */
+static void rtp_tx_recovery(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+
+	udma_rtp_tx_init(&tx);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), -1);
+	rtp_queue_n(test, &tx, 10);
+	udma_rtp_tx_timeout(&tx, true);
+	KUNIT_EXPECT_EQ(test, tx.ssthresh, (u32)UDMA_RTP_CWND_INIT / 2);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, 1U);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 0);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), -1);
+	/* its ACK: a window of 2 (slow start) */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 0, UDMA_RTP_WND), 1U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, 2U);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 1);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 2);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), -1);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	/* the receiver held 3 to 5: the recovery goes on from 6 */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 5, UDMA_RTP_WND), 5U);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, 7U);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 6);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 7);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 8);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), 9);
+	/* over: new packets may go */
+	KUNIT_EXPECT_PTR_EQ(test, tx.resend, NULL);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), -1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	/* timeouts in a row: the threshold stays, the least it can be */
+	udma_rtp_tx_timeout(&tx, true);
+	KUNIT_EXPECT_EQ(test, tx.ssthresh, (u32)UDMA_RTP_SSTHRESH_MIN);
+	udma_rtp_tx_timeout(&tx, false);
+	KUNIT_EXPECT_EQ(test, tx.ssthresh, (u32)UDMA_RTP_SSTHRESH_MIN);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, 1U);
+	/* an ACK past the whole recovery ends it */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 9, UDMA_RTP_WND), 4U);
+	KUNIT_EXPECT_PTR_EQ(test, tx.resend, NULL);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	/* a purge ends one too */
+	rtp_queue_n(test, &tx, 3);
+	udma_rtp_tx_timeout(&tx, true);
+	udma_rtp_tx_purge(&tx);
+	KUNIT_EXPECT_PTR_EQ(test, tx.resend, NULL);
+	KUNIT_EXPECT_EQ(test, rtp_resend_psn(&tx), -1);
+}
+
 /*
  * The ACK's RTT sample (Karn): the send time of the newest packet it
  * acknowledges, 0 when it acknowledges any that was resent.
@@ -192,9 +311,13 @@ static void rtp_tx_queue(struct kunit *test)
 	udma_rtp_tx_queue(&tx, rtp_pkt(test));
 	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
 
-	/* a credit larger than the window is the window */
+	/*
+	 * a credit larger than the window is the window (the congestion
+	 * window open as far: rtp_tx_cwnd)
+	 */
 	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 2, 0xffff), 0);
 	KUNIT_EXPECT_EQ(test, tx.wnd, UDMA_RTP_WND);
+	tx.cwnd = UDMA_RTP_WND;
 	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
 	for (i = 1; i < UDMA_RTP_WND; i++)
 		udma_rtp_tx_queue(&tx, rtp_pkt(test));
@@ -473,6 +596,8 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_rtt_estimate),
 	KUNIT_CASE(rtp_rto_estimate),
 	KUNIT_CASE(rtp_tx_ack_sample),
+	KUNIT_CASE(rtp_tx_cwnd),
+	KUNIT_CASE(rtp_tx_recovery),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_nak_due),
 	KUNIT_CASE(rtp_rx_reorder),
