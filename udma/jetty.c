@@ -20,37 +20,40 @@
 #include "udma.h"
 
 /*
- * The SQ of a JFS or a jetty: cfg->depth is rounded up, cfg->
- * max_inline_data and cfg->max_sge set to the maximum when 0; all are
- * written back only on success. The response is copied to @udata.
+ * The SQ of a JFS or a jetty: its ring, and the engine's side
+ * (udma_sq_init()). cfg->depth is rounded up, cfg->max_inline_data and
+ * cfg->max_sge set to the maximum when 0; all are written back only on
+ * success. The response is copied to @udata.
  */
-static struct udma_ring *udma_sq_create(struct udma_dev *udev,
-					struct ubcore_jfs_cfg *cfg,
-					struct ubcore_udata *udata)
+static int udma_sq_create(struct udma_sq *sq, struct udma_dev *udev,
+			  struct ubcore_jfs_cfg *cfg,
+			  struct ubcore_udata *udata)
 {
 	const struct ubcore_device_cap *cap = &udev->ub_dev.cap;
 	struct udma_create_jfs_resp resp = {};
-	struct udma_ring *sq;
+	struct udma_ring *ring;
 	u32 depth = cfg->depth;
 	int ret;
 
 	if (cfg->max_inline_data > cap->max_jfs_inline_size)
-		return ERR_PTR(-EINVAL);
-	sq = udma_ring_create(udev, udata, UDMA_SQE_SIZE, &depth,
-			      cap->max_jfs_depth, &resp.sq);
-	if (IS_ERR(sq))
-		return sq;
+		return -EINVAL;
+	ring = udma_ring_create(udev, udata, UDMA_SQE_SIZE, &depth,
+				cap->max_jfs_depth, &resp.sq);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
 	ret = udma_copy_resp(udata, &resp, sizeof(resp));
+	if (!ret)
+		ret = udma_sq_init(sq, udev, ring);
 	if (ret) {
-		udma_ring_destroy(sq);
-		return ERR_PTR(ret);
+		udma_ring_destroy(ring);
+		return ret;
 	}
 	cfg->depth = depth;
 	if (!cfg->max_inline_data)
 		cfg->max_inline_data = cap->max_jfs_inline_size;
 	if (!cfg->max_sge)
 		cfg->max_sge = cap->max_jfs_sge;
-	return sq;
+	return 0;
 }
 
 /**
@@ -65,21 +68,16 @@ struct ubcore_jfs *udma_create_jfs(struct ubcore_device *ub_dev,
 				   struct ubcore_jfs_cfg *cfg,
 				   struct ubcore_udata *udata)
 {
-	struct udma_ring *ring;
 	struct udma_jfs *jfs;
+	int ret;
 
 	jfs = kzalloc(sizeof(*jfs), GFP_KERNEL_ACCOUNT);
 	if (!jfs)
 		return ERR_PTR(-ENOMEM);
-	ring = udma_sq_create(to_udma_dev(ub_dev), cfg, udata);
-	if (IS_ERR(ring)) {
+	ret = udma_sq_create(&jfs->sq, to_udma_dev(ub_dev), cfg, udata);
+	if (ret) {
 		kfree(jfs);
-		return ERR_CAST(ring);
-	}
-	if (udma_sq_init(&jfs->sq, to_udma_dev(ub_dev), ring)) {
-		udma_ring_destroy(ring);
-		kfree(jfs);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(ret);
 	}
 	jfs->sq.jfs = &jfs->base;
 	udma_sq_register(&jfs->sq);
@@ -206,22 +204,18 @@ struct ubcore_jetty *udma_create_jetty(struct ubcore_device *ub_dev,
 				       struct ubcore_udata *udata)
 {
 	struct udma_jetty *jetty;
-	struct udma_ring *ring;
+	int ret;
 
 	if (!(cfg->flag & UBCORE_JETTY_SHARE_JFR) || !cfg->jfr)
 		return ERR_PTR(-EINVAL);
 	jetty = kzalloc(sizeof(*jetty), GFP_KERNEL_ACCOUNT);
 	if (!jetty)
 		return ERR_PTR(-ENOMEM);
-	ring = udma_sq_create(to_udma_dev(ub_dev), &cfg->jfs_cfg, udata);
-	if (IS_ERR(ring)) {
+	ret = udma_sq_create(&jetty->sq, to_udma_dev(ub_dev), &cfg->jfs_cfg,
+			     udata);
+	if (ret) {
 		kfree(jetty);
-		return ERR_CAST(ring);
-	}
-	if (udma_sq_init(&jetty->sq, to_udma_dev(ub_dev), ring)) {
-		udma_ring_destroy(ring);
-		kfree(jetty);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(ret);
 	}
 	jetty->sq.jetty = &jetty->base;
 	udma_sq_register(&jetty->sq);
