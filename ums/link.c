@@ -136,6 +136,7 @@ static void ums_lgr_cq_work(struct work_struct *work)
 	ubcore_rearm_jfc(lgr->jfc, false);
 out:
 	up_read(&lgr->dp_sem);
+	WRITE_ONCE(lgr->cq_polls, lgr->cq_polls + 1);
 	wake_up_all(&lgr->sq_wait);
 }
 
@@ -515,7 +516,9 @@ out:
  * @lgr: the group
  * @wr: the request; WRITE or SEND on the bound jetty
  *
- * Waits while the send queue is full.
+ * Waits while the send queue is full, until the completion work polled
+ * (it may have freed entries) or 2 ms passed (a send completes without a
+ * record unless it asks for one: no poll may come).
  *
  * Context: process context.
  * Return: 0, -ECONNRESET (the link is dead) or the post's errno.
@@ -523,9 +526,11 @@ out:
 int ums_lgr_post(struct ums_lgr *lgr, struct ubcore_jfs_wr *wr)
 {
 	struct ubcore_jfs_wr *bad;
+	u32 polls;
 	int rc;
 
 	for (;;) {
+		polls = READ_ONCE(lgr->cq_polls);
 		down_read(&lgr->dp_sem);
 		rc = -ECONNRESET;
 		if (!lgr->destroyed && !READ_ONCE(lgr->dead))
@@ -534,7 +539,8 @@ int ums_lgr_post(struct ums_lgr *lgr, struct ubcore_jfs_wr *wr)
 		if (rc != -ENOMEM)
 			return rc;
 		/* the queue is full: its completions make room */
-		wait_event_timeout(lgr->sq_wait, READ_ONCE(lgr->dead),
+		wait_event_timeout(lgr->sq_wait, READ_ONCE(lgr->dead) ||
+				   READ_ONCE(lgr->cq_polls) != polls,
 				   msecs_to_jiffies(2));
 	}
 }

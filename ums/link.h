@@ -99,6 +99,9 @@ struct ums_buf {
  * @llc: the last Confirm Link received
  * @llc_got: @llc holds one not yet taken
  * @sq_wait: woken when send queue entries may have completed
+ * @cq_polls: completion works that polled @jfc so far (written by the
+ *	work only): a poster that found the send queue full waits for it to
+ *	move
  */
 struct ums_lgr {
 	struct list_head node;
@@ -134,6 +137,7 @@ struct ums_lgr {
 	struct ums_llc_confirm llc;
 	bool llc_got;
 	wait_queue_head_t sq_wait;
+	u32 cq_polls;
 };
 
 struct ums_sock;
