@@ -306,25 +306,56 @@ static void ums_connect_work(struct work_struct *work)
 	sock_put(sk);	/* ums_connect()'s */
 }
 
+/* A waiter of ums_wait(): the events it waits for. */
+struct ums_waiter {
+	struct wait_queue_entry entry;
+	__poll_t events;
+};
+
+/*
+ * A wake-up whose poll key names none of the waiter's events leaves it
+ * asleep: a reader is not woken for every completion that frees send
+ * buffer, nor a writer for every byte that arrives.
+ */
+static int ums_waiter_wake(struct wait_queue_entry *entry, unsigned int mode,
+			   int sync, void *key)
+{
+	struct ums_waiter *w = container_of(entry, struct ums_waiter, entry);
+
+	if (key && w->events && !(key_to_poll(key) & w->events))
+		return 0;
+	return woken_wake_function(entry, mode, sync, key);
+}
+
 /**
  * ums_wait() - wait for a condition of a socket
  * @sk: the socket, under its lock, which is dropped while asleep
  * @timeo: jiffies at most (0: do not wait)
  * @done: the condition, read under the lock
+ * @events: the EPOLL* events that may make @done true (0: any wake-up);
+ *	errors and hang-ups always wake
  * @exclusive: wait as an exclusive waiter (accept)
  *
  * Return: 0 or a negative errno (-EAGAIN: timed out, or a signal's).
  */
 int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
-	     bool exclusive)
+	     __poll_t events, bool exclusive)
 {
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct ums_waiter w = {
+		.entry = {
+			.private = current,
+			.func = ums_waiter_wake,
+			.entry = LIST_HEAD_INIT(w.entry.entry),
+		},
+		.events = events ? events | EPOLLERR | EPOLLHUP | EPOLLRDHUP :
+				   0,
+	};
 	int rc = 0;
 
 	if (exclusive)
-		add_wait_queue_exclusive(sk_sleep(sk), &wait);
+		add_wait_queue_exclusive(sk_sleep(sk), &w.entry);
 	else
-		add_wait_queue(sk_sleep(sk), &wait);
+		add_wait_queue(sk_sleep(sk), &w.entry);
 	while (!done(sk)) {
 		if (!timeo) {
 			rc = -EAGAIN;
@@ -334,9 +365,9 @@ int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
 			rc = sock_intr_errno(timeo);
 			break;
 		}
-		sk_wait_event(sk, &timeo, done(sk), &wait);
+		sk_wait_event(sk, &timeo, done(sk), &w.entry);
 	}
-	remove_wait_queue(sk_sleep(sk), &wait);
+	remove_wait_queue(sk_sleep(sk), &w.entry);
 	return rc;
 }
 
@@ -348,7 +379,7 @@ static bool ums_connect_ended(struct sock *sk)
 /* Wait until a connect in progress has ended; 0 or a negative errno. */
 static int ums_wait_connect(struct sock *sk, long timeo)
 {
-	return ums_wait(sk, timeo, ums_connect_ended, false);
+	return ums_wait(sk, timeo, ums_connect_ended, 0, false);
 }
 
 static int ums_connect(struct socket *sock, struct sockaddr *addr, int alen,
@@ -627,7 +658,7 @@ static int ums_accept(struct socket *sock, struct socket *new_sock,
 		goto out;
 	}
 	rc = ums_wait(lsk, sock_rcvtimeo(lsk, flags & O_NONBLOCK),
-		      ums_accept_ready, true);
+		      ums_accept_ready, 0, true);
 	if (!rc && lsk->sk_state != UMS_LISTEN)
 		rc = -EINVAL;
 	if (rc)

@@ -134,7 +134,10 @@ void ums_cdc_recv(struct ums_lgr *lgr, const void *buf, u32 len)
 {
 	struct ums_conn *conn;
 	struct ums_cdc cdc;
+	__poll_t mask = 0;
+	u64 prod, cons;
 	bool ok, end;
+	u8 flags;
 
 	if (ums_cdc_parse(buf, len, &cdc))
 		return;
@@ -142,11 +145,19 @@ void ums_cdc_recv(struct ums_lgr *lgr, const void *buf, u32 len)
 	if (!conn)
 		return;
 	spin_lock_bh(&conn->lock);
+	prod = conn->rx_prod;
+	cons = conn->peer_cons;
+	flags = conn->peer_flags;
 	ok = ums_cdc_apply(conn, &cdc);
 	end = !ok || cdc.conn_flags & (UMS_CDC_CONN_CLOSED |
 				       UMS_CDC_CONN_ABORT);
-	if (conn->ums && !end)
-		ums_wake(conn->ums, 0);
+	if (conn->rx_prod != prod)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (conn->peer_cons != cons)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	/* new peer flags end reading or writing: every waiter (mask 0) */
+	if (conn->ums && !end && (mask || conn->peer_flags != flags))
+		ums_wake(conn->ums, conn->peer_flags != flags ? 0 : mask);
 	spin_unlock_bh(&conn->lock);
 	if (end)
 		ums_conn_end(conn, !ok || cdc.conn_flags & UMS_CDC_CONN_ABORT ?

@@ -121,7 +121,8 @@ int ums_data_sendmsg(struct ums_sock *ums, struct msghdr *msg, size_t len)
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
-		rc = ums_wait(sk, timeo, ums_tx_ready, false);
+		rc = ums_wait(sk, timeo, ums_tx_ready,
+			      EPOLLOUT | EPOLLWRNORM, false);
 		if (rc)
 			break;
 		spin_lock_bh(&conn->lock);
@@ -229,7 +230,8 @@ int ums_data_recvmsg(struct ums_sock *ums, struct msghdr *msg, size_t len,
 	while (copied < len) {
 		if (copied >= target)
 			timeo = 0;
-		rc = ums_wait(sk, timeo, ums_rx_ready, false);
+		rc = ums_wait(sk, timeo, ums_rx_ready,
+			      EPOLLIN | EPOLLRDNORM, false);
 		if (rc)
 			break;
 		spin_lock_bh(&conn->lock);

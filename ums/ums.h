@@ -137,7 +137,7 @@ extern u8 ums_peer_id[UMS_CLC_PEER_ID_LEN];
 extern const struct proto_ops ums_sock_ops;
 int ums_create(struct net *net, struct socket *sock, int protocol, int kern);
 int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
-	     bool exclusive);
+	     __poll_t events, bool exclusive);
 extern struct proto ums_proto;
 extern struct proto ums_proto6;
 
