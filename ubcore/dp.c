@@ -367,8 +367,10 @@ static int ubcore_check_kernel_obj(struct ubcore_device *dev,
  * record, not here.
  *
  * Context: process or softirq context, with or without spinlocks held;
- * not hard interrupt; does not sleep (include/ub/ubcore_dp.h). The caller
- * keeps @jfs alive.
+ * not hard interrupt; does not sleep (include/ub/ubcore_dp.h). A JFS
+ * created with UBCORE_JFS_FLAG_POST_SLEEPABLE is the exception: process
+ * context only, no spinlock held; may sleep, the provider processing the
+ * new work requests here. The caller keeps @jfs alive.
  * Return: 0 when all were posted; -EINVAL (@jfs, @wr or @bad_wr NULL, a
  * user context's JFS, or a malformed work request: an opcode, SGE count,
  * inline length or segment the queue cannot take, a segment or target of

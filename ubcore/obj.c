@@ -90,6 +90,9 @@ int ubcore_check_jfs_cfg(struct ubcore_device *dev,
 	if (cfg->err_timeout > 31)
 		return ubcore_inval(dev, "%s err_timeout %u", what,
 				    cfg->err_timeout);
+	if (udata && cfg->flag & UBCORE_JFS_FLAG_POST_SLEEPABLE)
+		return ubcore_inval(dev, "%s flag 0x%x: a kernel queue's bit",
+				    what, cfg->flag);
 	if (ubcore_check_trans_mode(dev, cfg->trans_mode, what))
 		return -EINVAL;
 	return ubcore_check_jfc(dev, cfg->jfc, udata, what);

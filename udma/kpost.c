@@ -23,7 +23,9 @@
  * copied then), takes the ring's lock with bottom halves disabled to place
  * it, and queues the SQ's work (udma_sq_kick()) instead of processing it
  * in the caller: nothing here sleeps, so process and softirq callers are
- * both served, and no caller runs a WQE (which may sleep). Polling takes
+ * both served, and no caller runs a WQE (which may sleep). A queue created
+ * with UBCORE_JFS_FLAG_POST_SLEEPABLE is run by its poster as a process's
+ * doorbell runs its SQ (udma_sq_run()): a worker's wake-up less per post. Polling takes
  * the CQ ring's lock with interrupts disabled, as udma_cq_post() does.
  */
 #include <linux/errno.h>
@@ -303,9 +305,18 @@ static int udma_kpost_send(const struct udma_kpost_sq *q,
 		}
 		posted = true;
 	}
-	/* The doorbell of a kernel queue: its work takes the new SQEs. */
-	if (posted)
+	if (!posted)
+		return ret;
+	/*
+	 * The doorbell of a kernel queue: its work takes the new SQEs, or
+	 * the caller, when it said it may sleep, as a process's doorbell.
+	 */
+	if (q->cfg->flag & UBCORE_JFS_FLAG_POST_SLEEPABLE) {
+		might_sleep();
+		udma_sq_run(q->sq);
+	} else {
 		udma_sq_kick(q->sq, 0);
+	}
 	return ret;
 }
 
@@ -315,7 +326,8 @@ static int udma_kpost_send(const struct udma_kpost_sq *q,
  * @wr: the work requests
  * @bad_wr: the first one not posted
  *
- * Context: process or softirq context; does not sleep.
+ * Context: process or softirq context; does not sleep (but see
+ * UBCORE_JFS_FLAG_POST_SLEEPABLE).
  * Return: 0, -EINVAL (a malformed work request) or -ENOMEM (the SQ is
  * full).
  */
@@ -337,7 +349,7 @@ int udma_post_jfs_wr(struct ubcore_jfs *jfs, struct ubcore_jfs_wr *wr,
  * @wr: the work requests
  * @bad_wr: the first one not posted
  *
- * Context: process or softirq context; does not sleep.
+ * Context: as udma_post_jfs_wr().
  * Return: as udma_post_jfs_wr().
  */
 int udma_post_jetty_send_wr(struct ubcore_jetty *jetty,

@@ -352,6 +352,8 @@ static int ums_lgr_objects(struct ums_lgr *lgr)
 	struct ubcore_jetty_cfg jetty_cfg = {
 		.flag = UBCORE_JETTY_SHARE_JFR,
 		.jfs_cfg = {
+			/* every post is ums_lgr_post()'s, which sleeps */
+			.flag = UBCORE_JFS_FLAG_POST_SLEEPABLE,
 			.depth = UMS_SQ_DEPTH,
 			.trans_mode = UBCORE_TP_RC,
 			.max_sge = 1,

@@ -20,6 +20,7 @@
 #define _UB_UBCORE_JETTY_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -121,7 +122,7 @@ struct ubcore_jfc {
  * struct ubcore_jfs_cfg - creation parameters of a JFS (and a jetty's send
  *	side)
  * @depth: WQEs, rounded up within cap.max_jfs_depth, written back
- * @flag: urma_jfs_flag_t bits
+ * @flag: urma_jfs_flag_t bits, and UBCORE_JFS_FLAG_POST_SLEEPABLE
  * @trans_mode: one UBCORE_TP_* bit the device supports
  * @priority: 0 .. 15
  * @max_sge: local SGEs per WQE, at most cap.max_jfs_sge
@@ -146,6 +147,15 @@ struct ubcore_jfs_cfg {
 	struct ubcore_jfc *jfc;
 	u64 user_ctx;
 };
+
+/*
+ * A jfs_cfg.flag bit beyond urma_jfs_flag_t's, for kernel JFSs and jetties
+ * only (refused with a user context): every post to the queue is made in
+ * process context, where the caller may sleep, so the device may process
+ * the new WQEs in the caller's context instead of waking a worker for
+ * them (ubcore_post_jfs_wr(), ubcore_post_jetty_send_wr()).
+ */
+#define UBCORE_JFS_FLAG_POST_SLEEPABLE	BIT(31)
 
 /* JFS / jetty attribute mask bits, as urma_jfs_attr_mask_t. */
 #define UBCORE_JFS_STATE		0x1

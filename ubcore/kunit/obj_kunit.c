@@ -148,12 +148,19 @@ static void jetty_ids_reserved_range(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jfr(dev, &cfg, NULL, &udata),
 			    ERR_PTR(-EINVAL));
 
-	/* Automatic IDs are above the reserved range for the kernel too. */
+	/* A user's queue cannot have its posts run by a kernel caller. */
 	scfg = (struct ubcore_jfs_cfg){ .depth = 1, .trans_mode = UBCORE_TP_RM,
-					.jfc = kjfc };
+					.jfc = ujfc,
+					.flag = UBCORE_JFS_FLAG_POST_SLEEPABLE };
+	KUNIT_EXPECT_PTR_EQ(test, ubcore_create_jfs(dev, &scfg, NULL, &udata),
+			    ERR_PTR(-EINVAL));
+
+	/* Automatic IDs are above the reserved range for the kernel too. */
+	scfg.jfc = kjfc;
 	jfs = ubcore_create_jfs(dev, &scfg, NULL, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, jfs);
 	KUNIT_EXPECT_EQ(test, jfs->id, RESERVED + 2u);
+	KUNIT_EXPECT_EQ(test, jfs->cfg.flag, UBCORE_JFS_FLAG_POST_SLEEPABLE);
 
 	/* Beyond reserved + max_jfs + max_jfr + max_jetty: no such ID. */
 	cfg = jfr_cfg(kjfc, RESERVED + 20 + 3 + 2 + 1);

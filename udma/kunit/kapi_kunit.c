@@ -668,6 +668,45 @@ static void kapi_queue_full(struct kunit *test)
 	kapi_expect_empty(test, k->jfc_a);
 }
 
+/*
+ * A queue whose posts may sleep is run by its poster: a local WRITE's
+ * record is on the JFC when the post returns, with no wait for a worker.
+ */
+static void kapi_post_sleepable(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct ubcore_jetty_cfg cfg = {
+		.flag = UBCORE_JETTY_SHARE_JFR,
+		.jfs_cfg = {
+			.flag = UBCORE_JFS_FLAG_POST_SLEEPABLE,
+			.depth = KAPI_DEPTH,
+			.trans_mode = UBCORE_TP_RM,
+			.max_sge = 1,
+			.max_rsge = 1,
+			.jfc = k->jfc_a,
+		},
+		.jfr = k->jfr_a,
+	};
+	struct ubcore_jetty *jetty;
+	struct ubcore_jfs_wr wr;
+	struct ubcore_sge l, r;
+	struct ubcore_cr cr;
+
+	jetty = ubcore_create_jetty(k->dev, &cfg, NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(jetty), "create_jetty: %ld",
+			       PTR_ERR(jetty));
+	kapi_fill(k->src, KAPI_BUF_LEN, 23);
+	kapi_write_wr(k, &wr, &l, &r, k->rdst, 0x100e);
+	kapi_post_send(test, jetty, &wr);
+	KUNIT_EXPECT_EQ(test, ubcore_poll_jfc(k->jfc_a, 1, &cr), 1);
+	KUNIT_EXPECT_EQ(test, cr.status, SPEC_CR_SUCCESS);
+	KUNIT_EXPECT_EQ(test, cr.user_ctx, 0x100e);
+	KUNIT_EXPECT_EQ(test, cr.local_id, jetty->id);
+	KUNIT_EXPECT_EQ(test, memcmp(k->dst + 512, k->src, 1024), 0);
+	kapi_expect_empty(test, k->jfc_a);
+	KUNIT_EXPECT_EQ(test, ubcore_delete_jetty(jetty), 0);
+}
+
 static struct kunit_case kapi_cases[] = {
 	KUNIT_CASE(kapi_write),
 	KUNIT_CASE(kapi_write_bad_token),
@@ -679,6 +718,7 @@ static struct kunit_case kapi_cases[] = {
 	KUNIT_CASE(kapi_softirq),
 	KUNIT_CASE(kapi_post_errors),
 	KUNIT_CASE(kapi_queue_full),
+	KUNIT_CASE(kapi_post_sleepable),
 	{}
 };
 
