@@ -418,6 +418,15 @@ netdev_tx_t ipourma_xmit(struct sk_buff *skb, struct net_device *ndev)
 	drop = IPOURMA_STAT_TX_DROP_MCAST;
 	if (ipv6_addr_is_multicast(&ip6->daddr))
 		goto drop;
+	/*
+	 * The slot holds @skb until its SEND completes, hops of workers and
+	 * a NAPI poll later: charged to its socket that long, it would make
+	 * TCP's small-queue limit (about 1 ms of data) the window. The TX
+	 * ring bounds what is held instead, as virtio-net does without TX
+	 * NAPI.
+	 */
+	skb_orphan(skb);
+	nf_reset_ct(skb);
 
 	rcu_read_lock();
 	drop = IPOURMA_STAT_TX_DROP_NO_SRC_EID;
