@@ -67,13 +67,15 @@ static struct ubcore_jfr *kapi_jfr(struct kunit *test, struct kapi *k,
 }
 
 static struct ubcore_jetty *kapi_jetty(struct kunit *test, struct kapi *k,
-				       u32 id, struct ubcore_jfc *jfc,
+				       u32 id, u32 jfs_flag,
+				       struct ubcore_jfc *jfc,
 				       struct ubcore_jfr *jfr)
 {
 	struct ubcore_jetty_cfg cfg = {
 		.id = id,
 		.flag = UBCORE_JETTY_SHARE_JFR,
 		.jfs_cfg = {
+			.flag = jfs_flag,
 			.depth = KAPI_DEPTH,
 			.trans_mode = UBCORE_TP_RM,
 			.max_sge = KAPI_MAX_SGE,
@@ -158,8 +160,9 @@ int kapi_init(struct kunit *test)
 	k->jfc_b = kapi_jfc(test, k);
 	k->jfr_a = kapi_jfr(test, k, k->jfc_a);
 	k->jfr_b = kapi_jfr(test, k, k->jfc_b);
-	k->jetty_a = kapi_jetty(test, k, 0, k->jfc_a, k->jfr_a);
-	k->jetty_b = kapi_jetty(test, k, KAPI_JETTY_B_ID, k->jfc_b, k->jfr_b);
+	k->jetty_a = kapi_jetty(test, k, 0, 0, k->jfc_a, k->jfr_a);
+	k->jetty_b = kapi_jetty(test, k, KAPI_JETTY_B_ID, 0, k->jfc_b,
+				k->jfr_b);
 	KUNIT_ASSERT_EQ(test, k->jetty_b->id, KAPI_JETTY_B_ID);
 
 	k->tid = ubcore_alloc_token_id(k->dev, 0, NULL);
@@ -675,26 +678,13 @@ static void kapi_queue_full(struct kunit *test)
 static void kapi_post_sleepable(struct kunit *test)
 {
 	struct kapi *k = test->priv;
-	struct ubcore_jetty_cfg cfg = {
-		.flag = UBCORE_JETTY_SHARE_JFR,
-		.jfs_cfg = {
-			.flag = UBCORE_JFS_FLAG_POST_SLEEPABLE,
-			.depth = KAPI_DEPTH,
-			.trans_mode = UBCORE_TP_RM,
-			.max_sge = 1,
-			.max_rsge = 1,
-			.jfc = k->jfc_a,
-		},
-		.jfr = k->jfr_a,
-	};
 	struct ubcore_jetty *jetty;
 	struct ubcore_jfs_wr wr;
 	struct ubcore_sge l, r;
 	struct ubcore_cr cr;
 
-	jetty = ubcore_create_jetty(k->dev, &cfg, NULL, NULL);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(jetty), "create_jetty: %ld",
-			       PTR_ERR(jetty));
+	jetty = kapi_jetty(test, k, 0, UBCORE_JFS_FLAG_POST_SLEEPABLE,
+			   k->jfc_a, k->jfr_a);
 	kapi_fill(k->src, KAPI_BUF_LEN, 23);
 	kapi_write_wr(k, &wr, &l, &r, k->rdst, 0x100e);
 	kapi_post_send(test, jetty, &wr);
