@@ -25,8 +25,9 @@
  * in the caller: nothing here sleeps, so process and softirq callers are
  * both served, and no caller runs a WQE (which may sleep). A queue created
  * with UBCORE_JFS_FLAG_POST_SLEEPABLE is run by its poster as a process's
- * doorbell runs its SQ (udma_sq_run()): a worker's wake-up less per post. Polling takes
- * the CQ ring's lock with interrupts disabled, as udma_cq_post() does.
+ * doorbell runs its SQ (udma_sq_run()): a worker's wake-up less per post.
+ * Polling takes the CQ ring's lock with interrupts disabled, as
+ * udma_cq_post() does.
  */
 #include <linux/errno.h>
 #include <linux/minmax.h>

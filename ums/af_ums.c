@@ -342,16 +342,13 @@ int ums_wait(struct sock *sk, long timeo, bool (*done)(struct sock *sk),
 	     __poll_t events, bool exclusive)
 {
 	struct ums_waiter w = {
-		.entry = {
-			.private = current,
-			.func = ums_waiter_wake,
-			.entry = LIST_HEAD_INIT(w.entry.entry),
-		},
 		.events = events ? events | EPOLLERR | EPOLLHUP | EPOLLRDHUP :
 				   0,
 	};
 	int rc = 0;
 
+	init_wait(&w.entry);
+	w.entry.func = ums_waiter_wake;
 	if (exclusive)
 		add_wait_queue_exclusive(sk_sleep(sk), &w.entry);
 	else
