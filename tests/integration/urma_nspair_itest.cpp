@@ -635,7 +635,9 @@ TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
     urma_target_seg_t *rs = me.import_seg(m.seg);
     ASSERT_NE(rs, nullptr);
     ASSERT_NO_FATAL_FAILURE(completes(me.rw(URMA_OPC_WRITE, j, tj, *l, 0, rs, m.seg.ubva.va, 512, 1), 1));
-    // "udmaA tp N peer ... retries 0/1 rto_ms R/R0 ...": this TP's line
+    // "udmaA tp N peer ... retries 0/1 rto_ms R/B/R0 ...": this TP's line
+    // (R the running RTO, B its base, which follows the RTT samples of
+    // the first WRITE, R0 the first RTO the TP's values give)
     // (debugfs as the initial mount namespace has it: this process's /sys
     // is its network namespace's sysfs, without debugfs)
     const std::string rtp = read_file("/proc/1/root/sys/kernel/debug/udma/rtp");
@@ -644,8 +646,10 @@ TEST_F(NsPair, SetTpAttrRetriesTakeEffectOnTheWire)
     ASSERT_NE(at, std::string::npos) << rtp;
     const size_t r = rtp.find("retries ", at);
     ASSERT_NE(r, std::string::npos) << rtp;
-    unsigned retries = 9, limit = 9, rto = 0, rto0 = 0;
-    ASSERT_EQ(std::sscanf(rtp.c_str() + r, "retries %u/%u rto_ms %u/%u", &retries, &limit, &rto, &rto0), 4) << rtp;
+    unsigned retries = 9, limit = 9, rto = 0, base = 0, rto0 = 0;
+    ASSERT_EQ(std::sscanf(rtp.c_str() + r, "retries %u/%u rto_ms %u/%u/%u", &retries, &limit, &rto, &base, &rto0), 5)
+        << rtp;
+    EXPECT_GE(base, rto0) << "the RTT never takes the RTO below the TP's first:\n" << rtp;
     EXPECT_EQ(limit, 1u) << rtp;
     EXPECT_GE(rto0, 17u) << rtp;
     EXPECT_LE(rto0, 17u + 10u) << "17 ms, rounded up to a jiffy (HZ >= 100):\n" << rtp;
