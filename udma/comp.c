@@ -239,7 +239,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_comp_local);
  * by the transport or not), each completes with ACK_TIMEOUT_ERR, the CQEs
  * of the window's head are written and the queue goes to ERROR (flush
  * CQEs for the WQEs left, then JFS_ERR / JETTY_ERR), as for any fatal
- * error of the queue. A queue with none is left alone.
+ * error of the queue. A queue with none is left alone; one being
+ * destroyed only has its WQEs answered, for its destroy's wait.
  */
 void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
 			 u32 gen)
@@ -259,6 +260,11 @@ void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
 	}
 	if (!hit)
 		return;
+	/* being destroyed: no CQE, no event; its destroy waits for these */
+	if (READ_ONCE(sq->dying)) {
+		udma_sq_answer_came(sq);
+		return;
+	}
 	udma_comp_run(sq);
 	udma_sq_fatal(sq);
 }

@@ -31,6 +31,7 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 
 #include <kunit/visibility.h>
 #include <ub/ubcore_event.h>
@@ -101,6 +102,7 @@ void udma_sq_register(struct udma_sq *sq)
 	list_add_tail(&sq->dev_node, &sq->udev->sqs);
 	mutex_unlock(&sq->udev->sqs_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_register);
 
 /*
  * The WQEs of the window are done with (or dropped): forget their RNR
@@ -127,24 +129,105 @@ static void udma_sq_drop_window(struct udma_sq *sq, bool flush)
 }
 
 /**
+ * udma_sq_answer_came() - an answer a queue's destroy waits for came
+ * @sq: the queue, being destroyed
+ *
+ * Wakes udma_sq_wait_answers(). Any context but hard IRQ.
+ */
+void udma_sq_answer_came(struct udma_sq *sq)
+{
+	spin_lock_bh(&sq->ring->lock);
+	WRITE_ONCE(sq->answer_ev, sq->answer_ev + 1);
+	spin_unlock_bh(&sq->ring->lock);
+	wake_up_var(&sq->answer_ev);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_answer_came);
+
+/*
+ * A request stopped for its TP (udma_uboe_sq_resume()) will not go on:
+ * no answer comes to it.
+ */
+static void udma_sq_cancel_stopped(struct udma_sq *sq)
+{
+	u32 psn = sq->uboe_tx.psn;
+
+	if (!sq->uboe_tx.tx.rtp)
+		return;
+	udma_uboe_sq_cancel(sq);
+	udma_comp_local(sq, psn, URMA_CR_WR_FLUSH_ERR);
+}
+
+/* Does a request of @sq wait for its response? */
+static bool udma_sq_unanswered(const struct udma_sq *sq)
+{
+	u32 psn;
+
+	lockdep_assert_held(&sq->proc_lock);
+	for (psn = sq->head; psn != sq->next; psn++)
+		if (udma_sq_wqe(sq, psn)->state == UDMA_WQE_SENT)
+			return true;
+	return false;
+}
+
+/*
+ * Destroy waits for the answers to the requests the queue has on the wire,
+ * up to UDMA_SQ_ANSWER_WAIT_MS, then leaves udma_dev.sqs: a request the
+ * peer has not executed yet could otherwise still take an RQE posted
+ * there after the destroy returned (an RNR retry of a SEND). No longer
+ * found by its ID, the queue gets its answers from the receive work
+ * through the device's list (udma_uboe_rsp_to_dying()), or a failure of
+ * the TP answers them (udma_comp_tp_failed()); no CQE is written. A
+ * request the peer still has not answered at the bound may yet be
+ * executed there: its TP's transport delivers what it was given.
+ */
+static void udma_sq_wait_answers(struct udma_sq *sq)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(UDMA_SQ_ANSWER_WAIT_MS);
+	struct udma_dev *udev = sq->udev;
+	bool waiting;
+	u32 ev;
+
+	mutex_lock(&udev->sqs_lock);
+	WRITE_ONCE(udev->sqs_dying, udev->sqs_dying + 1);
+	mutex_unlock(&udev->sqs_lock);
+	for (;;) {
+		/* (the processor of the moment first; later ones see @dying) */
+		mutex_lock(&sq->proc_lock);
+		ev = READ_ONCE(sq->answer_ev);
+		udma_sq_cancel_stopped(sq);
+		udma_uboe_sq_drain(sq);
+		waiting = udma_sq_unanswered(sq);
+		mutex_unlock(&sq->proc_lock);
+		if (!waiting || !time_before(jiffies, end))
+			break;
+		wait_var_event_timeout(&sq->answer_ev,
+				       READ_ONCE(sq->answer_ev) != ev,
+				       end - jiffies);
+	}
+	mutex_lock(&udev->sqs_lock);
+	WRITE_ONCE(udev->sqs_dying, udev->sqs_dying - 1);
+	list_del_init(&sq->dev_node);
+	mutex_unlock(&udev->sqs_lock);
+}
+
+/**
  * udma_sq_destroy() - stop the engine on an SQ for good
  * @sq: the queue; its object is being destroyed
  *
  * Nothing queues the SQ's work afterwards; a processor running now
- * finishes its WQE and stops; pending work is cancelled. The WQEs of the
- * window are dropped without completions. Process context; sleeps.
+ * finishes its WQE and stops; pending work is cancelled. A queue of a
+ * device's list waits for the answers to its requests on the wire
+ * (udma_sq_wait_answers()). The WQEs of the window are dropped without
+ * completions. Process context; sleeps.
  */
 void udma_sq_destroy(struct udma_sq *sq)
 {
-	/* (only create and destroy change the node: no race on the test) */
-	if (!list_empty(&sq->dev_node)) {
-		mutex_lock(&sq->udev->sqs_lock);
-		list_del_init(&sq->dev_node);
-		mutex_unlock(&sq->udev->sqs_lock);
-	}
 	spin_lock_bh(&sq->ring->lock);
 	WRITE_ONCE(sq->dying, true);
 	spin_unlock_bh(&sq->ring->lock);
+	/* (only create and destroy change the node: no race on the test) */
+	if (!list_empty(&sq->dev_node))
+		udma_sq_wait_answers(sq);
 	/* Wait for the processor of the moment; later ones see @dying. */
 	mutex_lock(&sq->proc_lock);
 	udma_sq_drop_window(sq, false);

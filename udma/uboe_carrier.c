@@ -61,13 +61,16 @@
  *    udma_uboe_reply() and leaves as packets from the same device, to the
  *    request's source, over the same TP;
  *  - a response: finds the JFS or jetty of its INI_RC_ID on the device
- *    with a reference (none: dropped, rsp_no_sq) and queues the item on
- *    its SQ (udma_sq.rsp_list; the device's bound covers it) unless the
- *    SQ is being destroyed (dropped, rsp_no_sq), then kicks the SQ's work,
- *    which hands the responses to the completer (udma_uboe_sq_drain())
- *    under the SQ's proc_lock. SQ destroy purges what is left (counted,
- *    rsp_no_sq) after it set dying, under the ring lock the queueing also
- *    takes, and cancelled the work: nothing is queued to a dead SQ.
+ *    with a reference and queues the item on its SQ (udma_sq.rsp_list;
+ *    the device's bound covers it) unless the SQ is being destroyed
+ *    (dropped, rsp_no_sq), then kicks the SQ's work, which hands the
+ *    responses to the completer (udma_uboe_sq_drain()) under the SQ's
+ *    proc_lock. An SQ no longer found by its ID may be one whose destroy
+ *    waits for its answers on the device's list (udma_sq_wait_answers()):
+ *    the item is queued to it there, under the list's lock; else it is
+ *    dropped (rsp_no_sq). SQ destroy purges what is left (counted,
+ *    rsp_no_sq) once it is off the list with dying set and its work
+ *    cancelled: nothing is queued to a dead SQ.
  *
  * Lifetime: an item lives on the device's list, or an SQ's list, or in
  * the hands of the work processing it. A device leaving UBoE first leaves
@@ -808,6 +811,36 @@ void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
 	mutex_unlock(&udev->sqs_lock);
 }
 
+/*
+ * A response whose SQ is no longer found by its ID: to the queue being
+ * destroyed that waits for its answers (udma_sq_wait_answers()), if any.
+ * Return: true when queued there.
+ */
+static bool udma_uboe_rsp_to_dying(struct udma_dev *udev,
+				   struct udma_uboe_item *it)
+{
+	struct udma_sq *sq;
+	bool queued = false;
+
+	if (!READ_ONCE(udev->sqs_dying))
+		return false;
+	mutex_lock(&udev->sqs_lock);
+	list_for_each_entry(sq, &udev->sqs, dev_node) {
+		if (!READ_ONCE(sq->dying) ||
+		    (udma_sq_id(sq) & UBOE_ID_MASK) != it->msg.pkt.rc_id)
+			continue;
+		spin_lock_bh(&sq->ring->lock);
+		list_add_tail(&it->node, &sq->rsp_list);
+		WRITE_ONCE(sq->rsp_len, sq->rsp_len + 1);
+		spin_unlock_bh(&sq->ring->lock);
+		udma_sq_answer_came(sq);
+		queued = true;
+		break;
+	}
+	mutex_unlock(&udev->sqs_lock);
+	return queued;
+}
+
 /* A response: to its SQ's list, for the SQ's work (the completer). */
 static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 {
@@ -818,6 +851,8 @@ static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 
 	sq = udma_uboe_sq_get(udev, it->msg.pkt.rc_id, &jfs, &jetty);
 	if (!sq) {
+		if (udma_uboe_rsp_to_dying(udev, it))
+			return;
 		udma_wire_inc(udev, UDMA_WIRE_RSP_NO_SQ);
 		goto free;
 	}
@@ -955,8 +990,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_sq_drain);
 
 /**
  * udma_uboe_sq_purge() - drop the responses of a queue being destroyed
- * @sq: the queue: @sq->dying is set and its work cancelled, so nothing is
- *	queued or taken any more
+ * @sq: the queue: @sq->dying is set, it is off its device's list and its
+ *	work cancelled, so nothing is queued or taken any more
  *
  * Each is counted (rsp_no_sq). Process context.
  */

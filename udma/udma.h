@@ -135,10 +135,14 @@ struct udma_dev {
 	struct xarray rtps;
 	bool rtps_stopped;
 	/* the device's JFS and jetty SQs (udma_sq.dev_node), for the failure
-	 * of a TP (udma_uboe_tp_failed()); taken before any SQ's proc_lock
+	 * of a TP (udma_uboe_tp_failed()) and the answers to a queue being
+	 * destroyed (udma_sq_wait_answers()); taken before any SQ's proc_lock.
+	 * @sqs_dying: queues of @sqs whose destroy waits for answers;
+	 * written under it, READ_ONCE by the receive work
 	 */
 	struct mutex sqs_lock;
 	struct list_head sqs;
+	unsigned int sqs_dying;
 	/* a bonding device's members and peers (bond.c); NULL for others */
 	struct udma_bond *bond;
 };
@@ -462,6 +466,13 @@ struct udma_import {
  */
 #define UDMA_SQ_WINDOW_MAX	64
 
+/*
+ * How long the destroy of an SQ waits for the answers to its requests on
+ * the wire (udma_sq_wait_answers()): a live peer answers within a round
+ * trip; one that does not answer in this time holds up no destroy longer.
+ */
+#define UDMA_SQ_ANSWER_WAIT_MS	500
+
 /* Where a WQE of the window is (struct udma_wqe.state). */
 enum udma_wqe_state {
 	UDMA_WQE_TAKEN,		/* copied off the ring, not sent */
@@ -544,12 +555,15 @@ struct udma_wqe {
  * @bound: @peer is valid; @proc_lock
  * @rsp_list: responses the UBoE carrier received for the queue (struct
  *	udma_uboe_item), for @work to hand to the completer; @ring->lock
- *	(the receive work adds, the processor takes them all, destroy
- *	purges them after @dying is set: nothing is added after that)
+ *	(the receive work adds, the processor or destroy's wait for the
+ *	answers takes them all, destroy purges them once the queue is off
+ *	udma_dev.sqs with @dying set: nothing is added after that)
  * @rsp_len: entries of @rsp_list; written under @ring->lock, READ_ONCE
  *	elsewhere
  * @dev_node: in udma_dev.sqs from create to destroy (empty for a queue
  *	of no device's list: KUnit's); udma_dev.sqs_lock
+ * @answer_ev: bumped (udma_sq_answer_came()) when an answer destroy
+ *	waits for came; written under @ring->lock, READ_ONCE elsewhere
  * @uboe_tx: the request at @next - 1 when it stopped for its TP (the
  *	window full, or another's message going out) with what it holds of
  *	the TP: the processor stops until the TP wakes it, without holding
@@ -586,6 +600,7 @@ struct udma_sq {
 	struct list_head rsp_list;
 	u32 rsp_len;
 	struct list_head dev_node;
+	u32 answer_ev;
 	struct udma_uboe_sq_tx uboe_tx;
 };
 
@@ -812,6 +827,7 @@ int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 		 struct udma_ring *ring);
 void udma_sq_register(struct udma_sq *sq);
 void udma_sq_destroy(struct udma_sq *sq);
+void udma_sq_answer_came(struct udma_sq *sq);
 int udma_sq_set_state(struct udma_sq *sq, u32 state);
 int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt);
 int udma_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);

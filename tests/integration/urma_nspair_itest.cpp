@@ -711,6 +711,64 @@ TEST_F(NsPair, UnbindUnderAnUnansweredWriteFailsIt)
     ASSERT_TRUE(peer.say("done"));
 }
 
+// A jetty deleted while its SEND is on the wire (issue 11: DpErrors'
+// RnrWaitThenDestroy saw an RNR retry of a deleted JFS take an RQE posted
+// after the delete). Everything vA sends is delayed by 60 ms (netem; less
+// than the 100 ms RTO, so nothing is retransmitted); the peer's jetty has
+// no RQE left, so the SEND's answer is RNR. The delete waits for that
+// answer (udma_sq_wait_answers(): ~60 ms, not a bound's 500 ms), which
+// reaches the queue being destroyed (rsp_no_sq unchanged); no CQE comes;
+// the RQE the peer posts afterwards is not taken for 500 ms, and the next
+// SEND of a live jetty takes it.
+TEST_F(NsPair, DeleteWaitsForTheAnswerToItsSendOnTheWire)
+{
+    start([](Side &s, Chan &c) {
+        Buf *b = nullptr;
+        urma_jetty_t *j = offer(s, c, URMA_TM_RM, &b);
+        PEER_CHECK(j != nullptr);
+        PEER_CHECK(received(s, *b, 0, 64, 9));
+        PEER_CHECK(c.say("got"));
+        PEER_CHECK(c.hear("post"));
+        PEER_CHECK(s.recv(j, *b, 0, 1024, 3) == URMA_SUCCESS);
+        urma_cr_t cr;
+        PEER_CHECK(!s.poll(s.rcq, &cr, 500));
+        PEER_CHECK(c.say("quiet"));
+        PEER_CHECK(received(s, *b, 0, 64, 10, 3));
+        PEER_CHECK(c.say("got"));
+        PEER_CHECK(c.hear("done"));
+        return 0;
+    });
+    Offer o;
+    ASSERT_NO_FATAL_FAILURE(take_offer(URMA_TM_RM, &o));
+    auto &[m, j, l, tj] = o;
+    fill(l->p, 64, 9);
+    ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 64, 1), 1));
+    ASSERT_TRUE(peer.hear("got")) << "the offer's RQE is used up";
+
+    urma_jetty_t *dying = me.jetty(URMA_TM_RM);
+    ASSERT_NE(dying, nullptr);
+    ASSERT_EQ(lib_sh("tc -n \"$UB_NS_A\" qdisc add dev \"$UB_VETH_A\" root netem delay 60ms"), 0);
+    const long no_sq = wire_a("rsp_no_sq"), tx = wire_a("tx_packets");
+    fill(l->p + 1024, 64, 11);
+    ASSERT_EQ(me.send(dying, tj, *l, 1024, 64, 2), URMA_SUCCESS);
+    ASSERT_TRUE(ub_itest::wait_for([tx] { return wire_a("tx_packets") > tx; }, 2000)) << "the SEND left";
+    const uint64_t t0 = ub_itest::now_ms();
+    const bool deleted = me.delete_jetty(dying);
+    const uint64_t took = ub_itest::now_ms() - t0;
+    EXPECT_EQ(lib_sh("tc -n \"$UB_NS_A\" qdisc del dev \"$UB_VETH_A\" root"), 0);
+    ASSERT_TRUE(deleted);
+    EXPECT_GE(took, 40u) << "the delete did not wait for the SEND's answer";
+    EXPECT_LT(took, 450u) << "the answer came, not the bound";
+    EXPECT_EQ(wire_a("rsp_no_sq"), no_sq) << "the answer did not reach the queue being deleted";
+    ASSERT_TRUE(peer.ask("post", "quiet")) << "the deleted jetty's SEND took the RQE posted after the delete";
+    fill(l->p, 64, 10);
+    ASSERT_NO_FATAL_FAILURE(completes(me.send(j, tj, *l, 0, 64, 3), 3)) << "no CQE of the deleted jetty";
+    ASSERT_TRUE(peer.hear("got"));
+    std::printf("[ INFO     ] the delete took %llu ms (the SEND's answer 60 ms away)\n",
+                static_cast<unsigned long long>(took));
+    ASSERT_TRUE(peer.say("done"));
+}
+
 // ---- the peer vanishing mid-stream (issue 11) ------------------------------
 
 // A module parameter, set for a test and put back after it.

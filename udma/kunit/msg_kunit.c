@@ -23,6 +23,8 @@
 #include <linux/sizes.h>
 #include <asm/unaligned.h>
 #include <linux/workqueue.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 
 #include "../target.h"
 #include "fake_queue.h"
@@ -656,6 +658,92 @@ static void msg_responder(struct kunit *test)
 	expect_rsp(test, UBOE_TA_TAACK, UBOE_RSPST_ACCESS);
 }
 
+/* udma_sq_destroy() of @fq's queue in a work, timed. */
+struct destroyer {
+	struct fq *fq;
+	struct work_struct work;
+	struct completion done;
+	unsigned long took;
+};
+
+static void destroyer_work(struct work_struct *work)
+{
+	struct destroyer *d = container_of(work, struct destroyer, work);
+	unsigned long t0 = jiffies;
+
+	udma_sq_destroy(&d->fq->jfs.sq);
+	d->took = jiffies - t0;
+	d->fq->sq_live = false;
+	complete(&d->done);
+}
+
+/*
+ * Two WRITEs on the wire of a queue on its device's list, whose destroy
+ * starts in a work.
+ */
+static struct destroyer *destroy_sent(struct kunit *test)
+{
+	struct fq *fq = msg_fq(test, 16);
+	struct destroyer *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	mutex_init(&fq->udev.sqs_lock);
+	INIT_LIST_HEAD(&fq->udev.sqs);
+	udma_sq_register(&fq->jfs.sq);
+	post_write(fq, 1, UDMA_SQE_F_COMPLETE);
+	post_write(fq, 2, UDMA_SQE_F_COMPLETE);
+	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
+	KUNIT_ASSERT_EQ(test, held->n, 2U);
+	d->fq = fq;
+	INIT_WORK(&d->work, destroyer_work);
+	init_completion(&d->done);
+	schedule_work(&d->work);
+	return d;
+}
+
+/* The destroy ended; it wrote no CQE, raised no event, left the list. */
+static void destroy_ended(struct kunit *test, struct destroyer *d)
+{
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d->done, 10 * HZ));
+	flush_work(&d->work);
+	expect_no_cqe(test, d->fq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->fq->jfs_err), 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&d->fq->udev.sqs));
+	KUNIT_EXPECT_EQ(test, d->fq->udev.sqs_dying, 0U);
+}
+
+/*
+ * Destroy waits for the answers to the requests on the wire (sq.c,
+ * udma_sq_wait_answers()): a failure of their TP answers them, and the
+ * destroy ends then, before its bound.
+ */
+static void msg_destroy_waits_for_answers(struct kunit *test)
+{
+	struct destroyer *d = destroy_sent(test);
+	struct udma_sq *sq = &d->fq->jfs.sq;
+
+	msleep(50);
+	KUNIT_EXPECT_FALSE(test, completion_done(&d->done));
+	mutex_lock(&sq->proc_lock);
+	/* (the hold carrier gives its requests no TP: NULL, generation 0) */
+	udma_comp_tp_failed(sq, NULL, 0);
+	mutex_unlock(&sq->proc_lock);
+	destroy_ended(test, d);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(d->took), 50U);
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(d->took),
+			(u32)UDMA_SQ_ANSWER_WAIT_MS);
+}
+
+/* Answers that never come hold the destroy up to its bound only. */
+static void msg_destroy_answer_bound(struct kunit *test)
+{
+	struct destroyer *d = destroy_sent(test);
+
+	destroy_ended(test, d);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(d->took),
+			(u32)UDMA_SQ_ANSWER_WAIT_MS);
+}
+
 static struct kunit_case udma_msg_cases[] = {
 	KUNIT_CASE(msg_requester_window_size),
 	KUNIT_CASE(msg_requester_window),
@@ -665,6 +753,8 @@ static struct kunit_case udma_msg_cases[] = {
 	KUNIT_CASE(msg_rnr_resends_from_head),
 	KUNIT_CASE(msg_completer_places_data),
 	KUNIT_CASE(msg_responder),
+	KUNIT_CASE(msg_destroy_waits_for_answers),
+	KUNIT_CASE(msg_destroy_answer_bound),
 	{}
 };
 
