@@ -185,6 +185,7 @@ static void udma_sq_wait_answers(struct udma_sq *sq)
 	unsigned long end = jiffies + msecs_to_jiffies(UDMA_SQ_ANSWER_WAIT_MS);
 	struct udma_dev *udev = sq->udev;
 	bool waiting;
+	long left;
 	u32 ev;
 
 	mutex_lock(&udev->sqs_lock);
@@ -198,11 +199,12 @@ static void udma_sq_wait_answers(struct udma_sq *sq)
 		udma_uboe_sq_drain(sq);
 		waiting = udma_sq_unanswered(sq);
 		mutex_unlock(&sq->proc_lock);
-		if (!waiting || !time_before(jiffies, end))
+		/* (signed: a tick after @end must not wrap into a long wait) */
+		left = (long)(end - jiffies);
+		if (!waiting || left <= 0)
 			break;
 		wait_var_event_timeout(&sq->answer_ev,
-				       READ_ONCE(sq->answer_ev) != ev,
-				       end - jiffies);
+				       READ_ONCE(sq->answer_ev) != ev, left);
 	}
 	mutex_lock(&udev->sqs_lock);
 	WRITE_ONCE(udev->sqs_dying, udev->sqs_dying - 1);

@@ -658,21 +658,24 @@ static void msg_responder(struct kunit *test)
 	expect_rsp(test, UBOE_TA_TAACK, UBOE_RSPST_ACCESS);
 }
 
-/* udma_sq_destroy() of @fq's queue in a work, timed. */
+/*
+ * udma_sq_destroy() of @fq's queue in a work, timed from its queueing (a
+ * worker that starts late shortens no wait the test measures).
+ */
 struct destroyer {
 	struct fq *fq;
 	struct work_struct work;
 	struct completion done;
+	unsigned long t0;
 	unsigned long took;
 };
 
 static void destroyer_work(struct work_struct *work)
 {
 	struct destroyer *d = container_of(work, struct destroyer, work);
-	unsigned long t0 = jiffies;
 
 	udma_sq_destroy(&d->fq->jfs.sq);
-	d->took = jiffies - t0;
+	d->took = jiffies - d->t0;
 	d->fq->sq_live = false;
 	complete(&d->done);
 }
@@ -697,6 +700,7 @@ static struct destroyer *destroy_sent(struct kunit *test)
 	d->fq = fq;
 	INIT_WORK(&d->work, destroyer_work);
 	init_completion(&d->done);
+	d->t0 = jiffies;
 	schedule_work(&d->work);
 	return d;
 }
