@@ -110,7 +110,7 @@ perf() {
 	fi
 	ip netns exec "$A" "$perftest" "$cmd" -d "$BOND" -S "$SIDE" -s "$size" -n "$n" --check "$@" \
 		> "$tmp/client.log" 2>&1 &
-	PERF_PID=$! PERF_SRV=$srv PERF_NAME=$name
+	PERF_PID=$! PERF_SRV=$srv PERF_NAME=$name PERF_T0=$SECONDS
 	[[ $name == *'&' ]] || perf_wait
 }
 # A run that stops moving fails in PERF_LIMIT s (a run here takes under
@@ -138,6 +138,7 @@ perf_wait() {
 		ub_fail "$PERF_NAME: urma_perftest failed"
 	fi
 	tail -n 3 "$tmp/client.log"
+	echo "$PERF_NAME: done in $(since)"
 }
 # moving NS MEMBER: until member MEMBER of NS's bonding device sends (its
 # counter grows within 30 s while the stream runs)
@@ -151,7 +152,17 @@ moving() {
 		((TX > before)) && return 0
 		kill -0 "$PERF_PID" 2> /dev/null || break
 	done
-	ub_fail "member $2 of $BOND in $1 sent nothing (stream running: $(kill -0 "$PERF_PID" 2>&1 && echo yes || echo no))"
+	local running=yes
+	if ! kill -0 "$PERF_PID" 2> /dev/null; then
+		# what the stream did: it ended before the member moved
+		running=no
+		tail -n 5 "$tmp/client.log" "$tmp/server.log"
+	fi
+	ub_fail "member $2 of $BOND in $1 sent nothing ($(since) in the stream, running: $running)"
+}
+# since: seconds since the stream started
+since() {
+	echo "$((SECONDS - PERF_T0)) s"
 }
 # still NS MEMBER: member MEMBER of NS's bonding device sends nothing for 2 s
 still() {
@@ -182,12 +193,12 @@ failover() {
 	shift 4
 	perf "$name &" "$@"
 	moving "$A" "$down"
-	echo "-- $link down"
+	echo "-- $link down, $(since) into the stream"
 	ub_ns "$A" ip link set "$link" down
 	moving "$A" "$alive"
 	moving "$B" "$alive"
 	still "$A" "$down"
-	echo "-- $link up"
+	echo "-- $link up, $(since) into the stream"
 	ub_ns "$A" ip link set "$link" up
 	moving "$A" "$down"
 	perf_wait
@@ -217,7 +228,9 @@ for m in 0 1; do
 	tx "$A" "$m"
 	((TX > 0)) || ub_fail "Balance: member $m sent nothing"
 done
-SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 1000 -p RC -J 4
+# 2000 WRs a jetty: with 1000 (about 45 s here, the link back up after
+# 13 s) a loaded host once saw the stream end before member 1 moved again
+SIDE=$UB_IP4_B failover "Balance RC stream, 4 jetties" vA2 0 1 send_bw 4096 2000 -p RC -J 4
 ub_ns "$A" ip link set vA2 down
 ub_ns "$A" "$probe" bond "$BOND" balance 2 1 "$EID_B" || ub_fail "ubagg_topo_probe bond (balance, one member down)"
 ub_ns "$A" ip link set vA2 up
