@@ -811,6 +811,13 @@ void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
 	mutex_unlock(&udev->sqs_lock);
 }
 
+/* Queue @it on @sq's responses; the caller holds @sq->ring->lock. */
+static void udma_uboe_sq_add(struct udma_sq *sq, struct udma_uboe_item *it)
+{
+	list_add_tail(&it->node, &sq->rsp_list);
+	WRITE_ONCE(sq->rsp_len, sq->rsp_len + 1);
+}
+
 /*
  * A response whose SQ is no longer found by its ID: to the queue being
  * destroyed that waits for its answers (udma_sq_wait_answers()), if any.
@@ -830,8 +837,7 @@ static bool udma_uboe_rsp_to_dying(struct udma_dev *udev,
 		    (udma_sq_id(sq) & UBOE_ID_MASK) != it->msg.pkt.rc_id)
 			continue;
 		spin_lock_bh(&sq->ring->lock);
-		list_add_tail(&it->node, &sq->rsp_list);
-		WRITE_ONCE(sq->rsp_len, sq->rsp_len + 1);
+		udma_uboe_sq_add(sq, it);
 		spin_unlock_bh(&sq->ring->lock);
 		udma_sq_answer_came(sq);
 		queued = true;
@@ -858,8 +864,7 @@ static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
 	}
 	spin_lock_bh(&sq->ring->lock);
 	if (!sq->dying) {
-		list_add_tail(&it->node, &sq->rsp_list);
-		WRITE_ONCE(sq->rsp_len, sq->rsp_len + 1);
+		udma_uboe_sq_add(sq, it);
 		queued = true;
 	}
 	spin_unlock_bh(&sq->ring->lock);
