@@ -8,6 +8,7 @@
 
 #include <linux/export.h>
 #include <linux/idr.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
@@ -75,6 +76,23 @@ static void ubcore_device_release(struct device *device)
 	kfree(dev);
 }
 
+/*
+ * xa_init_flags() gives every xarray initialised in this file one lock
+ * class; client_ctx and token_table are locked with interrupts on, the ID
+ * tables with interrupts off from any context (lookups from a receive
+ * softirq, obj.c): a class of their own keeps lockdep from taking the
+ * one's use for the other's.
+ */
+static struct lock_class_key ubcore_irq_table_key;
+
+static void ubcore_irq_tables_lockdep(struct ubcore_device *dev)
+{
+	lockdep_set_class(&dev->jfc_table.xa_lock, &ubcore_irq_table_key);
+	lockdep_set_class(&dev->jetty_table.xa_lock, &ubcore_irq_table_key);
+	lockdep_set_class(&dev->jetty_grp_table.xa_lock,
+			  &ubcore_irq_table_key);
+}
+
 /**
  * ubcore_alloc_device() - allocate a provider's device structure
  * @size: size of the provider's structure, whose first member is the
@@ -107,6 +125,7 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	xa_init_flags(&dev->jfc_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->jetty_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->jetty_grp_table, XA_FLAGS_LOCK_IRQ);
+	ubcore_irq_tables_lockdep(dev);
 	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
 	spin_lock_init(&dev->seg_lock);
 	ubcore_access_fail_init(dev);

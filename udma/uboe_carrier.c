@@ -51,9 +51,11 @@
  * PSN order (udma_rtp_rx_data()) and queues it on the device's receive
  * list if the device holds fewer than UDMA_UBOE_RXQ_MAX items (else it is
  * dropped, counted as rx_queue_full, and comes again: the sender
- * retransmits), for the device's receive work, in process context,
- * because the responder and the completer sleep (page copies with
- * cond_resched(), segment lookups). The work:
+ * retransmits). The softirq then executes the requests at the head of the
+ * list itself when they need no process context (udma_uboe_rx_run()),
+ * and leaves the rest to the device's receive work (a response takes its
+ * SQ's proc_lock; a READ sends its data in many packets; a TP whose
+ * window is closed makes the responder wait). Whichever runs them:
  *  - a request: hands the message to the responder (udma_resp_rcv_seg():
  *    the packets of a transaction in several are executed one by one
  *    into the target memory, the TP's struct udma_resp_seg holding the
@@ -96,6 +98,8 @@
 
 /* Items the receive work processes before it lets others run. */
 #define UDMA_UBOE_RX_BUDGET	64
+/* Requests the receive softirq executes before it leaves the rest. */
+#define UDMA_UBOE_RX_SOFTIRQ_BUDGET	8
 
 /**
  * udma_uboe_msg_to_pkt() - the packet of a message
@@ -299,8 +303,10 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_pkt);
  */
 static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 			     struct udma_rtp *rtp, const struct uboe_pkt *tmpl,
-			     const struct udma_local_buf *src, u64 len)
+			     const struct udma_local_buf *src, u64 len,
+			     gfp_t gfp)
 {
+	tx->gfp = gfp;
 	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
 	tx->n = udma_uboe_seg_count(len, tx->size);
 	/* UM: one datagram of the path MTU at most, as the port reports it */
@@ -318,7 +324,8 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 /*
  * Send the packets of @tx from @tx->i on, as @owner (udma_rtp_send():
  * with @w, -EAGAIN where it has to wait, @tx->i the packet to send
- * again; without, it sleeps). Process context.
+ * again; without, it sleeps unless @owner reserved the TP). Process
+ * context; any context with @tx->gfp GFP_ATOMIC and the TP reserved.
  */
 static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			     const void *owner, struct udma_rtp_waiter *w)
@@ -335,7 +342,7 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 	for (; tx->i < tx->n; tx->i++) {
 		off = (u64)tx->i * tx->size;
 		plen = min_t(u64, tx->size, tx->len - off);
-		p = udma_rtp_pkt_alloc(plen, GFP_KERNEL);
+		p = udma_rtp_pkt_alloc(plen, tx->gfp);
 		if (!p) {
 			ret = -ENOMEM;
 			break;
@@ -371,12 +378,12 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
 			  const struct uboe_pkt *tmpl,
 			  const struct udma_local_buf *src, u64 len,
-			  const void *owner)
+			  const void *owner, gfp_t gfp)
 {
 	struct udma_uboe_tx tx;
 	int ret;
 
-	ret = udma_uboe_tx_init(&tx, udev, rtp, tmpl, src, len);
+	ret = udma_uboe_tx_init(&tx, udev, rtp, tmpl, src, len, gfp);
 	return ret ?: udma_uboe_tx_send(udev, &tx, owner, NULL);
 }
 
@@ -543,10 +550,11 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 	    !udma_uboe_seg_size(pkt.mae.len, udma_uboe_room(udev, &pkt)))
 		ret = -EMSGSIZE;
 	else if (!rtp)
-		ret = udma_uboe_send(udev, NULL, &pkt, req->payload, len, sq);
+		ret = udma_uboe_send(udev, NULL, &pkt, req->payload, len, sq,
+				     GFP_KERNEL);
 	else
 		ret = udma_uboe_tx_init(&st->tx, udev, rtp, &pkt,
-					req->payload, len);
+					req->payload, len, GFP_KERNEL);
 	if (ret) {
 		udma_uboe_req_failed(sq, rtp, ret);
 		return;
@@ -573,7 +581,8 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
  * back to the request's source over the same TP (udma_resp_init() swapped
  * the TPNs and EIDs), in packets as the request did. A READ response the
  * MTU cannot carry (a peer that did not check) becomes a TAACK with
- * OPERATION. The responder's context: the receive work.
+ * OPERATION. The responder's context: the receive work, or the receive
+ * softirq (@it->atomic; udma_uboe_rx_run() reserved the TP for it).
  */
 static void udma_uboe_reply(const struct udma_msg *req,
 			    const struct udma_msg *rsp)
@@ -581,6 +590,7 @@ static void udma_uboe_reply(const struct udma_msg *req,
 	const struct udma_uboe_item *it = container_of(req,
 						       struct udma_uboe_item,
 						       msg);
+	gfp_t gfp = it->atomic ? GFP_ATOMIC : GFP_KERNEL;
 	struct udma_dev *udev = it->udev;
 	struct udma_msg refused;
 	struct uboe_pkt pkt;
@@ -592,7 +602,7 @@ static void udma_uboe_reply(const struct udma_msg *req,
 	udma_uboe_msg_to_pkt(rsp, rsp->pkt.stpn, rsp->pkt.dtpn, NULL, 0, &pkt);
 	/* (the TP's one responder, the device's receive work, owns it) */
 	ret = udma_uboe_send(udev, it->rtp, &pkt, rsp->payload,
-			     udma_msg_len(rsp), &it->rtp->seg);
+			     udma_msg_len(rsp), &it->rtp->seg, gfp);
 	if (ret == -EMSGSIZE || ret == -EFAULT) {
 		if (ret == -EMSGSIZE)
 			udma_wire_inc(udev, UDMA_WIRE_TX_TOO_BIG);
@@ -600,7 +610,8 @@ static void udma_uboe_reply(const struct udma_msg *req,
 		udma_resp_init(&refused, req, UBOE_RSPST_OPERATION);
 		udma_uboe_msg_to_pkt(&refused, refused.pkt.stpn,
 				     refused.pkt.dtpn, NULL, 0, &pkt);
-		udma_uboe_send(udev, it->rtp, &pkt, NULL, 0, &it->rtp->seg);
+		udma_uboe_send(udev, it->rtp, &pkt, NULL, 0, &it->rtp->seg,
+			       gfp);
 	}
 }
 
@@ -686,6 +697,8 @@ static bool udma_uboe_take(void *item)
 	return queued;
 }
 
+static void udma_uboe_rx_run(struct udma_dev *udev);
+
 /**
  * udma_uboe_rx_data() - a data packet: a request or a response, of a TP
  *	(RTP_DATA) or of none (UTP_DATA, UM)
@@ -730,6 +743,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	}
 	it->udev = udev;
 	it->rtp = NULL;
+	it->atomic = false;
 	udma_uboe_pkt_to_msg(pkt, &it->pl, &it->msg);
 	it->msg.pkt.src_eid = src;
 	/* the payload points into @skb: ours until the item is freed */
@@ -755,7 +769,7 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 		kfree(it);
 		return UBOE_DROP_NONE;
 	}
-	udma_rx_kick(&udev->uboe_rx.work);
+	udma_uboe_rx_run(udev);
 	return UBOE_DROP_NONE;
 }
 
@@ -883,6 +897,57 @@ free:
 	udma_uboe_item_free(it);
 }
 
+/*
+ * Become the one that processes @rx->list (@rx->busy), unless another
+ * is: it takes what was queued meanwhile.
+ */
+static bool udma_uboe_rx_own(struct udma_uboe_rx *rx)
+{
+	bool owned = false;
+
+	spin_lock_bh(&rx->lock);
+	if (!rx->busy) {
+		rx->busy = true;
+		owned = true;
+	}
+	spin_unlock_bh(&rx->lock);
+	return owned;
+}
+
+/*
+ * The owner's next item: the head of @rx->list (left there with @peek),
+ * or NULL when the list is empty, and then the list has no owner.
+ */
+static struct udma_uboe_item *udma_uboe_rx_next(struct udma_uboe_rx *rx,
+						bool peek)
+{
+	struct udma_uboe_item *it;
+
+	spin_lock_bh(&rx->lock);
+	it = list_first_entry_or_null(&rx->list, struct udma_uboe_item, node);
+	if (!it) {
+		rx->busy = false;
+	} else if (!peek) {
+		list_del(&it->node);
+		rx->len--;
+	}
+	spin_unlock_bh(&rx->lock);
+	return it;
+}
+
+/* The owner lets go of @rx->list; what is left is the work's. */
+static void udma_uboe_rx_disown(struct udma_uboe_rx *rx)
+{
+	bool left;
+
+	spin_lock_bh(&rx->lock);
+	rx->busy = false;
+	left = !list_empty(&rx->list);
+	spin_unlock_bh(&rx->lock);
+	if (left)
+		udma_rx_kick(&rx->work);
+}
+
 /* The device's receive work: a budget of items, requeued while any left. */
 static void udma_uboe_rx_work(struct work_struct *work)
 {
@@ -892,15 +957,10 @@ static void udma_uboe_rx_work(struct work_struct *work)
 	struct udma_uboe_item *it;
 	u32 n;
 
+	if (!udma_uboe_rx_own(rx))
+		return;
 	for (n = 0; n < UDMA_UBOE_RX_BUDGET; n++) {
-		spin_lock_bh(&rx->lock);
-		it = list_first_entry_or_null(&rx->list, struct udma_uboe_item,
-					      node);
-		if (it) {
-			list_del(&it->node);
-			rx->len--;
-		}
-		spin_unlock_bh(&rx->lock);
+		it = udma_uboe_rx_next(rx, false);
 		if (!it)
 			return;
 		if (!uboe_ta_is_response(it->msg.pkt.ta_opcode))
@@ -909,7 +969,59 @@ static void udma_uboe_rx_work(struct work_struct *work)
 			udma_uboe_rx_rsp(udev, it);
 		cond_resched();
 	}
-	udma_rx_kick(work);
+	udma_uboe_rx_disown(rx);
+}
+
+/*
+ * May the receive softirq execute @it: a request (a response needs its
+ * SQ's proc_lock) whose response is one packet at most (not a READ's
+ * data), on a TP its responder could reserve (no waiting for the window
+ * in softirq), or on none (UM).
+ */
+static bool udma_uboe_rx_atomic_ok(struct udma_uboe_item *it)
+{
+	u8 op = it->msg.pkt.ta_opcode;
+
+	if (uboe_ta_is_response(op) || op == UBOE_TA_READ)
+		return false;
+	return !it->rtp || udma_rtp_reserve(it->rtp, &it->rtp->seg);
+}
+
+/*
+ * The receive softirq executes the requests at the head of the device's
+ * list itself, as rxe's responder runs from its receive path: no wake-up
+ * of the work between a packet and its CQE, its completion event (a
+ * kernel client's NAPI or tasklet runs right after) and its response. It
+ * stops at the first item that needs process context, or after
+ * UDMA_UBOE_RX_SOFTIRQ_BUDGET items, and the work does the rest. One
+ * owner at a time (udma_uboe_rx_own()), so that requests execute in
+ * arrival order whoever runs them.
+ */
+static void udma_uboe_rx_run(struct udma_dev *udev)
+{
+	struct udma_uboe_rx *rx = &udev->uboe_rx;
+	struct udma_uboe_item *it;
+	struct udma_rtp *rtp;
+	u32 n;
+
+	if (!udma_uboe_rx_own(rx))
+		return;
+	for (n = 0; n < UDMA_UBOE_RX_SOFTIRQ_BUDGET; n++) {
+		/* only the owner takes items: the head stays where it is */
+		it = udma_uboe_rx_next(rx, true);
+		if (!it)
+			return;
+		if (!udma_uboe_rx_atomic_ok(it))
+			break;
+		udma_uboe_rx_next(rx, false);
+		rtp = it->rtp;
+		it->atomic = true;
+		udma_uboe_rx_req(udev, it);
+		/* a request that sent no response (not the LAST packet) */
+		if (rtp)
+			udma_rtp_unreserve(rtp, &rtp->seg);
+	}
+	udma_uboe_rx_disown(rx);
 }
 
 /**

@@ -32,6 +32,8 @@ struct udma_sq;
  * @size: payload bytes per packet (udma_uboe_seg_size())
  * @n: its packets (udma_uboe_seg_count())
  * @i: the packet to send next
+ * @gfp: how its packets are allocated (GFP_ATOMIC: from the receive
+ *	softirq)
  */
 struct udma_uboe_tx {
 	struct udma_rtp *rtp;
@@ -41,6 +43,7 @@ struct udma_uboe_tx {
 	u32 size;
 	u32 n;
 	u32 i;
+	gfp_t gfp;
 };
 
 /**
@@ -71,8 +74,9 @@ struct udma_uboe_sq_tx {
 
 /**
  * struct udma_uboe_rx - a device's received data packets, waiting for
- *	process context (the responder and the completer may sleep: copies
- *	between pages with cond_resched(), the TP table's mutex)
+ *	the receive softirq or, when they need process context (a response:
+ *	its SQ's proc_lock; a READ: its data in many packets; a TP whose
+ *	window is closed), the receive work
  * @lock: protects @list, @len and @stopped; taken in softirq (the UDP
  *	receive path) and, with BHs off, in process context
  * @list: struct udma_uboe_item, in arrival order
@@ -80,8 +84,12 @@ struct udma_uboe_sq_tx {
  * @alive: items of the device not freed yet, on @list, on an SQ's
  *	response list or in a work's hands (at most UDMA_UBOE_RXQ_MAX)
  * @stopped: the device is leaving UBoE: nothing is queued any more
- * @work: processes @list (one at a time: a work item never runs twice at
- *	once, so requests of a device execute in arrival order)
+ * @busy: someone processes @list, @work or a receive softirq
+ *	(udma_uboe_rx_run()); only it takes items off, one at a time, so
+ *	requests of a device execute in arrival order. Whoever queues an
+ *	item while it is set leaves the item to it: it lets go only when
+ *	it finds the list empty, or hands what is left to @work
+ * @work: processes @list in process context
  */
 struct udma_uboe_rx {
 	spinlock_t lock;		/* see above */
@@ -89,6 +97,7 @@ struct udma_uboe_rx {
 	u32 len;
 	atomic_t alive;
 	bool stopped;
+	bool busy;
 	struct work_struct work;
 };
 
@@ -102,6 +111,8 @@ struct udma_uboe_rx {
  * @rtp: the TP it came on (RTP_DATA), or NULL (UTP_DATA)
  * @msg: the request or response, its @msg.pkt the decoded packet
  * @pl: @msg's payload: the packet's payload bytes, in @skb
+ * @atomic: processed in the receive softirq (udma_uboe_rx_run()): the
+ *	response must not sleep
  */
 struct udma_uboe_item {
 	struct list_head node;
@@ -110,6 +121,7 @@ struct udma_uboe_item {
 	struct udma_rtp *rtp;
 	struct udma_msg msg;
 	struct udma_local_buf pl;
+	bool atomic;
 };
 
 extern const struct udma_carrier udma_uboe_carrier;

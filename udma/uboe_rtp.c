@@ -984,6 +984,8 @@ static void udma_rtp_release_unlock(struct udma_rtp *rtp, const void *owner)
 {
 	bool released = rtp->tx_owner == owner;
 
+	if (rtp->tx_nowait == owner)
+		rtp->tx_nowait = NULL;
 	if (released) {
 		rtp->tx_owner = NULL;
 		udma_rtp_wake_locked(rtp);
@@ -1027,11 +1029,16 @@ static bool udma_rtp_route_lost(int err)
  * lost (udma_rtp_route_lost()). Any error ends @owner's message on the
  * TP.
  *
- * Context: process context; sleeps without @w.
+ * An @owner that reserved the TP (udma_rtp_reserve()) neither waits nor
+ * joins the waiters: it sends past the window.
+ *
+ * Context: process context; sleeps without @w, unless @owner reserved
+ * the TP: then any context.
  *
  * Return: 0; -EAGAIN (@w only); -ETIMEDOUT when the TP failed (no ACK
  * after every retry, or its peer lost); -ENETDOWN when the device is
- * being removed; or udma_uboe_batch_add()'s error.
+ * being removed; -EBUSY when @owner reserved the TP and a reset of the
+ * TP let another's message take it; or udma_uboe_batch_add()'s error.
  */
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		  const void *owner, struct udma_rtp_waiter *w,
@@ -1051,6 +1058,13 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		}
 		if (udma_rtp_room_for(rtp, owner))
 			break;
+		if (rtp->tx_nowait == owner) {
+			if (!rtp->tx_owner || rtp->tx_owner == owner)
+				break;
+			/* a reset gave the TP to another's message */
+			ret = -EBUSY;
+			goto out;
+		}
 		/* what the peer has to ACK for the window to open goes now */
 		if (b)
 			udma_uboe_batch_flush(b);
@@ -1101,6 +1115,52 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_send);
+
+/**
+ * udma_rtp_reserve() - take a TP for a message that must not wait
+ * @rtp: the TP
+ * @owner: the sender, as for udma_rtp_send()
+ *
+ * If @owner may send now (room in the window, no other's message going
+ * out), the TP is @owner's until its message's last packet has gone, or
+ * until udma_rtp_unreserve(): other senders wait meanwhile, and @owner's
+ * packets never do (udma_rtp_send()), even if an RTO or the peer's
+ * credit closes the window. A stopped or failed TP is reserved too: a
+ * send on it fails at once.
+ *
+ * Context: any; does not sleep.
+ * Return: true if @owner holds the TP.
+ */
+bool udma_rtp_reserve(struct udma_rtp *rtp, const void *owner)
+{
+	bool ok;
+
+	spin_lock_bh(&rtp->lock);
+	ok = rtp->stopped || rtp->failed;
+	if (!ok && udma_rtp_room_for(rtp, owner)) {
+		rtp->tx_owner = owner;
+		rtp->tx_nowait = owner;
+		ok = true;
+	}
+	spin_unlock_bh(&rtp->lock);
+	return ok;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_reserve);
+
+/**
+ * udma_rtp_unreserve() - end a reservation no message used up
+ * @rtp: the TP
+ * @owner: the sender that reserved it (nothing happens if it no longer
+ *	holds it)
+ *
+ * Context: any; does not sleep.
+ */
+void udma_rtp_unreserve(struct udma_rtp *rtp, const void *owner)
+{
+	spin_lock_bh(&rtp->lock);
+	udma_rtp_release_unlock(rtp, owner);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_unreserve);
 
 /**
  * udma_rtp_cancel() - a sender gives up its message on a TP

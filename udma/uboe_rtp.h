@@ -249,6 +249,10 @@ struct udma_resp_seg {
  *	its first and its last (they are consecutive PSNs: the receiver
  *	reassembles one message per TP at a time), NULL: none; only it
  *	sends meanwhile. Not a lock: it holds nothing while it waits
+ * @tx_nowait: the sender that took the TP with udma_rtp_reserve(), until
+ *	its message ends or udma_rtp_unreserve(): it never waits, and its
+ *	packets go even past the window (one response of the receive
+ *	softirq's: a bounded overshoot)
  * @waiters: struct udma_rtp_waiter: senders that stopped for the window
  *	or for @tx_owner, woken (not in order) when they may try again
  * @seg: the responder's message in packets (the receive work's)
@@ -278,6 +282,7 @@ struct udma_rtp {
 	struct hrtimer ack_timer;
 	wait_queue_head_t wait;
 	const void *tx_owner;
+	const void *tx_nowait;
 	struct list_head waiters;
 	struct udma_resp_seg seg;
 	struct work_struct fail_work;
@@ -328,6 +333,8 @@ struct udma_uboe_batch;
 int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 		  const void *owner, struct udma_rtp_waiter *w,
 		  struct udma_uboe_batch *b);
+bool udma_rtp_reserve(struct udma_rtp *rtp, const void *owner);
+void udma_rtp_unreserve(struct udma_rtp *rtp, const void *owner);
 void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
 		     struct udma_rtp_waiter *w);
 bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,

@@ -321,6 +321,94 @@ static void wire_rx_drops(struct kunit *test)
 	kapi_expect_empty(test, k->jfc_b);
 }
 
+/* Set the peer's credit of @rtp; returns the old one. */
+static u16 wire_set_wnd(struct udma_rtp *rtp, u16 wnd)
+{
+	u16 old;
+
+	spin_lock_bh(&rtp->lock);
+	old = rtp->tx.wnd;
+	rtp->tx.wnd = wnd;
+	spin_unlock_bh(&rtp->lock);
+	return old;
+}
+
+/*
+ * The reservation of the receive softirq's responder (udma_rtp_reserve()):
+ * one sender holds the TP at a time, none without room; and the holder's
+ * packet goes even when the window closed after the reservation, with
+ * bottom halves off, without sleeping (the debug kernel's atomic-sleep
+ * check would complain): past the window, over the suite's TP, where it
+ * arrives as a response for no queue. Each way the TP is free after.
+ */
+static void wire_reserve(struct kunit *test)
+{
+	struct kapi *k = test->priv;
+	struct udma_dev *udev = wire_udev(k);
+	u32 tpn = wire.tp->fsm.local_tpn, peer = wire.tp->fsm.peer_tpn;
+	struct udma_rtp_pkt *p;
+	struct udma_rtp *rtp;
+	int owner_a, owner_b;
+	bool room;
+	u64 no_sq;
+	u16 wnd;
+	int ret;
+
+	rtp = udma_rtp_get(udev, tpn, peer, &k->eid, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rtp);
+	spin_lock_bh(&rtp->lock);
+	udma_rtp_use_locked(rtp, peer, &k->eid, &k->eid);
+	spin_unlock_bh(&rtp->lock);
+
+	KUNIT_ASSERT_TRUE(test, udma_rtp_reserve(rtp, &owner_a));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_reserve(rtp, &owner_b));
+	udma_rtp_unreserve(rtp, &owner_a);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_owner, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_nowait, NULL);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_reserve(rtp, &owner_b));
+	udma_rtp_unreserve(rtp, &owner_b);
+
+	wnd = wire_set_wnd(rtp, 0);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_reserve(rtp, &owner_a));
+	wire_set_wnd(rtp, wnd);
+
+	p = udma_rtp_pkt_alloc(0, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->pkt = (struct uboe_pkt){
+		.tp_opcode = UBOE_TP_RTP_DATA,
+		.seg = UBOE_SEG_ONLY,
+		.has_eid = true,
+		.src_eid = k->eid,
+		.dst_eid = k->eid,
+		.stpn = tpn,
+		.dtpn = peer,
+		.ta_opcode = UBOE_TA_TAACK,
+		.rc_id = UBOE_ID_MASK,
+	};
+	no_sq = udma_wire_read(udev, UDMA_WIRE_RSP_NO_SQ);
+	KUNIT_ASSERT_TRUE(test, udma_rtp_reserve(rtp, &owner_a));
+	wnd = wire_set_wnd(rtp, 0);
+	spin_lock_bh(&rtp->lock);
+	room = udma_rtp_tx_room(&rtp->tx);
+	spin_unlock_bh(&rtp->lock);
+	KUNIT_EXPECT_FALSE(test, room);
+	local_bh_disable();
+	ret = udma_rtp_send(rtp, p, &owner_a, NULL, NULL);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (ret)
+		kfree(p);
+	spin_lock_bh(&rtp->lock);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_owner, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_nowait, NULL);
+	/* (unless the packet's ACK brought the peer's credit already) */
+	if (!rtp->tx.wnd)
+		rtp->tx.wnd = wnd;
+	spin_unlock_bh(&rtp->lock);
+	KUNIT_EXPECT_EQ(test, wire_wait(udev, UDMA_WIRE_RSP_NO_SQ, no_sq + 1),
+			no_sq + 1);
+}
+
 static struct kunit_case wire_cases[] = {
 	KUNIT_CASE(wire_write),
 	KUNIT_CASE(wire_write_bad_token),
@@ -330,6 +418,7 @@ static struct kunit_case wire_cases[] = {
 	KUNIT_CASE(wire_segmented),
 	KUNIT_CASE(wire_no_tp),
 	KUNIT_CASE(wire_rx_drops),
+	KUNIT_CASE(wire_reserve),
 	{}
 };
 
