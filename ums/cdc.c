@@ -4,7 +4,7 @@
  *
  * CDC messages of a connection: sent as an inline URMA SEND on the link
  * after the WRITEs they announce (the link's RC TP keeps them in order),
- * received in the link's completion work. Cursors are byte counts
+ * received in the link's completion tasklet. Cursors are byte counts
  * (include/uapi/ub/ums_msg.h); what a peer's CDC says is checked against
  * what it can be before the connection acts on it: its producer cursor
  * never goes back nor past our RMB's room, its consumer cursor never back
@@ -81,7 +81,7 @@ static struct ums_conn *ums_conn_lookup(struct ums_lgr *lgr, u32 token)
  * @lgr: its link group
  * @user_ctx: its user_ctx
  *
- * Context: the link's completion work.
+ * Context: the link's completion tasklet (softirq).
  */
 void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
 {
@@ -128,7 +128,7 @@ static bool ums_cdc_apply(struct ums_conn *conn, const struct ums_cdc *cdc)
  * A message for no connection of the link is dropped (its connection
  * ended); one whose cursors cannot be resets its connection.
  *
- * Context: the link's completion work.
+ * Context: the link's completion tasklet (softirq).
  */
 void ums_cdc_recv(struct ums_lgr *lgr, const void *buf, u32 len)
 {

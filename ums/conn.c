@@ -178,7 +178,7 @@ static void ums_conn_release(struct kref *ref)
 {
 	struct ums_conn *conn = container_of(ref, struct ums_conn, ref);
 
-	/* the last put may be the completion work's, under @dp_sem */
+	/* the last put may be the completion tasklet's, in softirq */
 	INIT_WORK(&conn->free_work, ums_conn_free_work);
 	queue_work(ums_wq, &conn->free_work);
 }

@@ -3,7 +3,7 @@
  * Copyright (c) 2026 The UB/URMA stack authors
  *
  * Link groups and their link (link.h): creation, the bind of the two RC
- * jetties, LLC Confirm Link, the completion work, the lookup of a link
+ * jetties, LLC Confirm Link, the completion tasklet, the lookup of a link
  * for the next connection between the same pair, and the end of a link
  * (no connection left for UMS_LINK_LINGER, a failed link, the device
  * removed, the module unloaded).
@@ -32,17 +32,22 @@
 DEFINE_MUTEX(ums_lgr_mutex);
 static LIST_HEAD(ums_lgr_list);
 static DEFINE_IDA(ums_lgr_ida);
-/* The completion work of every link (ordered per link by its work item). */
-static struct workqueue_struct *ums_cq_wq;
-
 /* Completion records taken per poll (receive user_ctx: the buffer index) */
 #define UMS_POLL_BATCH		16
+/* Polls of a tasklet run before it lets other softirq work go first. */
+#define UMS_POLL_BUDGET		4
 
+/*
+ * The JFC's completion event, from udma's receive softirq for a CDC that
+ * arrived, or from the context that completed a send: the tasklet polls,
+ * in softirq right after (as SMC-R's tasklets do), with no worker to wake
+ * between a CDC and the reader it wakes.
+ */
 static void ums_lgr_comp(struct ubcore_jfc *jfc)
 {
 	struct ums_lgr *lgr = (void *)(uintptr_t)jfc->cfg.user_ctx;
 
-	queue_work(ums_cq_wq, &lgr->cq_work);
+	tasklet_schedule(&lgr->cq_tasklet);
 }
 
 static int ums_lgr_post_rx(struct ums_lgr *lgr, u32 idx)
@@ -83,7 +88,7 @@ static void ums_lgr_fail(struct ums_lgr *lgr)
 		ums_lgr_put(lgr);
 }
 
-/* One completion record; under @dp_sem (read). */
+/* One completion record; in the completion tasklet. */
 static void ums_lgr_cqe(struct ums_lgr *lgr, const struct ubcore_cr *cr)
 {
 	u32 idx = cr->user_ctx;
@@ -118,24 +123,30 @@ static void ums_lgr_cqe(struct ums_lgr *lgr, const struct ubcore_cr *cr)
 		ums_lgr_fail(lgr);
 }
 
-static void ums_lgr_cq_work(struct work_struct *work)
+/* The completion tasklet: polls @jfc, within a budget, then rearms it. */
+static void ums_lgr_cq_tasklet(struct tasklet_struct *t)
 {
-	struct ums_lgr *lgr = container_of(work, struct ums_lgr, cq_work);
+	struct ums_lgr *lgr = from_tasklet(lgr, t, cq_tasklet);
 	struct ubcore_cr cr[UMS_POLL_BATCH];
-	int n, i;
+	int n, i, polls = 0;
+	bool off;
 
-	down_read(&lgr->dp_sem);
-	if (lgr->destroyed)
-		goto out;
+	spin_lock(&lgr->lock);
+	off = lgr->cq_off;
+	spin_unlock(&lgr->lock);
+	/* (ums_lgr_destroy() waits for a tasklet that found it on) */
+	if (off)
+		return;
 	do {
 		n = ubcore_poll_jfc(lgr->jfc, UMS_POLL_BATCH, cr);
 		for (i = 0; i < n; i++)
 			ums_lgr_cqe(lgr, &cr[i]);
-	} while (n == UMS_POLL_BATCH);
-	/* a JFC holding unread records fires again at once */
-	ubcore_rearm_jfc(lgr->jfc, false);
-out:
-	up_read(&lgr->dp_sem);
+	} while (n == UMS_POLL_BATCH && ++polls < UMS_POLL_BUDGET);
+	if (n == UMS_POLL_BATCH)
+		tasklet_schedule(&lgr->cq_tasklet);
+	else
+		/* a JFC holding unread records fires again at once */
+		ubcore_rearm_jfc(lgr->jfc, false);
 	WRITE_ONCE(lgr->cq_polls, lgr->cq_polls + 1);
 	wake_up_all(&lgr->sq_wait);
 }
@@ -153,10 +164,12 @@ static void ums_lgr_destroy(struct ums_lgr *lgr)
 
 	spin_lock_bh(&lgr->lock);
 	lgr->dead = true;
+	lgr->cq_off = true;
 	spin_unlock_bh(&lgr->lock);
 	wake_up_all(&lgr->llc_wait);
 	wake_up_all(&lgr->sq_wait);
-	cancel_work_sync(&lgr->cq_work);
+	/* a tasklet that found the objects there is done with them */
+	tasklet_kill(&lgr->cq_tasklet);
 
 	down_write(&lgr->dp_sem);
 	if (lgr->destroyed)
@@ -184,8 +197,8 @@ static void ums_lgr_destroy(struct ums_lgr *lgr)
 		ubcore_free_token_id(lgr->token);
 out:
 	up_write(&lgr->dp_sem);
-	/* a completion work queued before the JFC went finds it destroyed */
-	cancel_work_sync(&lgr->cq_work);
+	/* one scheduled before the JFC went has run before the group goes */
+	tasklet_kill(&lgr->cq_tasklet);
 }
 
 static void ums_lgr_free_work(struct work_struct *work)
@@ -206,7 +219,7 @@ static void ums_lgr_release(struct kref *ref)
 {
 	struct ums_lgr *lgr = container_of(ref, struct ums_lgr, ref);
 
-	/* a put may come from the completion work, which the free cancels */
+	/* a put may come from the completion tasklet, which the free kills */
 	queue_work(ums_wq, &lgr->free_work);
 }
 
@@ -441,7 +454,7 @@ struct ums_lgr *ums_lgr_create(struct ubcore_device *dev, bool server,
 	kref_get(&lgr->ref);		/* the list's */
 	lgr->jetty_token = get_random_u32();
 	init_rwsem(&lgr->dp_sem);
-	INIT_WORK(&lgr->cq_work, ums_lgr_cq_work);
+	tasklet_setup(&lgr->cq_tasklet, ums_lgr_cq_tasklet);
 	INIT_DELAYED_WORK(&lgr->linger_work, ums_lgr_linger_work);
 	INIT_WORK(&lgr->term_work, ums_lgr_term_work);
 	INIT_WORK(&lgr->free_work, ums_lgr_free_work);
@@ -518,7 +531,7 @@ out:
  * @lgr: the group
  * @wr: the request; WRITE or SEND on the bound jetty
  *
- * Waits while the send queue is full, until the completion work polled
+ * Waits while the send queue is full, until the completion tasklet polled
  * (it may have freed entries) or 2 ms passed (a send completes without a
  * record unless it asks for one: no poll may come).
  *
@@ -705,21 +718,13 @@ static struct ubcore_client ums_client = {
 };
 
 /**
- * ums_link_init() - the completion workqueue and the ubcore client
+ * ums_link_init() - register the ubcore client
  *
  * Return: 0 or a negative errno.
  */
 int ums_link_init(void)
 {
-	int rc;
-
-	ums_cq_wq = alloc_workqueue("ums_cq", WQ_HIGHPRI, 0);
-	if (!ums_cq_wq)
-		return -ENOMEM;
-	rc = ubcore_register_client(&ums_client);
-	if (rc)
-		destroy_workqueue(ums_cq_wq);
-	return rc;
+	return ubcore_register_client(&ums_client);
 }
 
 /**
@@ -732,5 +737,4 @@ void ums_link_exit(void)
 	ums_lgr_terminate_if(ums_lgr_any, NULL);
 	/* the frees the last puts queued */
 	flush_workqueue(ums_wq);
-	destroy_workqueue(ums_cq_wq);
 }

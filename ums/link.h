@@ -22,6 +22,7 @@
 #ifndef _UMS_LINK_H
 #define _UMS_LINK_H
 
+#include <linux/interrupt.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -82,14 +83,19 @@ struct ums_buf {
  * @rx_mem: the receive ring, UMS_RX_DEPTH buffers of UMS_RX_BUF bytes
  * @rx_seg: its registration (local only)
  * @dp_sem: held for reading by whoever posts to the link or uses its
- *	segments, for writing by ums_lgr_destroy(), which sets @destroyed
+ *	segments (but the completion tasklet, which @cq_off keeps off),
+ *	for writing by ums_lgr_destroy(), which sets @destroyed
  * @destroyed: the ubcore objects are gone (under @dp_sem)
- * @cq_work: polls @jfc (queued by the JFC's completion callback)
+ * @cq_tasklet: polls @jfc (scheduled by the JFC's completion callback;
+ *	softirq: it posts receive buffers and takes spinlocks only)
+ * @cq_off: @cq_tasklet leaves @jfc alone: set (under @lock) before the
+ *	objects are destroyed
  * @linger_work: destroys the group once it had no connection for
  *	UMS_LINK_LINGER
- * @term_work: ums_lgr_terminate() off the completion work
+ * @term_work: ums_lgr_terminate() off the completion tasklet
  * @free_work: destroys and frees the group after its last reference
- * @lock: protects @dead, @active, @conn_cnt, @free_bufs, @llc, @llc_got
+ * @lock: protects @dead, @cq_off, @active, @conn_cnt, @free_bufs, @llc,
+ *	@llc_got
  * @dead: the link failed or is going: no new connection, no new post
  * @active: Confirm Link done: a next connection may use the link
  * @conn_cnt: connections in @conns
@@ -99,8 +105,8 @@ struct ums_buf {
  * @llc: the last Confirm Link received
  * @llc_got: @llc holds one not yet taken
  * @sq_wait: woken when send queue entries may have completed
- * @cq_polls: completion works that polled @jfc so far (written by the
- *	work only): a poster that found the send queue full waits for it to
+ * @cq_polls: completion tasklet runs that polled @jfc so far (written by
+ *	the tasklet only): a poster that found the send queue full waits for it to
  *	move
  */
 struct ums_lgr {
@@ -123,12 +129,13 @@ struct ums_lgr {
 	struct ubcore_target_seg *rx_seg;
 	struct rw_semaphore dp_sem;
 	bool destroyed;
-	struct work_struct cq_work;
+	struct tasklet_struct cq_tasklet;
 	struct delayed_work linger_work;
 	struct work_struct term_work;
 	struct work_struct free_work;
 	spinlock_t lock;	/* see above */
 	bool dead;
+	bool cq_off;
 	bool active;
 	int conn_cnt;
 	struct xarray conns;
