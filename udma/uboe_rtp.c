@@ -19,10 +19,14 @@
  * WQE: a packet may be a response (READ data the target may have changed
  * since, an atomic's old value that must not be computed twice), and the
  * WQE's local memory may be released before the transport's ACK (the
- * transaction's response can overtake it). A message's last packet asks
- * for its ACK (TPH A), as InfiniBand's requester sets AckReq: a WRITE or
- * SEND completes on that ACK, which would else wait for the receiver's
- * delayed ACK; so does the packet that takes half the window. At most the
+ * transaction's response can overtake it). The packet that takes half
+ * the window asks for its ACK (TPH A); the others leave it to the
+ * receiver's delayed ACK. Not a message's last packet, as InfiniBand's
+ * requester sets AckReq there: a UB request completes on its TAACK, a
+ * response of the transaction layer, not on the transport's ACK, which
+ * only frees the sender's copies. An ACK right away would cost the
+ * receiver a packet to send, in its receive softirq, ahead of the
+ * request's execution, for each request and each response. At most the
  * peer's credit (TPACKH window, at most UDMA_RTP_WND; a slow receiver
  * throttles the sender; a window of 0 is taken as 1, the probe the
  * retransmission timer repeats) or the congestion window, whichever is
@@ -1083,9 +1087,8 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	udma_rtp_tx_queue(&rtp->tx, p);
 	p->sent_ns = ktime_get_ns();
 	p->resent = false;
-	/* a message's end, or half the window out: ask for the ACK */
-	if ((p->pkt.seg & UBOE_SEG_LAST) ||
-	    rtp->tx.nr >= udma_rtp_tx_limit(&rtp->tx) / 2)
+	/* half the window out: ask for the ACK that opens it */
+	if (rtp->tx.nr >= udma_rtp_tx_limit(&rtp->tx) / 2)
 		p->pkt.ack_req = true;
 	ret = b ? udma_uboe_batch_add(b, &rtp->peer, &p->pkt) :
 		  udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);

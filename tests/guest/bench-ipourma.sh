@@ -72,15 +72,16 @@ iperf() {
 	wait $spid
 }
 
-# pingpong NAME DST SRC: pingpong.py from SRC in A to DST in B.
+# pingpong NAME DST SRC: pingpong.py from SRC in A (on CPU 0) to DST in
+# B (on CPU 1): each where its namespace receives (lib.sh's ub_on_cpu).
 pingpong() {
 	local spid
-	ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" server "$2" 5204 \
-		> "$out/$1.server" 2>&1 &
+	ub_on_cpu 1 ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" \
+		server "$2" 5204 > "$out/$1.server" 2>&1 &
 	spid=$!
 	wait_listen $B 5204
-	ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" client "$2" 5204 \
-		-n "$pp_iters" -w 100 -s "$3" > "$out/$1"
+	ub_on_cpu 0 ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" \
+		client "$2" 5204 -n "$pp_iters" -w 100 -s "$3" > "$out/$1"
 	wait $spid
 }
 

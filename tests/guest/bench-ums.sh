@@ -32,9 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# run_pair NAME SERVER_CMD -- CLIENT_CMD: SERVER_CMD in B and CLIENT_CMD
-# in A on the next port (@PORT@ in either), each prefixed by the array
-# wrap (ums_run, or nothing); the client's output into $out/NAME.
+# run_pair NAME SERVER_CMD -- CLIENT_CMD: SERVER_CMD in B on CPU 1 and
+# CLIENT_CMD in A on CPU 0 (where each namespace receives: ub_on_cpu) on
+# the next port (@PORT@ in either), each prefixed by the array wrap
+# (ums_run, or nothing); the client's output into $out/NAME.
 run_pair() {
 	local name=$1 srv scmd=() ccmd=()
 	shift
@@ -42,13 +43,14 @@ run_pair() {
 	while [[ $1 != -- ]]; do scmd+=("${1//@PORT@/$port}"); shift; done
 	shift
 	for a in "$@"; do ccmd+=("${a//@PORT@/$port}"); done
-	ip netns exec "$B" "${wrap[@]}" "${scmd[@]}" > "$out/$name.server" 2>&1 &
+	ub_on_cpu 1 ip netns exec "$B" "${wrap[@]}" "${scmd[@]}" \
+		> "$out/$name.server" 2>&1 &
 	srv=$!
 	ub_wait_listen "$port" 60 "$srv" || {
 		echo "$name: no server: $(<"$out/$name.server")" >&2
 		return 1
 	}
-	ip netns exec "$A" "${wrap[@]}" "${ccmd[@]}" > "$out/$name"
+	ub_on_cpu 0 ip netns exec "$A" "${wrap[@]}" "${ccmd[@]}" > "$out/$name"
 	kill "$srv" 2> /dev/null || :
 	wait "$srv" 2> /dev/null || :
 }

@@ -211,6 +211,21 @@ ub_veth_rx_cpu() {
 		"printf %x $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
 }
 
+# ub_on_cpu CPU CMD...: CMD pinned to CPU (taskset), or unpinned when the
+# guest has no such CPU. Benchmarks put each end's application on the CPU
+# that receives its namespace's packets (ub_nspair_rx_split): unpinned,
+# a TCG guest's scheduler put both ends of a ping-pong on one CPU or not,
+# and the same run's medians went from 200 to 700 us.
+ub_on_cpu() {
+	local cpu=$1
+	shift
+	if (($(nproc) > cpu)); then
+		taskset -c "$cpu" "$@"
+	else
+		"$@"
+	fi
+}
+
 # ub_nspair_rx_split: UB_VETH_A receives on CPU 0, UB_VETH_B on CPU 1
 # (ub_veth_rx_cpu); for benchmarks.
 ub_nspair_rx_split() {
