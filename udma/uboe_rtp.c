@@ -1139,12 +1139,13 @@ bool udma_rtp_reserve(struct udma_rtp *rtp, const void *owner)
 	bool ok;
 
 	spin_lock_bh(&rtp->lock);
-	ok = rtp->stopped || rtp->failed;
-	if (!ok && udma_rtp_room_for(rtp, owner)) {
+	ok = udma_rtp_room_for(rtp, owner);
+	if (ok)
 		rtp->tx_owner = owner;
+	/* never waits even if a reset revives the TP before the send */
+	ok = ok || rtp->stopped || rtp->failed;
+	if (ok)
 		rtp->tx_nowait = owner;
-		ok = true;
-	}
 	spin_unlock_bh(&rtp->lock);
 	return ok;
 }

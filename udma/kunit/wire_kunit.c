@@ -370,6 +370,21 @@ static void wire_reserve(struct kunit *test)
 
 	wnd = wire_set_wnd(rtp, 0);
 	KUNIT_EXPECT_FALSE(test, udma_rtp_reserve(rtp, &owner_a));
+	/*
+	 * a failed TP: reserved, the send fails at once (or, revived by a
+	 * reset meanwhile, goes past the window)
+	 */
+	spin_lock_bh(&rtp->lock);
+	rtp->failed = true;
+	spin_unlock_bh(&rtp->lock);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_reserve(rtp, &owner_a));
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_nowait, (const void *)&owner_a);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_owner, NULL);
+	udma_rtp_unreserve(rtp, &owner_a);
+	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_nowait, NULL);
+	spin_lock_bh(&rtp->lock);
+	rtp->failed = false;
+	spin_unlock_bh(&rtp->lock);
 	wire_set_wnd(rtp, wnd);
 
 	p = udma_rtp_pkt_alloc(0, GFP_KERNEL);
