@@ -24,6 +24,7 @@
  * Flush (ERROR or SUSPENDED): up to max_cnt WQEs not taken are taken off
  * (ci advanced), reported as the first index and the count.
  */
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
@@ -331,6 +332,34 @@ static void udma_sq_discard(struct udma_sq *sq)
 	spin_unlock_bh(&ring->lock);
 }
 
+/*
+ * To ERROR at its owner's request: the answers to the requests the queue
+ * has on the wire come first, up to UDMA_SQ_ANSWER_WAIT_MS, as for
+ * destroy (udma_sq_wait_answers()): a WQE flushed here must not be executed at its target
+ * afterwards, as an RNR retry of a SEND on the wire would be when an RQE
+ * is posted there after the flush. The queue is in ERROR for the
+ * processor meanwhile: nothing new is sent, no RNR retry; the answers
+ * that come complete their WQEs, and udma_sq_to_error() flushes the
+ * rest. Called and returns with @sq->proc_lock held; drops it to sleep.
+ */
+static void udma_sq_error_wait(struct udma_sq *sq)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(UDMA_SQ_ANSWER_WAIT_MS);
+
+	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_store_state(sq, UBCORE_JETTY_STATE_ERROR);
+	for (;;) {
+		udma_sq_cancel_stopped(sq);
+		udma_uboe_sq_drain(sq);
+		udma_comp_run(sq);
+		if (!udma_sq_unanswered(sq) || time_after_eq(jiffies, end))
+			return;
+		mutex_unlock(&sq->proc_lock);
+		usleep_range(200, 500);
+		mutex_lock(&sq->proc_lock);
+	}
+}
+
 /* The transitions ubcore allows (ubcore_check_jetty_state()). */
 static bool udma_sq_transition_ok(u32 from, u32 to)
 {
@@ -356,7 +385,9 @@ static bool udma_sq_transition_ok(u32 from, u32 to)
  *	against the common part's state
  *
  * Waits until no WQE is being processed, then acts as the top of sq.c
- * says. The engine may have moved the queue to ERROR since ubcore looked:
+ * says; to ERROR, after the answers to the requests on the wire (at most
+ * UDMA_SQ_ANSWER_WAIT_MS). The engine may have moved the queue to ERROR
+ * since ubcore looked:
  * a transition from ERROR that is not allowed fails. Process context.
  *
  * Return: 0, or -EINVAL for a transition the engine's state does not
@@ -375,6 +406,7 @@ int udma_sq_set_state(struct udma_sq *sq, u32 state)
 	}
 	switch (state) {
 	case UBCORE_JETTY_STATE_ERROR:
+		udma_sq_error_wait(sq);
 		udma_sq_to_error(sq);
 		break;
 	case UBCORE_JETTY_STATE_SUSPENDED:
