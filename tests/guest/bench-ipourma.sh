@@ -73,14 +73,16 @@ iperf() {
 }
 
 # pingpong NAME DST SRC: pingpong.py from SRC in A (on CPU 0) to DST in
-# B (on CPU 1): each where its namespace receives (lib.sh's ub_on_cpu).
+# B (on CPU 1): each where its namespace receives (lib.sh's ub_pin).
 pingpong() {
-	local spid
-	ub_on_cpu 1 ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" \
+	local spid pin_a pin_b
+	read -ra pin_a <<< "$(ub_pin 0)"
+	read -ra pin_b <<< "$(ub_pin 1)"
+	"${pin_b[@]}" ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" \
 		server "$2" 5204 > "$out/$1.server" 2>&1 &
 	spid=$!
 	wait_listen $B 5204
-	ub_on_cpu 0 ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" \
+	"${pin_a[@]}" ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" \
 		client "$2" 5204 -n "$pp_iters" -w 100 -s "$3" > "$out/$1"
 	wait $spid
 }

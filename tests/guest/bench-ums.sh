@@ -33,24 +33,26 @@ cleanup() {
 trap cleanup EXIT
 
 # run_pair NAME SERVER_CMD -- CLIENT_CMD: SERVER_CMD in B on CPU 1 and
-# CLIENT_CMD in A on CPU 0 (where each namespace receives: ub_on_cpu) on
+# CLIENT_CMD in A on CPU 0 (where each namespace receives: ub_pin) on
 # the next port (@PORT@ in either), each prefixed by the array wrap
 # (ums_run, or nothing); the client's output into $out/NAME.
 run_pair() {
-	local name=$1 srv scmd=() ccmd=()
+	local name=$1 srv scmd=() ccmd=() pin_a pin_b
 	shift
+	read -ra pin_a <<< "$(ub_pin 0)"
+	read -ra pin_b <<< "$(ub_pin 1)"
 	port=$((port + 1))
 	while [[ $1 != -- ]]; do scmd+=("${1//@PORT@/$port}"); shift; done
 	shift
 	for a in "$@"; do ccmd+=("${a//@PORT@/$port}"); done
-	ub_on_cpu 1 ip netns exec "$B" "${wrap[@]}" "${scmd[@]}" \
+	"${pin_b[@]}" ip netns exec "$B" "${wrap[@]}" "${scmd[@]}" \
 		> "$out/$name.server" 2>&1 &
 	srv=$!
 	ub_wait_listen "$port" 60 "$srv" || {
 		echo "$name: no server: $(<"$out/$name.server")" >&2
 		return 1
 	}
-	ub_on_cpu 0 ip netns exec "$A" "${wrap[@]}" "${ccmd[@]}" > "$out/$name"
+	"${pin_a[@]}" ip netns exec "$A" "${wrap[@]}" "${ccmd[@]}" > "$out/$name"
 	kill "$srv" 2> /dev/null || :
 	wait "$srv" 2> /dev/null || :
 }

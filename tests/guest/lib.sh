@@ -211,18 +211,19 @@ ub_veth_rx_cpu() {
 		"printf %x $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
 }
 
-# ub_on_cpu CPU CMD...: CMD pinned to CPU (taskset), or unpinned when the
-# guest has no such CPU. Benchmarks put each end's application on the CPU
-# that receives its namespace's packets (ub_nspair_rx_split): unpinned,
-# a TCG guest's scheduler put both ends of a ping-pong on one CPU or not,
-# and the same run's medians went from 200 to 700 us.
-ub_on_cpu() {
-	local cpu=$1
-	shift
-	if (($(nproc) > cpu)); then
-		taskset -c "$cpu" "$@"
+# ub_pin CPU: the words that pin a command to CPU ("taskset -c CPU"), or
+# "env" when the guest has no such CPU; read into an array and put in
+# front of the command, so that a command started with & keeps its PID
+# (ub_wait_listen reads the listener's namespace through it). Benchmarks
+# put each end's application on the CPU that receives its namespace's
+# packets (ub_nspair_rx_split): unpinned, a TCG guest's scheduler put both
+# ends of a ping-pong on one CPU or not, and the same run's medians went
+# from 200 to 700 us.
+ub_pin() {
+	if (($(nproc) > $1)); then
+		echo "taskset -c $1"
 	else
-		"$@"
+		echo env
 	fi
 }
 
