@@ -8,7 +8,7 @@
 # does while the module loads:
 #   netem on      udmaB's netdev drops all it sends (tc netem loss 100%),
 #                 its link up: a silent peer
-#   netem off     that qdisc removed
+#   netem off     that qdisc removed, once B has reached A again (ping)
 #   delete netns  B's namespace deleted
 # Then: the suite's 4 cases passed, the survivor's keepalive counters in
 # sysfs cm/stats are the suite's, and nothing is left of B.
@@ -67,7 +67,16 @@ do_ask() {
 	echo "asked: $1"
 	case $1 in
 	"netem on") tc -n "$NS_B" qdisc add dev vB root netem loss 100% ;;
-	"netem off") tc -n "$NS_B" qdisc del dev vB root ;;
+	"netem off")
+		# B's path made whole before the suite sees the qdisc go: a
+		# neighbour entry left failed by the silence would hold B's
+		# first answers back for a second of ARP retries, past the
+		# probe they answer (a drops a late KEEPALIVE_REJ)
+		tc -n "$NS_B" qdisc change dev vB root netem loss 0%
+		ub_ns "$NS_B" "$UB_BUSYBOX" ping -c 1 -W 5 "$IP_A" > /dev/null ||
+			ub_fail "B cannot reach $IP_A after the silence"
+		tc -n "$NS_B" qdisc del dev vB root
+		;;
 	"delete netns") ip netns del "$NS_B" ;;
 	*) ub_fail "unknown request '$1'" ;;
 	esac
