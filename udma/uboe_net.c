@@ -614,6 +614,31 @@ void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_init);
 
+/*
+ * An skb of @size bytes of head. Up to 32 KiB the head is a page fragment
+ * (build_skb()): with init_on_alloc (Debian's default) a kmalloc'd head
+ * of a 4 KiB datagram is zeroed whole by its 8 KiB slab object, where a
+ * fragment's page is zeroed once for all the heads carved out of it.
+ */
+static struct sk_buff *udma_uboe_alloc_skb(u32 size)
+{
+	u32 fragsz = SKB_DATA_ALIGN(size) +
+		     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	if (fragsz <= PAGE_FRAG_CACHE_MAX_SIZE) {
+		data = netdev_alloc_frag(fragsz);
+		if (data) {
+			skb = build_skb(data, fragsz);
+			if (skb)
+				return skb;
+			skb_free_frag(data);
+		}
+	}
+	return alloc_skb(size, GFP_ATOMIC | __GFP_NOWARN);
+}
+
 /* A new skb for a train whose first packet has @len bytes, and its port. */
 static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 			  const union ubcore_eid *dst, u32 dtpn, u32 len)
@@ -623,9 +648,9 @@ static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 					 READ_ONCE(udma_uboe_train_pkts)), 1,
 				max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
 
-	b->skb = alloc_skb(UDMA_UBOE_HEADROOM + cap, GFP_ATOMIC | __GFP_NOWARN);
+	b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + cap);
 	if (!b->skb && cap > len)
-		b->skb = alloc_skb(UDMA_UBOE_HEADROOM + len, GFP_ATOMIC);
+		b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + len);
 	if (!b->skb)
 		return -ENOMEM;
 	skb_reserve(b->skb, UDMA_UBOE_HEADROOM);
