@@ -619,8 +619,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_init);
  * (build_skb()): with init_on_alloc (Debian's default) a kmalloc'd head
  * of a 4 KiB datagram is zeroed whole by its 8 KiB slab object, where a
  * fragment's page is zeroed once for all the heads carved out of it.
+ * A fragment is always taken GFP_ATOMIC; @gfp is for a kmalloc'd head.
  */
-static struct sk_buff *udma_uboe_alloc_skb(u32 size)
+static struct sk_buff *udma_uboe_alloc_skb(u32 size, gfp_t gfp)
 {
 	u32 fragsz = SKB_DATA_ALIGN(size) +
 		     SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
@@ -636,7 +637,7 @@ static struct sk_buff *udma_uboe_alloc_skb(u32 size)
 			skb_free_frag(data);
 		}
 	}
-	return alloc_skb(size, GFP_ATOMIC | __GFP_NOWARN);
+	return alloc_skb(size, gfp);
 }
 
 /* A new skb for a train whose first packet has @len bytes, and its port. */
@@ -648,9 +649,11 @@ static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 					 READ_ONCE(udma_uboe_train_pkts)), 1,
 				max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
 
-	b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + cap);
+	b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + cap,
+				     GFP_ATOMIC | __GFP_NOWARN);
 	if (!b->skb && cap > len)
-		b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + len);
+		b->skb = udma_uboe_alloc_skb(UDMA_UBOE_HEADROOM + len,
+					     GFP_ATOMIC);
 	if (!b->skb)
 		return -ENOMEM;
 	skb_reserve(b->skb, UDMA_UBOE_HEADROOM);
