@@ -259,13 +259,13 @@ class Sync(unittest.TestCase):
         for role in ("a", "b"):
             start = time.monotonic()
             p = self.side(role, free_port(), "boot", "", 2)
-            out, err = p.communicate(timeout=50)
+            out, err = p.communicate(timeout=90)
             self.assertEqual(out.strip(), "rc=1 value=", role)
             self.assertIn("ub_pair_sync boot: no answer from the peer in 2s", err)
             # the 2 s limit, not the 60 s default; make check runs this
             # niced beside two TCG guests, where the shell's forks alone
-            # took 8 s once
-            self.assertLess(time.monotonic() - start, 25, role)
+            # took 8 s once, and the whole side 26 s once
+            self.assertLess(time.monotonic() - start, 45, role)
 
 
 if __name__ == "__main__":
