@@ -619,7 +619,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_init);
  * (build_skb()): with init_on_alloc (Debian's default) a kmalloc'd head
  * of a 4 KiB datagram is zeroed whole by its 8 KiB slab object, where a
  * fragment's page is zeroed once for all the heads carved out of it.
- * A fragment is always taken GFP_ATOMIC; @gfp is for a kmalloc'd head.
+ * (__netdev_alloc_skb() takes a fragment only up to one page: a 4 KiB
+ * datagram's head would be kmalloc'd there.) A fragment is always taken
+ * GFP_ATOMIC; @gfp is for a kmalloc'd head.
  */
 static struct sk_buff *udma_uboe_alloc_skb(u32 size, gfp_t gfp)
 {
