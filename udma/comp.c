@@ -42,8 +42,9 @@
  *
  * Context: under the queue's proc_lock (the loopback answers within the
  * requester's send); the UBoE carrier's responses are queued to the SQ
- * (udma_sq.rsp_list) by its receive work and handed over by the SQ's work
- * (udma_uboe_sq_drain()), under it.
+ * (udma_sq.rsp_list) on receipt and handed over (udma_uboe_sq_drain())
+ * by the receive softirq or the SQ's processor, under it. Nothing here
+ * sleeps.
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -175,7 +176,7 @@ static void udma_wqe_answered(struct udma_wqe *wqe, u8 st)
  * Matches @rsp to its WQE, places the data it carries and records the
  * WQE's status; the CQE is written by udma_comp_run(), in order.
  *
- * Context: process context; may sleep (the copy of READ data).
+ * Context: any; does not sleep (READ data come a packet at a time).
  */
 void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp)
 {
@@ -183,7 +184,7 @@ void udma_comp_rcv(struct udma_sq *sq, const struct udma_msg *rsp)
 	struct udma_wqe *wqe;
 	u8 st;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	wqe = udma_sq_wqe(sq, sq->head + off);
 	if (off >= sq->next - sq->head || !udma_comp_match(sq, wqe, rsp)) {
 		sq->resp_dropped++;
@@ -221,7 +222,7 @@ void udma_comp_local(struct udma_sq *sq, u32 psn, u8 status)
 	u32 off = (psn - sq->head) & UBOE_PSN_MASK;
 	struct udma_wqe *wqe;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	wqe = udma_sq_wqe(sq, sq->head + off);
 	if (off >= sq->next - sq->head || wqe->state != UDMA_WQE_SENT)
 		return;
@@ -248,7 +249,7 @@ void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
 	bool hit = false;
 	u32 psn;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	for (psn = sq->head; psn != sq->next; psn++) {
 		struct udma_wqe *wqe = udma_sq_wqe(sq, psn);
 
@@ -336,7 +337,7 @@ bool udma_comp_run(struct udma_sq *sq)
 	bool complete;
 	u8 st;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	while (sq->head != sq->next) {
 		wqe = udma_sq_wqe(sq, sq->head);
 		if (wqe->state != UDMA_WQE_DONE)

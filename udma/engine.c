@@ -14,8 +14,11 @@
  * that finds it taken queues the work, which runs after the holder).
  * The work is delayed for an RNR retry. Destroy cancels it; a state change
  * waits for the processor (proc_lock) and needs no cancel: the work finds
- * the queue not READY and stops. A response from the wire runs its SQ the
- * doorbell's way (udma_sq_run()) from the device's receive work.
+ * the queue not READY and stops. A response from the wire is completed
+ * by the receive softirq if the SQ has no processor at the moment
+ * (udma_sq_answered(): a trylock, the completer only), else by the SQ's
+ * work; one the softirq left to the device's receive work runs its SQ
+ * the doorbell's way (udma_sq_run()).
  *
  * The receive work of each device (uboe_carrier.c) runs on udma_rx_wq:
  * per CPU and high priority, so the packets a softirq took are processed
@@ -108,9 +111,9 @@ void udma_sq_work(struct work_struct *work)
 					  work);
 	bool more;
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	more = udma_sq_process(sq, false);
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	if (more)
 		udma_sq_kick(sq, 0);
 }
@@ -126,16 +129,43 @@ void udma_sq_run(struct udma_sq *sq)
 {
 	bool more;
 
-	if (!mutex_trylock(&sq->proc_lock)) {
+	if (!udma_sq_trylock(sq)) {
 		/* The holder may have read pi already: the work looks again. */
 		udma_sq_kick(sq, 0);
 		return;
 	}
 	more = udma_sq_process(sq, true);
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	if (more)
 		udma_sq_kick(sq, 0);
 }
+
+/**
+ * udma_sq_answered() - complete what responses answered, from softirq
+ * @sq: the queue, alive for the call, its responses queued
+ *	(udma_sq.rsp_list)
+ *
+ * The receive softirq writes the CQEs itself, as rdma_rxe's completer
+ * runs from its receive path: no wake-up of a worker between a response
+ * and its CQE. Where the SQ has a processor at the moment, or the
+ * requester has more to send, the SQ's work does the rest. Softirq; does
+ * not sleep.
+ */
+void udma_sq_answered(struct udma_sq *sq)
+{
+	bool more;
+
+	if (!udma_sq_trylock(sq)) {
+		/* The holder may have drained already: the work looks again. */
+		udma_sq_kick(sq, 0);
+		return;
+	}
+	more = udma_sq_complete(sq);
+	udma_sq_unlock(sq);
+	if (more)
+		udma_sq_kick(sq, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_answered);
 
 /**
  * udma_rx_kick() - have a device's receive work run on this CPU
@@ -246,7 +276,7 @@ static void udma_sq_show_one(struct seq_file *m, struct udma_sq *sq)
 
 	seq_printf(m, "%s queue %u", sq->udev->ub_dev.dev_name, udma_sq_id(sq));
 	/* a processor that never lets go of it is the answer */
-	if (!mutex_trylock(&sq->proc_lock)) {
+	if (!udma_sq_trylock(sq)) {
 		seq_puts(m, ": busy (its processor holds it)\n");
 		return;
 	}
@@ -263,7 +293,7 @@ static void udma_sq_show_one(struct seq_file *m, struct udma_sq *sq)
 	seq_printf(m, " responses queued %u dropped %u rnr %d tp_wait %d work %d\n",
 		   READ_ONCE(sq->rsp_len), sq->resp_dropped, sq->rnr_wait,
 		   !!sq->uboe_tx.tx.rtp, delayed_work_pending(&sq->work));
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 }
 
 /**

@@ -530,6 +530,46 @@ static bool udma_req_may_send(const struct udma_sq *sq)
 	return true;
 }
 
+/* Has the requester of @sq WQEs to take or to send? */
+static bool udma_sq_pending(struct udma_sq *sq)
+{
+	bool pending;
+
+	if (sq->next != sq->tail)
+		return true;
+	spin_lock_bh(&sq->ring->lock);
+	pending = udma_sq_pi(sq) != sq->ring->ci;
+	spin_unlock_bh(&sq->ring->lock);
+	return pending;
+}
+
+/**
+ * udma_sq_complete() - run the completer of an SQ, not its requester
+ * @sq: the queue; the caller holds @sq->proc_lock
+ *
+ * Hands the responses the wire brought to the completer and writes the
+ * CQEs of the answered WQEs at the head. Nothing here sleeps: a
+ * response's data are one packet's (udma_buf_copy() reschedules only
+ * between megabytes), a CQE goes to its JFC under a spinlock.
+ *
+ * Return: true when the requester has work (the caller queues the SQ's
+ * work): WQEs to take or to send, or an RNR wait at the head.
+ */
+bool udma_sq_complete(struct udma_sq *sq)
+{
+	udma_sq_assert_held(sq);
+	if (!udma_sq_running(sq))
+		return false;
+	if (sq->rnr_wait)
+		return true;
+	udma_uboe_sq_drain(sq);
+	if (!udma_comp_run(sq))
+		return false;
+	/* a request stopped for its TP: the TP's wake kicks the work */
+	return !sq->uboe_tx.tx.rtp && udma_sq_pending(sq);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_complete);
+
 /**
  * udma_sq_process() - run the requester and the completer of an SQ
  * @sq: the queue; the caller holds @sq->proc_lock
@@ -555,7 +595,7 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	u64 bytes = 0, next;
 	u32 done, pi;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	if (!udma_sq_running(sq))
 		return false;
 	if (sq->rnr_wait && !READ_ONCE(sq->rnr_woken) &&

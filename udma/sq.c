@@ -24,6 +24,7 @@
  * Flush (ERROR or SUSPENDED): up to max_cnt WQEs not taken are taken off
  * (ci advanced), reported as the first index and the count.
  */
+#include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -55,6 +56,57 @@ struct ubcore_ucontext *udma_sq_uctx(const struct udma_sq *sq)
 	return sq->jfs ? sq->jfs->uctx : sq->jetty->uctx;
 }
 
+/* One lock class for every SQ's proc_lock, as one mutex_init() site was. */
+static struct lock_class_key udma_sq_proc_key;
+
+/**
+ * udma_sq_lock() - become the SQ's processor, waiting for the one there is
+ * @sq: the queue
+ *
+ * Process context; sleeps. Uninterruptible, like mutex_lock(): a
+ * processor only holds it for a budget of WQEs or a state change.
+ */
+void udma_sq_lock(struct udma_sq *sq)
+{
+	might_sleep();
+	lock_map_acquire(&sq->proc_map);
+	wait_on_bit_lock(&sq->proc_lock, 0, TASK_UNINTERRUPTIBLE);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_lock);
+
+/**
+ * udma_sq_trylock() - become the SQ's processor if there is none
+ * @sq: the queue
+ *
+ * The one way the receive softirq takes it (lockdep does not mark a
+ * trylock's context, so a process-context holder that sleeps with
+ * softirqs enabled is no inversion: the softirq never waits for it).
+ * Any context.
+ *
+ * Return: true when the caller holds it.
+ */
+bool udma_sq_trylock(struct udma_sq *sq)
+{
+	if (test_and_set_bit_lock(0, &sq->proc_lock))
+		return false;
+	lock_map_acquire_try(&sq->proc_map);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_trylock);
+
+/**
+ * udma_sq_unlock() - stop being the SQ's processor
+ * @sq: the queue, whose proc_lock the caller holds
+ *
+ * Any context.
+ */
+void udma_sq_unlock(struct udma_sq *sq)
+{
+	lock_map_release(&sq->proc_map);
+	clear_and_wake_up_bit(0, &sq->proc_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_unlock);
+
 /**
  * udma_sq_init() - set up the engine's side of a new SQ
  * @sq: the queue, zeroed; the caller sets @sq->jfs or @sq->jetty
@@ -80,7 +132,8 @@ int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	sq->ring = ring;
 	sq->udev = udev;
 	INIT_DELAYED_WORK(&sq->work, udma_sq_work);
-	mutex_init(&sq->proc_lock);
+	lockdep_init_map(&sq->proc_map, "udma_sq.proc_lock", &udma_sq_proc_key,
+			 0);
 	sq->state = UBCORE_JETTY_STATE_READY;
 	INIT_LIST_HEAD(&sq->rnr_node);
 	INIT_LIST_HEAD(&sq->rsp_list);
@@ -114,7 +167,7 @@ static void udma_sq_drop_window(struct udma_sq *sq, bool flush)
 {
 	struct udma_wqe *wqe;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	if (sq->rnr_wait)
 		udma_sq_rnr_del(sq);
 	sq->rnr_wait = false;
@@ -163,7 +216,7 @@ static bool udma_sq_unanswered(const struct udma_sq *sq)
 {
 	u32 psn;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	for (psn = sq->head; psn != sq->next; psn++)
 		if (udma_sq_wqe(sq, psn)->state == UDMA_WQE_SENT)
 			return true;
@@ -194,12 +247,12 @@ static void udma_sq_wait_answers(struct udma_sq *sq)
 	mutex_unlock(&udev->sqs_lock);
 	for (;;) {
 		/* (the processor of the moment first; later ones see @dying) */
-		mutex_lock(&sq->proc_lock);
+		udma_sq_lock(sq);
 		ev = READ_ONCE(sq->answer_ev);
 		udma_sq_cancel_stopped(sq);
 		udma_uboe_sq_drain(sq);
 		waiting = udma_sq_unanswered(sq);
-		mutex_unlock(&sq->proc_lock);
+		udma_sq_unlock(sq);
 		/* (signed: a tick after @end must not wrap into a long wait) */
 		left = (long)(end - jiffies);
 		if (!waiting || left <= 0)
@@ -232,16 +285,15 @@ void udma_sq_destroy(struct udma_sq *sq)
 	if (!list_empty(&sq->dev_node))
 		udma_sq_wait_answers(sq);
 	/* Wait for the processor of the moment; later ones see @dying. */
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	udma_sq_drop_window(sq, false);
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	/* No JFR doorbell finds the queue after this ... */
 	udma_sq_rnr_del(sq);
 	/* ... and no work of it is left after this. */
 	cancel_delayed_work_sync(&sq->work);
 	/* Responses the wire brought and no one will complete now. */
 	udma_uboe_sq_purge(sq);
-	mutex_destroy(&sq->proc_lock);
 	kvfree(sq->wnd);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_destroy);
@@ -275,7 +327,7 @@ int udma_sq_post(struct udma_sq *sq, u8 status, u64 user_ctx, u32 len)
 
 static void udma_sq_store_state(struct udma_sq *sq, u32 state)
 {
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	sq->state = state;
 	if (sq->jfs)
 		WRITE_ONCE(sq->jfs->state, state);
@@ -346,7 +398,7 @@ static void udma_sq_error_wait(struct udma_sq *sq)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(UDMA_SQ_ANSWER_WAIT_MS);
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	udma_sq_store_state(sq, UBCORE_JETTY_STATE_ERROR);
 	for (;;) {
 		udma_sq_cancel_stopped(sq);
@@ -354,9 +406,9 @@ static void udma_sq_error_wait(struct udma_sq *sq)
 		udma_comp_run(sq);
 		if (!udma_sq_unanswered(sq) || time_after_eq(jiffies, end))
 			return;
-		mutex_unlock(&sq->proc_lock);
+		udma_sq_unlock(sq);
 		usleep_range(200, 500);
-		mutex_lock(&sq->proc_lock);
+		udma_sq_lock(sq);
 	}
 }
 
@@ -397,7 +449,7 @@ int udma_sq_set_state(struct udma_sq *sq, u32 state)
 {
 	int ret = 0;
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	if (state == sq->state)
 		goto unlock;
 	if (!udma_sq_transition_ok(sq->state, state)) {
@@ -422,7 +474,7 @@ int udma_sq_set_state(struct udma_sq *sq, u32 state)
 		break;
 	}
 unlock:
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	if (!ret && state == UBCORE_JETTY_STATE_READY)
 		udma_sq_kick(sq, 0);
 	return ret;
@@ -447,7 +499,7 @@ int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt)
 	int ret = 0;
 	u32 pi, n;
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	if (sq->state != UBCORE_JETTY_STATE_ERROR &&
 	    sq->state != UBCORE_JETTY_STATE_SUSPENDED) {
 		ret = -EINVAL;
@@ -467,7 +519,7 @@ int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt)
 	}
 	spin_unlock_bh(&ring->lock);
 unlock:
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_flush);
@@ -515,14 +567,14 @@ int udma_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty)
 	struct udma_sq *sq = &to_udma_jetty(jetty)->sq;
 	int ret = 0;
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	if (sq->bound) {
 		ret = -EEXIST;
 	} else {
 		sq->peer = to_udma_tjetty(tjetty)->imp;
 		sq->bound = true;
 	}
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	return ret;
 }
 
@@ -538,9 +590,9 @@ int udma_unbind_jetty(struct ubcore_jetty *jetty)
 {
 	struct udma_sq *sq = &to_udma_jetty(jetty)->sq;
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	sq->bound = false;
 	memset(&sq->peer, 0, sizeof(sq->peer));
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	return 0;
 }

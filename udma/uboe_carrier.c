@@ -51,11 +51,12 @@
  * PSN order (udma_rtp_rx_data()) and queues it on the device's receive
  * list if the device holds fewer than UDMA_UBOE_RXQ_MAX items (else it is
  * dropped, counted as rx_queue_full, and comes again: the sender
- * retransmits). The softirq then executes the requests at the head of the
- * list itself when they need no process context (udma_uboe_rx_run()),
- * and leaves the rest to the device's receive work (a response takes its
- * SQ's proc_lock; a READ sends its data in many packets; a TP whose
- * window is closed makes the responder wait). Whichever runs them:
+ * retransmits). The softirq then executes the requests and completes the
+ * responses at the head of the list itself when they need no process
+ * context (udma_uboe_rx_run()), and leaves the rest to the device's
+ * receive work (a READ sends its data in many packets; a TP whose
+ * window is closed makes the responder wait; a response whose SQ is not
+ * found while one is being destroyed). Whichever runs them:
  *  - a request: hands the message to the responder (udma_resp_rcv_seg():
  *    the packets of a transaction in several are executed one by one
  *    into the target memory, the TP's struct udma_resp_seg holding the
@@ -65,9 +66,10 @@
  *  - a response: finds the JFS or jetty of its INI_RC_ID on the device
  *    with a reference and queues the item on its SQ (udma_sq.rsp_list;
  *    the device's bound covers it) unless the SQ is being destroyed
- *    (dropped, rsp_no_sq), then kicks the SQ's work, which hands the
- *    responses to the completer (udma_uboe_sq_drain()) under the SQ's
- *    proc_lock. An SQ no longer found by its ID may be one whose destroy
+ *    (dropped, rsp_no_sq), then hands the responses to the completer
+ *    (udma_uboe_sq_drain()) under the SQ's proc_lock if it can take it
+ *    (the softirq only tries: udma_sq_answered()), else kicks the SQ's
+ *    work, which does. An SQ no longer found by its ID may be one whose destroy
  *    waits for its answers on the device's list (udma_sq_wait_answers()):
  *    the item is queued to it there, under the list's lock; else it is
  *    dropped (rsp_no_sq). SQ destroy purges what is left (counted,
@@ -415,7 +417,7 @@ void udma_uboe_sq_cancel(struct udma_sq *sq)
 {
 	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	if (!st->tx.rtp)
 		return;
 	udma_rtp_cancel(st->tx.rtp, sq, &st->wait);
@@ -474,7 +476,7 @@ static void udma_uboe_sq_send(struct udma_sq *sq)
  */
 bool udma_uboe_sq_resume(struct udma_sq *sq)
 {
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	if (!sq->uboe_tx.tx.rtp)
 		return false;
 	udma_uboe_sq_send(sq);
@@ -818,9 +820,9 @@ void udma_uboe_tp_failed(struct udma_dev *udev, const struct udma_rtp *rtp,
 
 	mutex_lock(&udev->sqs_lock);
 	list_for_each_entry(sq, &udev->sqs, dev_node) {
-		mutex_lock(&sq->proc_lock);
+		udma_sq_lock(sq);
 		udma_comp_tp_failed(sq, rtp, gen);
-		mutex_unlock(&sq->proc_lock);
+		udma_sq_unlock(sq);
 	}
 	mutex_unlock(&udev->sqs_lock);
 }
@@ -861,40 +863,58 @@ static bool udma_uboe_rsp_to_dying(struct udma_dev *udev,
 	return queued;
 }
 
-/* A response: to its SQ's list, for the SQ's work (the completer). */
-static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
+/* Drop the reference udma_uboe_sq_get() took. */
+static void udma_uboe_sq_put(struct ubcore_jfs *jfs, struct ubcore_jetty *jetty)
 {
-	struct ubcore_jetty *jetty;
-	struct ubcore_jfs *jfs;
-	struct udma_sq *sq;
+	if (jfs)
+		ubcore_obj_ref_put(&jfs->obj_ref);
+	else
+		ubcore_obj_ref_put(&jetty->obj_ref);
+}
+
+/*
+ * A response to @sq: to its list, for the completer, which runs here,
+ * from the receive softirq (@softirq, udma_sq_answered()) or, as the
+ * doorbell would, from the receive work: no hop to another worker.
+ */
+static void udma_uboe_rsp_to_sq(struct udma_sq *sq, struct udma_uboe_item *it,
+				bool softirq)
+{
 	bool queued = false;
 
-	sq = udma_uboe_sq_get(udev, it->msg.pkt.rc_id, &jfs, &jetty);
-	if (!sq) {
-		if (udma_uboe_rsp_to_dying(udev, it))
-			return;
-		udma_wire_inc(udev, UDMA_WIRE_RSP_NO_SQ);
-		goto free;
-	}
 	spin_lock_bh(&sq->ring->lock);
 	if (!sq->dying) {
 		udma_uboe_sq_add(sq, it);
 		queued = true;
 	}
 	spin_unlock_bh(&sq->ring->lock);
-	/* completed here, as the doorbell would: no hop to another worker */
-	if (queued)
+	if (!queued) {
+		udma_wire_inc(it->udev, UDMA_WIRE_RSP_NO_SQ);
+		udma_uboe_item_free(it);
+	} else if (softirq) {
+		udma_sq_answered(sq);
+	} else {
 		udma_sq_run(sq);
-	else
+	}
+}
+
+/* A response, in the receive work. */
+static void udma_uboe_rx_rsp(struct udma_dev *udev, struct udma_uboe_item *it)
+{
+	struct ubcore_jetty *jetty;
+	struct ubcore_jfs *jfs;
+	struct udma_sq *sq;
+
+	sq = udma_uboe_sq_get(udev, it->msg.pkt.rc_id, &jfs, &jetty);
+	if (!sq) {
+		if (udma_uboe_rsp_to_dying(udev, it))
+			return;
 		udma_wire_inc(udev, UDMA_WIRE_RSP_NO_SQ);
-	if (jfs)
-		ubcore_obj_ref_put(&jfs->obj_ref);
-	else
-		ubcore_obj_ref_put(&jetty->obj_ref);
-	if (queued)
+		udma_uboe_item_free(it);
 		return;
-free:
-	udma_uboe_item_free(it);
+	}
+	udma_uboe_rsp_to_sq(sq, it, false);
+	udma_uboe_sq_put(jfs, jetty);
 }
 
 /*
@@ -973,16 +993,39 @@ static void udma_uboe_rx_work(struct work_struct *work)
 }
 
 /*
- * May the receive softirq execute @it: a request (a response needs its
- * SQ's proc_lock) whose response is one packet at most (not a READ's
- * data), on a TP its responder could reserve (no waiting for the window
- * in softirq), or on none (UM).
+ * A response, in the receive softirq, taken off @rx->list here: false
+ * when it is left there for the work (its queue is not found while a
+ * queue being destroyed may wait for it: udma_uboe_rsp_to_dying() sleeps).
+ */
+static bool udma_uboe_rx_rsp_softirq(struct udma_dev *udev,
+				     struct udma_uboe_item *it)
+{
+	struct ubcore_jetty *jetty;
+	struct ubcore_jfs *jfs;
+	struct udma_sq *sq;
+
+	sq = udma_uboe_sq_get(udev, it->msg.pkt.rc_id, &jfs, &jetty);
+	if (!sq && READ_ONCE(udev->sqs_dying))
+		return false;
+	udma_uboe_rx_next(&udev->uboe_rx, false);
+	if (!sq) {
+		udma_wire_inc(udev, UDMA_WIRE_RSP_NO_SQ);
+		udma_uboe_item_free(it);
+		return true;
+	}
+	udma_uboe_rsp_to_sq(sq, it, true);
+	udma_uboe_sq_put(jfs, jetty);
+	return true;
+}
+
+/*
+ * May the receive softirq execute the request @it: one whose response is
+ * one packet at most (not a READ's data), on a TP its responder could
+ * reserve (no waiting for the window in softirq), or on none (UM).
  */
 static bool udma_uboe_rx_atomic_ok(struct udma_uboe_item *it)
 {
-	u8 op = it->msg.pkt.ta_opcode;
-
-	if (uboe_ta_is_response(op) || op == UBOE_TA_READ)
+	if (it->msg.pkt.ta_opcode == UBOE_TA_READ)
 		return false;
 	return !it->rtp || udma_rtp_reserve(it->rtp, &it->rtp->seg);
 }
@@ -991,11 +1034,12 @@ static bool udma_uboe_rx_atomic_ok(struct udma_uboe_item *it)
  * The receive softirq executes the requests at the head of the device's
  * list itself, as rxe's responder runs from its receive path: no wake-up
  * of the work between a packet and its CQE, its completion event (a
- * kernel client's NAPI or tasklet runs right after) and its response. It
- * stops at the first item that needs process context, or after
- * UDMA_UBOE_RX_SOFTIRQ_BUDGET items, and the work does the rest. One
- * owner at a time (udma_uboe_rx_own()), so that requests execute in
- * arrival order whoever runs them.
+ * kernel client's NAPI or tasklet runs right after) and its response;
+ * and it completes what the responses answered (udma_sq_answered()), as
+ * rxe's completer. It stops at the first item that needs process
+ * context, or after UDMA_UBOE_RX_SOFTIRQ_BUDGET items, and the work does
+ * the rest. One owner at a time (udma_uboe_rx_own()), so that requests
+ * execute in arrival order whoever runs them.
  */
 static void udma_uboe_rx_run(struct udma_dev *udev)
 {
@@ -1011,6 +1055,11 @@ static void udma_uboe_rx_run(struct udma_dev *udev)
 		it = udma_uboe_rx_next(rx, true);
 		if (!it)
 			return;
+		if (uboe_ta_is_response(it->msg.pkt.ta_opcode)) {
+			if (!udma_uboe_rx_rsp_softirq(udev, it))
+				break;
+			continue;
+		}
 		if (!udma_uboe_rx_atomic_ok(it))
 			break;
 		udma_uboe_rx_next(rx, false);
@@ -1080,14 +1129,15 @@ static void udma_uboe_sq_take(struct udma_sq *sq, struct list_head *list)
  *	completer
  * @sq: the queue; the caller holds @sq->proc_lock (its processor)
  *
- * Process context; may sleep (the completer copies READ data).
+ * Any context: the completer copies READ data, a packet's at a time,
+ * without sleeping.
  */
 void udma_uboe_sq_drain(struct udma_sq *sq)
 {
 	struct udma_uboe_item *it, *tmp;
 	LIST_HEAD(list);
 
-	lockdep_assert_held(&sq->proc_lock);
+	udma_sq_assert_held(sq);
 	if (!READ_ONCE(sq->rsp_len))
 		return;
 	udma_uboe_sq_take(sq, &list);

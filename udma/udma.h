@@ -528,8 +528,14 @@ struct udma_wqe {
  * @proc_lock: held by the one context that runs the requester and the
  *	completer of the SQ (the doorbell caller inline, or @work), and by
  *	state changes, flush and bind, which so never run in the middle of
- *	a WQE. A mutex: a WQE may sleep (copies, target lookups). Taken
- *	before @ring->lock.
+ *	a WQE; bit 0, taken and released by udma_sq_lock(), udma_sq_trylock()
+ *	and udma_sq_unlock() only. Not a mutex: a process-context holder may
+ *	sleep (copies, target lookups, a TP's window), but the receive
+ *	softirq takes it too, with a try that never waits, to complete
+ *	what a response answered (udma_sq_answered()). Taken before
+ *	@ring->lock.
+ * @proc_map: lockdep's view of @proc_lock, a sleeping lock whose only
+ *	softirq use is a trylock
  * @state: the engine's state (enum ubcore_jetty_state), the one it acts
  *	on; @proc_lock. The common part's state follows it.
  * @dying: destroy has begun: nothing queues @work any more. Set under
@@ -575,7 +581,8 @@ struct udma_sq {
 	struct ubcore_jfs *jfs;
 	struct ubcore_jetty *jetty;
 	struct delayed_work work;
-	struct mutex proc_lock;		/* see above */
+	unsigned long proc_lock;	/* see above */
+	struct lockdep_map proc_map;
 	u32 state;
 	bool dying;
 
@@ -828,6 +835,11 @@ int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 void udma_sq_register(struct udma_sq *sq);
 void udma_sq_destroy(struct udma_sq *sq);
 void udma_sq_answer_came(struct udma_sq *sq);
+void udma_sq_lock(struct udma_sq *sq);
+bool udma_sq_trylock(struct udma_sq *sq);
+void udma_sq_unlock(struct udma_sq *sq);
+/* The caller holds @sq's proc_lock. */
+#define udma_sq_assert_held(sq) lockdep_assert(lock_is_held(&(sq)->proc_map))
 int udma_sq_set_state(struct udma_sq *sq, u32 state);
 int udma_sq_flush(struct udma_sq *sq, u32 max_cnt, u32 *first, u32 *cnt);
 int udma_bind_jetty(struct ubcore_jetty *jetty, struct ubcore_tjetty *tjetty);
@@ -838,6 +850,7 @@ int udma_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 
 /* req.c */
 bool udma_sq_process(struct udma_sq *sq, bool inline_budget);
+bool udma_sq_complete(struct udma_sq *sq);
 void udma_wqe_release(struct udma_wqe *wqe);
 
 /* comp.c */
@@ -851,6 +864,7 @@ int udma_engine_init(void);
 void udma_engine_exit(void);
 void udma_sq_kick(struct udma_sq *sq, unsigned long delay);
 void udma_sq_run(struct udma_sq *sq);
+void udma_sq_answered(struct udma_sq *sq);
 void udma_rx_kick(struct work_struct *work);
 void udma_sq_rnr_add(struct udma_sq *sq);
 void udma_sq_rnr_del(struct udma_sq *sq);

@@ -63,12 +63,12 @@ static void engine_doorbell_while_busy(struct kunit *test)
 	struct udma_sq *sq = &fq->jfs.sq;
 
 	fq_post_nops(fq, 2, 5);
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	KUNIT_EXPECT_EQ(test, udma_jfs_doorbell(&fq->jfs.base), 0);
 	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), 0U);
 	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&sq->work) ||
 			  work_busy(&sq->work.work));
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	flush_delayed_work(&sq->work);
 	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), 2U);
 	expect_ctxs(test, fq, 2, 5);
@@ -154,13 +154,13 @@ static void engine_jfr_doorbell_ends_rnr_wait(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, udma_sq_busy(sq));
 
 	/* What udma_sq_rnr_wait() leaves after a first RNR answer. */
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	sq->rnr_wait = true;
 	sq->rnr_left = 6;
 	sq->rnr_tries = 1;
 	sq->rnr_until = jiffies + 100 * HZ;
 	udma_sq_rnr_add(sq);
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 
 	KUNIT_EXPECT_EQ(test, udma_jfs_doorbell(&fq->jfs.base), 0);
 	KUNIT_EXPECT_FALSE(test, fq_poll(fq, &cqe));

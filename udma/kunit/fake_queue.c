@@ -226,8 +226,8 @@ bool fq_process(struct fq *fq, bool inline_budget)
 {
 	bool more;
 
-	mutex_lock(&fq->jfs.sq.proc_lock);
+	udma_sq_lock(&fq->jfs.sq);
 	more = udma_sq_process(&fq->jfs.sq, inline_budget);
-	mutex_unlock(&fq->jfs.sq.proc_lock);
+	udma_sq_unlock(&fq->jfs.sq);
 	return more;
 }

@@ -8,7 +8,8 @@
  *    follows the ring up to UDMA_SQ_WINDOW_MAX, at most that many in
  *    flight, PSNs in order, FENCE waits, an RNR answer sends the head
  *    again alone;
- *  - the completer: responses in any order give CQEs in PSN order, and a
+ *  - the completer: responses in any order give CQEs in PSN order, from
+ *    the receive softirq too when the queue has no processor, and a
  *    response that answers nothing waiting (outside the window, twice,
  *    another queue's, the wrong kind or length) is dropped and counted;
  *    READ data and an atomic's old value of a response land in the
@@ -25,6 +26,7 @@
 #include <linux/workqueue.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/bottom_half.h>
 
 #include "../target.h"
 #include "fake_queue.h"
@@ -161,9 +163,9 @@ static void answer_op(struct fq *fq, u32 i, u8 st, u8 op,
 	udma_resp_init(&rsp, &req, st);
 	rsp.pkt.ta_opcode = op;
 	rsp.payload = payload;
-	mutex_lock(&fq->jfs.sq.proc_lock);
+	udma_sq_lock(&fq->jfs.sq);
 	udma_comp_rcv(&fq->jfs.sq, &rsp);
-	mutex_unlock(&fq->jfs.sq.proc_lock);
+	udma_sq_unlock(&fq->jfs.sq);
 }
 
 static void answer(struct fq *fq, u32 i, u8 st)
@@ -292,14 +294,14 @@ static void msg_completer_drops(struct kunit *test)
 	req.pkt = held->req[1];
 	req.pkt.psn = 5;
 	udma_resp_init(&rsp, &req, UBOE_RSPST_OK);
-	mutex_lock(&fq->jfs.sq.proc_lock);
+	udma_sq_lock(&fq->jfs.sq);
 	udma_comp_rcv(&fq->jfs.sq, &rsp);
 	/* another queue's */
 	req.pkt = held->req[0];
 	req.pkt.rc_id = FQ_JFS_ID + 1;
 	udma_resp_init(&rsp, &req, UBOE_RSPST_OK);
 	udma_comp_rcv(&fq->jfs.sq, &rsp);
-	mutex_unlock(&fq->jfs.sq.proc_lock);
+	udma_sq_unlock(&fq->jfs.sq);
 	KUNIT_EXPECT_EQ(test, fq->jfs.sq.resp_dropped, 2U);
 
 	/* READ data or an old value for a WRITE; a failure not as TAACK */
@@ -325,6 +327,45 @@ static void msg_completer_drops(struct kunit *test)
 	answer(fq, 1, UBOE_RSPST_OPERATION);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	expect_cqes(test, fq, 2, 1, URMA_CR_REM_OPERATION_ERR);
+	expect_no_cqe(test, fq);
+}
+
+/*
+ * The receive softirq completes what responses answered when the queue
+ * has no processor (engine.c, udma_sq_answered()), and leaves it to the
+ * queue's work when it has one: it only tries the queue's proc_lock.
+ */
+static void msg_completer_in_softirq(struct kunit *test)
+{
+	struct fq *fq = msg_fq(test, 16);
+	struct udma_sq *sq = &fq->jfs.sq;
+
+	post_write(fq, 1, 0);
+	post_write(fq, 2, 0);
+	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
+	KUNIT_ASSERT_EQ(test, held->n, 2U);
+
+	answer(fq, 0, UBOE_RSPST_OK);
+	expect_no_cqe(test, fq);
+	local_bh_disable();
+	udma_sq_answered(sq);
+	local_bh_enable();
+	expect_cqes(test, fq, 1, 1, URMA_CR_SUCCESS);
+	expect_no_cqe(test, fq);
+	/* nothing left to send: no work */
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&sq->work));
+
+	answer(fq, 1, UBOE_RSPST_OK);
+	udma_sq_lock(sq);
+	local_bh_disable();
+	KUNIT_EXPECT_FALSE(test, udma_sq_trylock(sq));
+	udma_sq_answered(sq);
+	local_bh_enable();
+	expect_no_cqe(test, fq);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&sq->work));
+	udma_sq_unlock(sq);
+	flush_delayed_work(&sq->work);
+	expect_cqes(test, fq, 2, 1, URMA_CR_SUCCESS);
 	expect_no_cqe(test, fq);
 }
 
@@ -400,9 +441,9 @@ static void msg_rnr_resends_from_head(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq->resp_dropped, 2U);
 	expect_no_cqe(test, fq);
 
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	sq->rnr_until = jiffies + 100 * HZ;
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	WRITE_ONCE(sq->rnr_woken, true);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	KUNIT_ASSERT_EQ(test, held->n, 4U);
@@ -728,10 +769,10 @@ static void msg_destroy_waits_for_answers(struct kunit *test)
 
 	msleep(50);
 	KUNIT_EXPECT_FALSE(test, completion_done(&d->done));
-	mutex_lock(&sq->proc_lock);
+	udma_sq_lock(sq);
 	/* (the hold carrier gives its requests no TP: NULL, generation 0) */
 	udma_comp_tp_failed(sq, NULL, 0);
-	mutex_unlock(&sq->proc_lock);
+	udma_sq_unlock(sq);
 	destroy_ended(test, d);
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(d->took), 50U);
 	KUNIT_EXPECT_LT(test, jiffies_to_msecs(d->took),
@@ -753,6 +794,7 @@ static struct kunit_case udma_msg_cases[] = {
 	KUNIT_CASE(msg_requester_window),
 	KUNIT_CASE(msg_completer_drops),
 	KUNIT_CASE(msg_completer_statuses),
+	KUNIT_CASE(msg_completer_in_softirq),
 	KUNIT_CASE(msg_requester_fence),
 	KUNIT_CASE(msg_rnr_resends_from_head),
 	KUNIT_CASE(msg_completer_places_data),
