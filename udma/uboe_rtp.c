@@ -21,7 +21,9 @@
  * WQE's local memory may be released before the transport's ACK (the
  * transaction's response can overtake it). The packet that takes half
  * the window asks for its ACK (TPH A); the others leave it to the
- * receiver's delayed ACK. Not a message's last packet, as InfiniBand's
+ * receiver's delayed ACK (UDMA_RTP_ACK_DELAY_US, long against a round
+ * trip: every UDMA_RTP_ACK_EVERY packets of a ping-pong rather than one
+ * per packet). Not a message's last packet, as InfiniBand's
  * requester sets AckReq there: a UB request completes on its TAACK, a
  * response of the transaction layer, not on the transport's ACK, which
  * only frees the sender's copies. An ACK right away would cost the
@@ -56,7 +58,8 @@
  * advances, and a cumulative ACK (TPH PSN: the last PSN taken; TPACKH
  * window: the receive queue's room, at most UDMA_RTP_WND) goes out when
  * the packet asks for one (TPH A), every UDMA_RTP_ACK_EVERY packets, or
- * UDMA_RTP_ACK_DELAY_US after the first packet not acknowledged. A packet
+ * UDMA_RTP_ACK_DELAY_US (at most a quarter of the RTO) after the first
+ * packet not acknowledged. A packet
  * before the expected PSN is a duplicate (rtp_dup_drops), dropped and
  * ACKed again (its ACK was lost) by the delayed ACK, one for a burst.
  * One after it within the window came after a hole (rtp_out_of_seq): it
@@ -1184,13 +1187,22 @@ void udma_rtp_cancel(struct udma_rtp *rtp, const void *owner,
 	udma_rtp_release_unlock(rtp, owner);
 }
 
-/* The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers. */
+/*
+ * The delayed ACK: UDMA_RTP_ACK_DELAY_US from the first packet it covers,
+ * or a quarter of the RTO if that is less (a TP whose ACK timeout was
+ * set short: the ACK must come before the peer's RTO, which this end's
+ * stands for).
+ */
 static void udma_rtp_ack_later(struct udma_rtp *rtp)
 {
-	if (!hrtimer_is_queued(&rtp->ack_timer))
-		hrtimer_start(&rtp->ack_timer,
-			      ns_to_ktime(UDMA_RTP_ACK_DELAY_US * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL_SOFT);
+	u64 delay_us;
+
+	if (hrtimer_is_queued(&rtp->ack_timer))
+		return;
+	delay_us = min_t(u64, UDMA_RTP_ACK_DELAY_US,
+			 jiffies_to_usecs(rtp->rto_base) / 4);
+	hrtimer_start(&rtp->ack_timer, ns_to_ktime(delay_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 /**

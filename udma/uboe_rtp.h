@@ -35,8 +35,18 @@ struct udma_dev;
 #define UDMA_RTP_WND		256
 /* The receiver ACKs at least every this many packets... */
 #define UDMA_RTP_ACK_EVERY	16
-/* ...and at the latest this long after the first one it did not ACK. */
-#define UDMA_RTP_ACK_DELAY_US	500
+/*
+ * ...and at the latest this long after the first one it did not ACK. Long
+ * against a round trip, as TCP's delayed ACK: the ACK completes nothing
+ * (a request completes on its TAACK) and a sender that needs it for its
+ * window asks for it (TPH A), so a ping-pong of requests and TAACKs, each
+ * packet of which the delay used to ACK on its own, sends one every
+ * UDMA_RTP_ACK_EVERY packets instead: at 500 us, 40% of the packets
+ * between two guests in write_lat were ACKs, and the median round trip
+ * took twice as long as at 10 ms (docs/uboe-wire.md). Well below the
+ * least RTO (uboe_rto_ms), which the ACK must beat.
+ */
+#define UDMA_RTP_ACK_DELAY_US	10000
 /*
  * The RTO doubles per timeout up to this, or up to the estimate's RTO if
  * that is more (a path slower than this: an RTO below its RTT resends
@@ -242,8 +252,8 @@ struct udma_resp_seg {
  *	of one TP fails the WQEs sent on that one only
  * @fail_gen: @gen of the TP that failed, for @fail_work
  * @rto_timer: retransmits from @tx.una (go-back-N)
- * @ack_timer: the delayed ACK (an hrtimer: UDMA_RTP_ACK_DELAY_US is less
- *	than a jiffy, 4 ms at HZ=250)
+ * @ack_timer: the delayed ACK (an hrtimer: UDMA_RTP_ACK_DELAY_US is not
+ *	rounded to the jiffies, 4 ms at HZ=250)
  * @wait: senders that sleep until they may send (the responder)
  * @tx_owner: the sender whose message is going out in packets, between
  *	its first and its last (they are consecutive PSNs: the receiver

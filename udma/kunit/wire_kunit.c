@@ -78,7 +78,7 @@ static void wire_expect_packets(struct kunit *test, u64 n)
 {
 	struct kapi *k = test->priv;
 
-	msleep(20);
+	msleep(2 * UDMA_RTP_ACK_DELAY_US / USEC_PER_MSEC + 10);
 	KUNIT_EXPECT_EQ(test, wire_data_tx(wire_udev(k)) - wire.tx, n);
 	KUNIT_EXPECT_EQ(test, wire_data_rx(wire_udev(k)) - wire.rx, n);
 }
@@ -121,7 +121,7 @@ static void wire_quiesce(struct udma_dev *udev, u32 tpn)
 		idle = !rtp->tx.nr && !rtp->rx.unacked;
 		spin_unlock_bh(&rtp->lock);
 		if (!idle)
-			msleep(20);
+			msleep(2 * UDMA_RTP_ACK_DELAY_US / USEC_PER_MSEC + 10);
 	}
 }
 
@@ -257,7 +257,7 @@ static u64 wire_wait(struct udma_dev *udev, unsigned int idx, u64 want)
 	int i;
 
 	for (i = 0; i < 250 && v < want; i++) {
-		msleep(20);
+		msleep(2 * UDMA_RTP_ACK_DELAY_US / USEC_PER_MSEC + 10);
 		v = udma_wire_read(udev, idx);
 	}
 	return v;
