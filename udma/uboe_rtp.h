@@ -123,6 +123,10 @@ struct udma_rtp_pkt {
  * @resend: after a timeout, the next packet of @unacked to send again
  *	(go-back-N, at @cwnd's pace); NULL when every unacknowledged packet
  *	went again since (or there was no timeout): new packets wait for it
+ * @recovering: a loss (a NAK's hole, a timeout) shrank @cwnd and the
+ *	packets sent before it are not all acknowledged: another NAK of
+ *	them is the same loss
+ * @recover: @next at that loss: @recovering ends when @una reaches it
  */
 struct udma_rtp_tx {
 	u32 next;
@@ -135,6 +139,8 @@ struct udma_rtp_tx {
 	u32 ssthresh;
 	u32 cwnd_acked;
 	struct udma_rtp_pkt *resend;
+	bool recovering;
+	u32 recover;
 };
 
 /**
@@ -314,6 +320,7 @@ void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
 u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx);
 void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first);
+void udma_rtp_tx_loss(struct udma_rtp_tx *tx);
 struct udma_rtp_pkt *udma_rtp_tx_next_resend(struct udma_rtp_tx *tx);
 u32 udma_rtp_rtt_sample(struct udma_rtp_rtt *e, u32 r_us, u32 g_us);
 u32 udma_rtp_rto_estimate(struct udma_rtp_rtt *e, u32 r_us, u32 g_us,

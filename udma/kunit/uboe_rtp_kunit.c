@@ -234,6 +234,45 @@ static void rtp_tx_recovery(struct kunit *test)
 }
 
 /*
+ * A NAK's hole halves the window and the threshold, once for the packets
+ * sent before it (later NAKs of them are the same loss), not below
+ * UDMA_RTP_SSTHRESH_MIN; the next loss counts once they are all
+ * acknowledged; a timeout during it starts one of its own.
+ */
+static void rtp_tx_nak_loss(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+
+	udma_rtp_tx_init(&tx);
+	rtp_queue_n(test, &tx, 64);
+	udma_rtp_tx_loss(&tx);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT / 2);
+	KUNIT_EXPECT_EQ(test, tx.ssthresh, (u32)UDMA_RTP_CWND_INIT / 2);
+	udma_rtp_tx_loss(&tx);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_CWND_INIT / 2);
+	/* one of them still out: the same loss */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 62, UDMA_RTP_WND), 63U);
+	KUNIT_EXPECT_TRUE(test, tx.recovering);
+	udma_rtp_tx_loss(&tx);
+	KUNIT_EXPECT_EQ(test, tx.ssthresh, (u32)UDMA_RTP_CWND_INIT / 2);
+	/* all in: the next NAK is a new loss */
+	rtp_queue_n(test, &tx, 8);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 63, UDMA_RTP_WND), 1U);
+	KUNIT_EXPECT_FALSE(test, tx.recovering);
+	tx.cwnd = 20;
+	udma_rtp_tx_loss(&tx);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, (u32)UDMA_RTP_SSTHRESH_MIN);
+	KUNIT_EXPECT_EQ(test, tx.recover, 72U);
+	/* a timeout during the recovery: a window of 1, a recovery point */
+	rtp_queue_n(test, &tx, 4);
+	udma_rtp_tx_timeout(&tx, true);
+	KUNIT_EXPECT_EQ(test, tx.cwnd, 1U);
+	KUNIT_EXPECT_EQ(test, tx.recover, 76U);
+	udma_rtp_tx_purge(&tx);
+	KUNIT_EXPECT_FALSE(test, tx.recovering);
+}
+
+/*
  * The ACK's RTT sample (Karn): the send time of the newest packet it
  * acknowledges, 0 when it acknowledges any that was resent.
  */
@@ -598,6 +637,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_tx_ack_sample),
 	KUNIT_CASE(rtp_tx_cwnd),
 	KUNIT_CASE(rtp_tx_recovery),
+	KUNIT_CASE(rtp_tx_nak_loss),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_nak_due),
 	KUNIT_CASE(rtp_rx_reorder),
