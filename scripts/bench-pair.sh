@@ -25,27 +25,11 @@ esac
 ub_bench_build urma_perftest urma_admin
 out=$UB_TOP/build/bench-pair
 limit=${UB_BENCH_TIMEOUT:-3600}
-ub_log "booting two stock-kernel guests (takes some minutes under TCG)"
-# 1024 MiB a guest: the bandwidth runs pin their buffers, the stock kernel
-# has no kmemleak or KASAN to feed. 2 vCPUs a guest, as make bench's
-# guest: with one, the latency tests' busy-polling client and the kernel's
-# receive work (udma's works, rxe's tasklets) take turns by the scheduler
-# tick, and 5000 write_lat round trips took minutes. The pair's judgement (scripts/
-# summarize.py) is for make check; here the benchmark's own result counts.
 UB_KERNEL_EXTRA="${UB_KERNEL_EXTRA:-} UB_BENCH_LAT_ITERS=${UB_BENCH_LAT_ITERS:-5000}"
 UB_KERNEL_EXTRA+=" UB_BENCH_BW_ITERS=${UB_BENCH_BW_ITERS:-2000}"
-UB_KERNEL_EXTRA=$UB_KERNEL_EXTRA UB_PAIR_TIMEOUT=$limit UB_PAIR_CASE_TIMEOUT=$((limit - 300)) \
-	UB_PAIR_MEM=${UB_PAIR_MEM:-1024} UB_PAIR_SMP=${UB_PAIR_SMP:-2} \
-	"$UB_TOP/scripts/pair-run.sh" --kernel stock "$out" "$UB_TOP/tests/pair/bench-pair.sh" \
-	> "$out.log" 2>&1 || :
-for role in a b; do
-	if ! grep -qx "PASS bench-pair" "$out/$role/results.txt" 2>/dev/null; then
-		tail -30 "$out/$role/cases/bench-pair.log" 2>/dev/null || :
-		ub_log "guest $role: $(cat "$out/$role/results.txt" 2>/dev/null || echo 'no result')"
-		ub_log "log $out/$role/cases/bench-pair.log, console $out/$role/console.log"
-		failed=1
-	fi
-done
+failed=
+UB_KERNEL_EXTRA=$UB_KERNEL_EXTRA ub_stock_pair "$out" "$UB_TOP/tests/pair/bench-pair.sh" "$limit" ||
+	failed=1
 # The table of what was measured, also when a run failed.
 rc=0
 python3 "$UB_TOP/scripts/bench_pair_table.py" "$out/b/bench" --json "$out/results.json" || rc=$?

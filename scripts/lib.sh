@@ -58,6 +58,34 @@ ub_bench_build() {
 	cmake --build "$UB_TOP/build" -j"$(nproc)" --target "$@" > /dev/null
 }
 
+# ub_stock_pair OUT SCRIPT LIMIT: SCRIPT (tests/pair/NAME.sh) in two
+# stock-kernel guests joined by one QEMU link (scripts/pair-run.sh),
+# each guest's whole run at most LIMIT seconds; its messages in OUT.log.
+# 1024 MiB a guest: the bandwidth runs pin their buffers, the stock kernel
+# has no kmemleak or KASAN to feed. 2 vCPUs a guest: with one, a latency
+# test's busy-polling client and the kernel's receive work (udma's works,
+# rxe's tasklets) take turns by the scheduler tick. The pair's judgement
+# (scripts/summarize.py) is for make check; here the script's own result
+# counts: returns 1, with the tail of its log, unless it passed in both.
+ub_stock_pair() {
+	local out=$1 script=$2 limit=$3 name role rc=0
+	name=$(basename "$script" .sh)
+	ub_log "booting two stock-kernel guests (takes some minutes under TCG)"
+	UB_PAIR_TIMEOUT=$limit UB_PAIR_CASE_TIMEOUT=$((limit - 300)) \
+		UB_PAIR_MEM=${UB_PAIR_MEM:-1024} UB_PAIR_SMP=${UB_PAIR_SMP:-2} \
+		"$UB_TOP/scripts/pair-run.sh" --kernel stock "$out" "$script" \
+		> "$out.log" 2>&1 || :
+	for role in a b; do
+		if ! grep -qx "PASS $name" "$out/$role/results.txt" 2>/dev/null; then
+			tail -30 "$out/$role/cases/$name.log" 2>/dev/null || :
+			ub_log "guest $role: $(cat "$out/$role/results.txt" 2>/dev/null || echo 'no result')"
+			ub_log "log $out/$role/cases/$name.log, console $out/$role/console.log"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
 # Kernel release of a build directory (e.g. 6.1.0-57-amd64).
 ub_kernel_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \

@@ -24,20 +24,11 @@ esac
 
 ub_bench_build urma_perftest urma_admin
 out=$UB_TOP/build/trace-pair
-ub_log "booting two stock-kernel guests (takes some minutes under TCG)"
 extra="${UB_KERNEL_EXTRA:-}"
 for v in UB_TRACE_TEST UB_TRACE_ITERS UB_TRACE_SIZE UB_TRACE_MTU; do
 	[ -z "${!v:-}" ] || extra+=" $v=${!v}"
 done
-UB_KERNEL_EXTRA=$extra UB_PAIR_TIMEOUT=1500 UB_PAIR_CASE_TIMEOUT=1200 \
-	UB_PAIR_MEM=${UB_PAIR_MEM:-1024} UB_PAIR_SMP=${UB_PAIR_SMP:-2} \
-	"$UB_TOP/scripts/pair-run.sh" --kernel stock "$out" "$UB_TOP/tests/pair/trace-pair.sh" \
-	> "$out.log" 2>&1 || :
-for role in a b; do
-	if ! grep -qx "PASS trace-pair" "$out/$role/results.txt" 2>/dev/null; then
-		tail -30 "$out/$role/cases/trace-pair.log" 2>/dev/null || :
-		ub_die "guest $role: $(cat "$out/$role/results.txt" 2>/dev/null || echo 'no result'); log $out/$role/cases/trace-pair.log"
-	fi
-done
+UB_KERNEL_EXTRA=$extra ub_stock_pair "$out" "$UB_TOP/tests/pair/trace-pair.sh" 1500 ||
+	ub_die "the traced run failed"
 python3 "$UB_TOP/scripts/trace_summary.py" --json "$out/results.json" \
 	"$out/a/trace" "$out/b/trace"
