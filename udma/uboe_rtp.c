@@ -19,9 +19,11 @@
  * WQE: a packet may be a response (READ data the target may have changed
  * since, an atomic's old value that must not be computed twice), and the
  * WQE's local memory may be released before the transport's ACK (the
- * transaction's response can overtake it). The packet that takes half
- * the window asks for its ACK (TPH A); the others leave it to the
- * receiver's delayed ACK (UDMA_RTP_ACK_DELAY_US, long against a round
+ * transaction's response can overtake it). Once half the window is in
+ * flight, a packet on each quarter window's PSN and the one that fills
+ * the window ask for the ACK (TPH A, udma_rtp_tx_ack_wanted()); the others
+ * leave it to the receiver's ACK every UDMA_RTP_ACK_EVERY packets and
+ * its delayed ACK (UDMA_RTP_ACK_DELAY_US, long against a round
  * trip: every UDMA_RTP_ACK_EVERY packets of a ping-pong rather than one
  * per packet). Not a message's last packet, as InfiniBand's
  * requester sets AckReq there: a UB request completes on its TAACK, a
@@ -373,6 +375,30 @@ u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx)
 	return min(tx->wnd, tx->cwnd);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_limit);
+
+/**
+ * udma_rtp_tx_ack_wanted() - does a packet just queued ask for an ACK
+ * @tx: the state, with the packet queued
+ * @psn: the packet's PSN
+ *
+ * The receiver ACKs every UDMA_RTP_ACK_EVERY packets by itself; the
+ * sender asks (TPH A) only so that its window opens before it runs out:
+ * once half the window is in flight, on every quarter window's PSN and on
+ * the packet that fills it. Asking on every packet past the half, as it
+ * did, made a bulk transfer's receiver ACK each packet, one skb each way
+ * per data packet that trains had not amortised.
+ *
+ * Return: true when the packet is to carry TPH A.
+ */
+bool udma_rtp_tx_ack_wanted(const struct udma_rtp_tx *tx, u32 psn)
+{
+	u32 limit = udma_rtp_tx_limit(tx);
+
+	if (tx->nr < limit / 2)
+		return false;
+	return tx->nr >= limit || psn % max(limit / 4, 1U) == 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_ack_wanted);
 
 /**
  * udma_rtp_tx_room() - may a new packet be sent
@@ -1128,8 +1154,8 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	udma_rtp_tx_queue(&rtp->tx, p);
 	p->sent_ns = ktime_get_ns();
 	p->resent = false;
-	/* half the window out: ask for the ACK that opens it */
-	if (rtp->tx.nr >= udma_rtp_tx_limit(&rtp->tx) / 2)
+	/* half the window out: ask for the ACKs that open it */
+	if (udma_rtp_tx_ack_wanted(&rtp->tx, p->pkt.psn))
 		p->pkt.ack_req = true;
 	ret = b ? udma_uboe_batch_add(b, &rtp->peer, &p->pkt) :
 		  udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);

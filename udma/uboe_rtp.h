@@ -319,6 +319,7 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
 u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx);
+bool udma_rtp_tx_ack_wanted(const struct udma_rtp_tx *tx, u32 psn);
 void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first);
 void udma_rtp_tx_loss(struct udma_rtp_tx *tx);
 struct udma_rtp_pkt *udma_rtp_tx_next_resend(struct udma_rtp_tx *tx);

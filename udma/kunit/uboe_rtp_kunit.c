@@ -273,6 +273,39 @@ static void rtp_tx_nak_loss(struct kunit *test)
 }
 
 /*
+ * Which packets ask for an ACK (TPH A): none in the first half of the
+ * window, then the quarter window's PSNs and the one that fills it (the
+ * receiver ACKs every UDMA_RTP_ACK_EVERY packets itself); with a window
+ * of one, each packet.
+ */
+static void rtp_tx_ack_wanted(struct kunit *test)
+{
+	u32 asked[UDMA_RTP_CWND_INIT], n = 0, i;
+	struct udma_rtp_tx tx;
+
+	udma_rtp_tx_init(&tx);
+	for (i = 0; i < UDMA_RTP_CWND_INIT; i++) {
+		rtp_queue_n(test, &tx, 1);
+		if (udma_rtp_tx_ack_wanted(&tx, i))
+			asked[n++] = i;
+	}
+	KUNIT_ASSERT_EQ(test, n, 3U);
+	KUNIT_EXPECT_EQ(test, asked[0], UDMA_RTP_CWND_INIT / 2U);
+	KUNIT_EXPECT_EQ(test, asked[1], UDMA_RTP_CWND_INIT * 3U / 4);
+	KUNIT_EXPECT_EQ(test, asked[2], UDMA_RTP_CWND_INIT - 1U);
+	udma_rtp_tx_purge(&tx);
+
+	tx.cwnd = 1;
+	rtp_queue_n(test, &tx, 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_ack_wanted(&tx, tx.next - 1));
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, tx.next - 1, UDMA_RTP_WND),
+			1U);
+	rtp_queue_n(test, &tx, 1);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_ack_wanted(&tx, tx.next - 1));
+	udma_rtp_tx_purge(&tx);
+}
+
+/*
  * The ACK's RTT sample (Karn): the send time of the newest packet it
  * acknowledges, 0 when it acknowledges any that was resent.
  */
@@ -638,6 +671,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_tx_cwnd),
 	KUNIT_CASE(rtp_tx_recovery),
 	KUNIT_CASE(rtp_tx_nak_loss),
+	KUNIT_CASE(rtp_tx_ack_wanted),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_nak_due),
 	KUNIT_CASE(rtp_rx_reorder),
