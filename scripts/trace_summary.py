@@ -56,59 +56,87 @@ def wake_class(comm, test_comm):
     return "other"
 
 
-def parse_trace(lines, test_comm=""):
-    """The events of an ftrace text dump: counts, wake-up latencies, idle
-    time per CPU and the silent gaps."""
-    calls, works, wakes = {}, {}, {}
-    wake_lat = {}
-    pending = {}            # pid -> (timestamp of its wake-up, class)
-    cur = {}                # cpu -> (idle?, since)
-    idle = {}               # cpu -> idle seconds
-    seen = {}               # cpu -> seconds from its first switch
-    first = last = None
-    gaps = []
+def parse_events(lines):
+    """(cpu, timestamp, what) of each event line of an ftrace text dump."""
     for line in lines:
         if line.startswith("#"):
             continue
         m = LINE.match(line)
-        if not m:
-            continue
-        cpu, ts, what = int(m.group(3)), float(m.group(5)), m.group(6)
-        if last is not None and (ts - last) * 1e6 > GAP_US:
+        if m:
+            yield int(m.group(3)), float(m.group(5)), m.group(6)
+
+
+def call_name(what):
+    """The function of a function-tracer line, or None for an event."""
+    head = what.split(" ", 1)[0]
+    return None if head.endswith(":") else what.split(" <-", 1)[0].strip()
+
+
+def test_window(events):
+    """From the first to the last doorbell (the test's posts): the test's
+    loop, without its set-up and exchange, in which it sleeps. The whole
+    trace when no doorbell was traced."""
+    bells = [ts for _, ts, what in events if (call_name(what) or "").endswith("_doorbell")]
+    if bells:
+        return bells[0], bells[-1]
+    stamps = [ts for _, ts, _ in events]
+    return (stamps[0], stamps[-1]) if stamps else (0.0, 0.0)
+
+
+def parse_trace(lines, test_comm=""):
+    """The events of an ftrace text dump within the test's window
+    (test_window()): counts, wake-up latencies, idle time per CPU and the
+    silent gaps."""
+    events = list(parse_events(lines))
+    w0, w1 = test_window(events)
+    calls, works, wakes = {}, {}, {}
+    wake_lat = {}
+    pending = {}            # pid -> (timestamp of its wake-up, class)
+    cur = {}                # cpu -> (idle?, since)
+    idle = {}               # cpu -> idle seconds in the window
+    seen = {}               # cpu -> seconds in the window, from its first switch
+    last = None
+    gaps = []
+
+    def account(cpu, until):
+        was_idle, since = cur[cpu]
+        t = max(0.0, min(until, w1) - max(since, w0))
+        seen[cpu] = seen.get(cpu, 0.0) + t
+        if was_idle:
+            idle[cpu] = idle.get(cpu, 0.0) + t
+
+    for cpu, ts, what in events:
+        inside = w0 <= ts <= w1
+        if inside and last is not None and (ts - last) * 1e6 > GAP_US:
             gaps.append((ts - last) * 1e6)
-        if first is None:
-            first = ts
-        last = ts if last is None else max(last, ts)
+        if inside:
+            last = ts
         if what.startswith("sched_wakeup:") or what.startswith("sched_wakeup_new:"):
             f = dict(FIELD.findall(what))
-            pid = int(f.get("pid", -1))
             cls = wake_class(f.get("comm", ""), test_comm)
-            wakes[cls] = wakes.get(cls, 0) + 1
-            pending.setdefault(pid, (ts, cls))
+            if inside:
+                wakes[cls] = wakes.get(cls, 0) + 1
+                pending.setdefault(int(f.get("pid", -1)), (ts, cls))
         elif what.startswith("sched_switch:"):
-            f = dict(FIELD.findall(what))
-            nxt = int(f.get("next_pid", -1))
+            nxt = int(dict(FIELD.findall(what)).get("next_pid", -1))
             if nxt in pending:
                 t0, cls = pending.pop(nxt)
                 wake_lat.setdefault(cls, []).append((ts - t0) * 1e6)
-            was = cur.get(cpu)
-            if was is not None:
-                if was[0]:
-                    idle[cpu] = idle.get(cpu, 0.0) + ts - was[1]
-                seen[cpu] = seen.get(cpu, 0.0) + ts - was[1]
+            if cpu in cur:
+                account(cpu, ts)
             cur[cpu] = (nxt == 0, ts)
+        elif not inside:
+            continue
         elif what.startswith("workqueue_execute_start:"):
             fn = what.rsplit("function ", 1)[-1].strip()
             works[fn] = works.get(fn, 0) + 1
-        elif ":" not in what.split(" ", 1)[0]:
-            fn = what.split(" <-", 1)[0].strip()
+        elif call_name(what):
+            fn = call_name(what)
             calls[fn] = calls.get(fn, 0) + 1
-    for cpu, (is_idle, since) in cur.items():
-        if is_idle:
-            idle[cpu] = idle.get(cpu, 0.0) + last - since
-        seen[cpu] = seen.get(cpu, 0.0) + last - since
+    for cpu in cur:
+        account(cpu, w1)
     return {
-        "span_s": (last - first) if first is not None else 0.0,
+        "span_s": w1 - w0,
         "calls": calls,
         "works": works,
         "wakeups": wakes,
@@ -172,7 +200,7 @@ def report(res, out):
     n = res["iters"] or 1
     per = lambda v: f"{v / n:8.2f}"  # noqa: E731
     out.write(f"== guest {res['role']}: {res['test']}, {res['iters']} iterations, "
-              f"{res['span_s']:.3f} s traced\n")
+              f"{res['span_s']:.3f} s from its first post to its last\n")
     out.write("  per iteration:\n")
     for k in WIRE_ROWS:
         if k in res["wire"]:

@@ -19,17 +19,22 @@ sys.path.insert(0, os.path.join(TOP, "tests", "summarize"))
 import gtest_compat  # noqa: E402
 import trace_summary  # noqa: E402
 
-# Two CPUs. cpu0 idles from 10.000000 to 10.000400, then runs the
-# kworker woken at 10.000100 (300 us to run); cpu1 runs the test's
-# process, woken at 10.000500 and running at 10.000550 (50 us). Nothing
-# is logged from 10.000600 to 10.003600: one silent gap of 3 ms.
+# Two CPUs. The test's set-up at 9.0 (before its first post, at
+# 10.000000) does not count, nor its gap of a second. In the window, up to
+# the last post at 10.004000: cpu0 idles from 10.000000 to 10.000400,
+# then runs the kworker woken at 10.000100 (300 us to run); cpu1 runs the
+# test's process, woken at 10.000500 and running at 10.000550 (50 us).
+# Nothing is logged from 10.000600 to 10.003600: one silent gap of 3 ms.
 TRACE = """\
 # tracer: function
 #
 #           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
 #              | |         |   |||||     |         |
+   urma_perftest-300     [001] .....     9.000000: udp_rcv <-ip_protocol_deliver_rcu
+   urma_perftest-300     [001] d..2.     9.000000: sched_wakeup: comm=kworker/1:1 pid=77 prio=120 target_cpu=001
           <idle>-0       [000] d..2.    10.000000: sched_switch: prev_comm=kworker/0:1 prev_pid=9 prev_prio=120 prev_state=I ==> next_comm=swapper/0 next_pid=0 next_prio=120
           <idle>-0       [001] d..2.    10.000000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=urma_perftest next_pid=300 next_prio=120
+   urma_perftest-300     [001] .....    10.000000: udma_jfs_doorbell <-uburma_ioctl
           <idle>-0       [000] d.s2.    10.000100: udp_rcv <-ip_protocol_deliver_rcu
           <idle>-0       [000] d.s2.    10.000100: udma_uboe_rx_data <-udp_queue_rcv_one_skb
           <idle>-0       [000] d.s4.    10.000100: sched_wakeup: comm=kworker/0:1H pid=45 prio=100 target_cpu=000
@@ -43,6 +48,7 @@ TRACE = """\
    urma_perftest-300     [001] .....    10.000600: udma_jfs_doorbell <-uburma_ioctl
    urma_perftest-300     [001] .....    10.003600: udma_jfs_doorbell <-uburma_ioctl
     kworker/0:1H-45      [000] d..2.    10.004000: sched_switch: prev_comm=kworker/0:1H prev_pid=45 prev_prio=100 prev_state=I ==> next_comm=swapper/0 next_pid=0 next_prio=120
+   urma_perftest-300     [001] .....    10.004000: udma_jfs_doorbell <-uburma_ioctl
 """
 
 STATS_BEFORE = """udma0 wire:
@@ -68,7 +74,7 @@ class TraceSummary(unittest.TestCase):
     def test_counts_calls_and_works(self):
         self.assertEqual(self.res["calls"], {"udp_rcv": 1, "udma_uboe_rx_data": 1,
                                              "udma_sq_process": 1, "start_xmit": 1,
-                                             "udma_jfs_doorbell": 2})
+                                             "udma_jfs_doorbell": 4})
         self.assertEqual(self.res["works"], {"udma_sq_work": 1})
 
     def test_wakeups_by_class_and_latency(self):
@@ -88,6 +94,13 @@ class TraceSummary(unittest.TestCase):
         self.assertEqual(g["n"], 1)
         self.assertAlmostEqual(g["max_us"], 3000.0, places=3)
         self.assertAlmostEqual(self.res["span_s"], 0.004, places=9)
+
+    def test_window_is_first_to_last_post(self):
+        events = list(trace_summary.parse_events(TRACE.splitlines()))
+        self.assertEqual(trace_summary.test_window(events), (10.0, 10.004))
+        # no post: the whole trace
+        quiet = [e for e in events if not e[2].startswith("udma_jfs_doorbell")]
+        self.assertEqual(trace_summary.test_window(quiet), (9.0, 10.004))
 
     def test_percentile_nearest_rank(self):
         vals = list(range(1, 11))
@@ -120,7 +133,7 @@ class TraceSummary(unittest.TestCase):
         text = out.getvalue()
         self.assertIn("guest b: write_lat, 2 iterations", text)
         self.assertIn("    3.00  wire tx_packets", text)
-        self.assertIn("    1.00  call udma_jfs_doorbell", text)
+        self.assertIn("    2.00  call udma_jfs_doorbell", text)
         with open(js) as f:
             self.assertEqual(json.load(f)[0]["wire"]["rx_packets"], 4)
 
