@@ -31,8 +31,14 @@
 #define IPOURMA_MTU_MIN		68
 #define IPOURMA_MTU_MAX		4094
 #define IPOURMA_MTU_DEFAULT	IPOURMA_MTU_MAX
-/* One message: the header and the largest packet, 4096 bytes. */
+/* One UM message: the header and the largest packet, 4096 bytes. */
 #define IPOURMA_MSG_MAX		(IPOURMA_MTU_MAX + IPOURMA_HDR_LEN)
+/*
+ * One RM message: the header and the largest IPv6 packet without a jumbo
+ * option (a TSO skb of TCP, or one GRO merged elsewhere and forwarded).
+ */
+#define IPOURMA_RM_PKT_MAX	(IPV6_MAXPLEN + sizeof(struct ipv6hdr))
+#define IPOURMA_RM_MSG_MAX	(IPOURMA_RM_PKT_MAX + IPOURMA_HDR_LEN)
 /* The first well-known jetty; EID index i uses jetty 32 + i (7.2 #5). */
 #define IPOURMA_JETTY_BASE	32
 /*
@@ -43,8 +49,21 @@
  */
 #define IPOURMA_RX_DEPTH	128
 #define IPOURMA_TX_DEPTH	256
-/* SGEs of a SEND: the header, then the packet (a linear skb). */
+/* RM: receive buffers of IPOURMA_RM_MSG_MAX bytes per well-known jetty. */
+#define IPOURMA_RM_RX_DEPTH	64
+/* UM: SGEs of a SEND: the header, then the packet (a linear skb). */
 #define IPOURMA_TX_SGE		2
+/* RM: the header, the skb's head and its fragments, at most. */
+#define IPOURMA_RM_TX_SGE	(2 + MAX_SKB_FRAGS)
+/* RM: peers whose messages timed out that one TX recovery forgets */
+#define IPOURMA_TX_DEAD_MAX	4
+/*
+ * RM: the pages a large packet is received into, reused once the stack
+ * freed them (4 MiB with 4 KiB pages: 64 messages of 64 KiB).
+ */
+#define IPOURMA_RX_PAGES	1024
+/* RM: bytes of a large packet received into the skb's head; the rest in pages */
+#define IPOURMA_RX_HEAD		256
 /* Completion records taken per ubcore_poll_jfc() call. */
 #define IPOURMA_POLL_BATCH	16
 
@@ -57,7 +76,11 @@ struct ipourma_hdr {
 } __packed;
 
 void ipourma_hdr_write(void *buf, __be16 proto);
-int ipourma_hdr_parse(const void *buf, u32 len);
+int ipourma_hdr_parse(const void *buf, u32 len, u32 max);
+
+struct virtio_net_hdr;
+u64 ipourma_meta_pack(const struct virtio_net_hdr *vh);
+int ipourma_meta_unpack(u64 imm, struct virtio_net_hdr *vh);
 
 /* Data-plane counters; query_ipourma_stats prints them by these names. */
 enum ipourma_stat {
@@ -71,6 +94,10 @@ enum ipourma_stat {
 	IPOURMA_STAT_TX_DROP_PEER,
 	IPOURMA_STAT_TX_QUEUE_STOP,
 	IPOURMA_STAT_TX_QUEUE_WAKE,
+	IPOURMA_STAT_TX_GSO,
+	IPOURMA_STAT_TX_LINEARIZED,
+	IPOURMA_STAT_TX_DROP_OFFLOAD,
+	IPOURMA_STAT_TX_RECOVER,
 	IPOURMA_STAT_RX_PACKETS,
 	IPOURMA_STAT_RX_BYTES,
 	IPOURMA_STAT_RX_COMP_ERR,
@@ -78,6 +105,9 @@ enum ipourma_stat {
 	IPOURMA_STAT_RX_NO_SKB,
 	IPOURMA_STAT_RX_STALE,
 	IPOURMA_STAT_RX_POST_ERR,
+	IPOURMA_STAT_RX_GSO,
+	IPOURMA_STAT_RX_BAD_META,
+	IPOURMA_STAT_RX_PAGE_ALLOC,
 	IPOURMA_STAT_PEER_IMPORT,
 	IPOURMA_STAT_PEER_IMPORT_ERR,
 	IPOURMA_STAT_PEER_AGED,
@@ -187,6 +217,8 @@ int ipourma_peer_enqueue(struct ipourma_peer_cache *c,
 			 const struct in6_addr *eid, u32 jetty_id,
 			 struct sk_buff *skb);
 u32 ipourma_peer_age(struct ipourma_peer_cache *c, unsigned long now);
+bool ipourma_peer_forget(struct ipourma_peer_cache *c,
+			 const struct in6_addr *eid);
 void ipourma_peer_cache_flush(struct ipourma_peer_cache *c);
 
 /**
@@ -211,7 +243,7 @@ void ipourma_addr_diff(const struct ipourma_eids *have,
  * @eid: the EID
  * @jfr: the jetty's JFR
  * @jetty: the well-known jetty
- * @rx_buf: IPOURMA_RX_DEPTH buffers of IPOURMA_MSG_MAX bytes (vmalloc)
+ * @rx_buf: the netdev's @rx_depth buffers of @msg_max bytes (vmalloc)
  * @rx_seg: @rx_buf registered (local access only)
  * @rcu: frees it after the NAPI poll and xmit readers
  */
@@ -257,6 +289,25 @@ struct ipourma_ep {
  * @jfc_tx: send completions (the JFS's and the jetties' send side)
  * @jfc_rx: receive completions of every well-known jetty
  * @jfs: the JFS every packet is sent from
+ * @rm: the netdev's packets travel as RM messages (module parameter
+ *	trans_mode): up to IPOURMA_RM_PKT_MAX bytes a packet (TSO), checksum
+ *	and segmentation left to the receiver as SEND_IMM's immediate data;
+ *	else UM, one packet of at most the MTU a message. Constant.
+ * @msg_max: the longest message, the header included (constant)
+ * @rx_depth: receive buffers per well-known jetty (constant)
+ * @tx_max_sge: SGEs of a SEND at most: the JFS's (constant)
+ * @tx_recover_work: makes the JFS anew after it went to ERROR (a peer
+ *	stopped answering): under rtnl_lock, with xmit and NAPI stopped
+ * @tx_dead: the destinations of the packets that timed out, for the
+ *	recovery to forget (written by the NAPI poll, read by the recovery
+ *	with NAPI disabled)
+ * @tx_dead_cnt: entries of @tx_dead
+ * @rx_pages: RM: IPOURMA_RX_PAGES pages a large packet's bytes are copied
+ *	into, each holding a reference of its own: one the stack no longer
+ *	holds is used again, without the allocator (which zeroes every page
+ *	it hands out under init_on_alloc, Debian's default); the NAPI poll
+ *	only (kcalloc'd; NULL in UM)
+ * @rx_page_next: the entry of @rx_pages to use next (the NAPI poll)
  * @lin_seg: the kernel's linear map, registered local-only
  *	(ubcore_register_linear_seg()): the SGEs of a packet name its skb
  * @tx_hdr: the IPoURMA header every packet starts with (kmalloc'd, in
@@ -296,6 +347,15 @@ struct ipourma_priv {
 	struct ubcore_jfc *jfc_tx;
 	struct ubcore_jfc *jfc_rx;
 	struct ubcore_jfs *jfs;
+	bool rm;
+	u32 msg_max;
+	u32 rx_depth;
+	u32 tx_max_sge;
+	struct work_struct tx_recover_work;
+	struct in6_addr tx_dead[IPOURMA_TX_DEAD_MAX];
+	u32 tx_dead_cnt;
+	struct page **rx_pages;
+	u32 rx_page_next;
 	struct ubcore_target_seg *lin_seg;
 	__be16 *tx_hdr;
 	struct sk_buff *tx_skb[IPOURMA_TX_DEPTH];
@@ -328,6 +388,7 @@ void ipourma_addr_unregister(void);
 
 /* dp.c */
 int ipourma_dp_init(struct ipourma_priv *priv);
+void ipourma_tx_recover_work(struct work_struct *work);
 void ipourma_dp_fini(struct ipourma_priv *priv);
 int ipourma_ep_create(struct ipourma_priv *priv, u32 idx,
 		      const struct in6_addr *eid);

@@ -26,6 +26,12 @@ static unsigned int peer_age_secs = 300;
 module_param(peer_age_secs, uint, 0444);
 MODULE_PARM_DESC(peer_age_secs, "seconds an unused peer jetty stays imported (default 300)");
 
+/* How packets travel: "um" (one packet a UM message) or "rm" (TSO). */
+static char *trans_mode = "um";
+module_param(trans_mode, charp, 0444);
+MODULE_PARM_DESC(trans_mode, "um: each packet a UM SEND (UMDK's way, default); rm: RM SENDs of up to 64 KiB packets, with TSO and checksum offload (every host must use rm)");
+static bool ipourma_rm;
+
 /*
  * The netdevs' frees (ipourma_free_work()) and the peers' imports: an
  * import may wait seconds for a peer that does not answer, so imports run
@@ -45,6 +51,10 @@ const char * const ipourma_stat_names[IPOURMA_STAT_MAX] = {
 	[IPOURMA_STAT_TX_DROP_PEER] = "tx_dropped_peer",
 	[IPOURMA_STAT_TX_QUEUE_STOP] = "tx_queue_stopped",
 	[IPOURMA_STAT_TX_QUEUE_WAKE] = "tx_queue_woken",
+	[IPOURMA_STAT_TX_GSO] = "tx_gso_packets",
+	[IPOURMA_STAT_TX_LINEARIZED] = "tx_linearized",
+	[IPOURMA_STAT_TX_DROP_OFFLOAD] = "tx_dropped_offload",
+	[IPOURMA_STAT_TX_RECOVER] = "tx_recoveries",
 	[IPOURMA_STAT_RX_PACKETS] = "rx_packets",
 	[IPOURMA_STAT_RX_BYTES] = "rx_bytes",
 	[IPOURMA_STAT_RX_COMP_ERR] = "rx_completion_errors",
@@ -52,6 +62,9 @@ const char * const ipourma_stat_names[IPOURMA_STAT_MAX] = {
 	[IPOURMA_STAT_RX_NO_SKB] = "rx_no_skb",
 	[IPOURMA_STAT_RX_STALE] = "rx_stale",
 	[IPOURMA_STAT_RX_POST_ERR] = "rx_post_errors",
+	[IPOURMA_STAT_RX_GSO] = "rx_gso_packets",
+	[IPOURMA_STAT_RX_BAD_META] = "rx_bad_offload",
+	[IPOURMA_STAT_RX_PAGE_ALLOC] = "rx_pages_allocated",
 	[IPOURMA_STAT_PEER_IMPORT] = "peer_imports",
 	[IPOURMA_STAT_PEER_IMPORT_ERR] = "peer_import_errors",
 	[IPOURMA_STAT_PEER_AGED] = "peer_aged",
@@ -121,12 +134,14 @@ static void ipourma_get_stats64(struct net_device *ndev,
 		       ipourma_stat(priv, IPOURMA_STAT_TX_POST_ERR);
 	s->tx_dropped = ipourma_stat(priv, IPOURMA_STAT_TX_DROP_NOT_IPV6) +
 			ipourma_stat(priv, IPOURMA_STAT_TX_DROP_MCAST) +
+			ipourma_stat(priv, IPOURMA_STAT_TX_DROP_OFFLOAD) +
 			ipourma_stat(priv, IPOURMA_STAT_TX_DROP_NO_SRC_EID) +
 			ipourma_stat(priv, IPOURMA_STAT_TX_DROP_PEER);
 	s->rx_packets = ipourma_stat(priv, IPOURMA_STAT_RX_PACKETS);
 	s->rx_bytes = ipourma_stat(priv, IPOURMA_STAT_RX_BYTES);
 	s->rx_errors = ipourma_stat(priv, IPOURMA_STAT_RX_COMP_ERR) +
-		       ipourma_stat(priv, IPOURMA_STAT_RX_BAD_HDR);
+		       ipourma_stat(priv, IPOURMA_STAT_RX_BAD_HDR) +
+		       ipourma_stat(priv, IPOURMA_STAT_RX_BAD_META);
 	s->rx_dropped = ipourma_stat(priv, IPOURMA_STAT_RX_NO_SKB);
 }
 
@@ -235,6 +250,22 @@ static void ipourma_setup(struct net_device *ndev)
 
 	memset(priv, 0, sizeof(*priv));
 	priv->ndev = ndev;
+	priv->rm = ipourma_rm;
+	if (priv->rm) {
+		/*
+		 * The receiver does what the sender leaves (dp.c); a packet
+		 * up to 64 KiB is one message.
+		 */
+		ndev->hw_features |= NETIF_F_SG | NETIF_F_HW_CSUM |
+				     NETIF_F_TSO6;
+		ndev->features |= ndev->hw_features;
+		priv->msg_max = IPOURMA_RM_MSG_MAX;
+		priv->rx_depth = IPOURMA_RM_RX_DEPTH;
+	} else {
+		priv->msg_max = IPOURMA_MSG_MAX;
+		priv->rx_depth = IPOURMA_RX_DEPTH;
+	}
+	INIT_WORK(&priv->tx_recover_work, ipourma_tx_recover_work);
 	mutex_init(&priv->lock);
 	spin_lock_init(&priv->addr_lock);
 	INIT_WORK(&priv->sync_work, ipourma_sync_work);
@@ -286,8 +317,10 @@ static int ipourma_add(struct ubcore_device *dev)
 			IPOURMA_JETTY_BASE + UBCORE_MAX_EID_CNT - 1);
 		return -EOPNOTSUPP;
 	}
-	if (!(dev->cap.trans_mode & UBCORE_TM_UM)) {
-		pr_warn("%s: no UM transport\n", dev->dev_name);
+	if (!(dev->cap.trans_mode & (ipourma_rm ? UBCORE_TM_RM :
+				     UBCORE_TM_UM))) {
+		pr_warn("%s: no %s transport\n", dev->dev_name,
+			ipourma_rm ? "RM" : "UM");
 		return -EOPNOTSUPP;
 	}
 	ndev = ipourma_alloc_netdev(dev);
@@ -365,6 +398,8 @@ static void ipourma_remove(struct ubcore_device *dev, void *ctx)
 	rtnl_unlock();
 	/* no xmit starts an import, no open or MTU change a sync */
 	cancel_work_sync(&priv->sync_work);
+	/* no NAPI poll queues a TX recovery */
+	cancel_work_sync(&priv->tx_recover_work);
 	ipourma_peer_cache_flush(&priv->peers);
 	mutex_lock(&priv->lock);
 	for (i = 0; i < UBCORE_MAX_EID_CNT; i++)
@@ -387,6 +422,12 @@ static int __init ipourma_init(void)
 
 	if (!peer_age_secs) {
 		pr_err("peer_age_secs must be at least 1\n");
+		return -EINVAL;
+	}
+	if (!strcmp(trans_mode, "rm")) {
+		ipourma_rm = true;
+	} else if (strcmp(trans_mode, "um")) {
+		pr_err("trans_mode must be um or rm, not %s\n", trans_mode);
 		return -EINVAL;
 	}
 	ipourma_wq = alloc_workqueue("ipourma", 0, 0);

@@ -307,6 +307,39 @@ u32 ipourma_peer_age(struct ipourma_peer_cache *c, unsigned long now)
 EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_age);
 
 /**
+ * ipourma_peer_forget() - drop the peer of an EID, to be imported anew
+ * @c: the cache
+ * @eid: the destination whose messages stopped being answered
+ *
+ * The next packet to @eid starts a new import: a peer that is gone fails
+ * it (its packets are dropped and counted), one that came back gets a new
+ * connection. A peer being imported stays (its work owns it).
+ *
+ * Context: process context, may sleep (an RCU grace period, the unimport).
+ * Return: true if a peer was dropped.
+ */
+bool ipourma_peer_forget(struct ipourma_peer_cache *c,
+			 const struct in6_addr *eid)
+{
+	HLIST_HEAD(dead);
+	struct ipourma_peer *p;
+
+	spin_lock_bh(&c->lock);
+	p = ipourma_peer_find(c, eid);
+	if (p && p->state != IPOURMA_PEER_IMPORTING) {
+		hash_del_rcu(&p->node);
+		c->count--;
+		hlist_add_head(&p->node, &dead);
+	} else {
+		p = NULL;
+	}
+	spin_unlock_bh(&c->lock);
+	ipourma_peer_free_list(c, &dead);
+	return p;
+}
+EXPORT_SYMBOL_IF_KUNIT(ipourma_peer_forget);
+
+/**
  * ipourma_peer_cache_flush() - drop every peer
  * @c: the cache
  *

@@ -19,6 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/virtio_net.h>
 #include <linux/workqueue.h>
 
 #include "../ipourma.h"
@@ -39,13 +40,55 @@ static void hdr_roundtrip(struct kunit *test)
 	/* the EtherType of IPv6, 0x86dd, big endian */
 	KUNIT_EXPECT_EQ(test, msg[0], 0x86);
 	KUNIT_EXPECT_EQ(test, msg[1], 0xdd);
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42), 40);
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4096), 4094);
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4097), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42, 4096), 40);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4096, 4096), 4094);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 4097, 4096), -EMSGSIZE);
+	/* RM: up to the largest IPv6 packet, 65535 + 40 bytes */
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 65577, 65577), 65575);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 65578, 65577), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 2, 4096), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 0, 4096), -EINVAL);
 	ipourma_hdr_write(msg, htons(ETH_P_IP));
-	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42), -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, ipourma_hdr_parse(msg, 42, 4096), -EPROTONOSUPPORT);
+}
+
+/*
+ * RM's immediate data: virtio_net_hdr's fields in fixed bit positions
+ * (flags 0-7, gso_type 8-15, gso_size 16-31, csum_start 32-47,
+ * csum_offset 48-63), and only TCPv6 segmentation with its checksum to do.
+ */
+static void meta_roundtrip(struct kunit *test)
+{
+	struct virtio_net_hdr in = {
+		.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+		.gso_type = VIRTIO_NET_HDR_GSO_TCPV6,
+		.hdr_len = cpu_to_le16(86),
+		.gso_size = cpu_to_le16(4022),
+		.csum_start = cpu_to_le16(40),
+		.csum_offset = cpu_to_le16(16),
+	};
+	struct virtio_net_hdr out;
+	u64 imm = ipourma_meta_pack(&in);
+
+	KUNIT_EXPECT_EQ(test, imm, 0x001000280fb60401ULL);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(imm, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.flags, in.flags);
+	KUNIT_EXPECT_EQ(test, out.gso_type, in.gso_type);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(out.gso_size), 4022);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(out.csum_start), 40);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(out.csum_offset), 16);
+	/* a hint the receiver does not need: not carried */
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(out.hdr_len), 0);
+	/* ECN on TCPv6; a checksum alone (no segmentation) */
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0010002800008401ULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0006002800000001ULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0, &out), 0);
+	/* TCPv4, UDP, an unknown type; GSO without its checksum; DATA_VALID */
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0010002805a80101ULL, &out), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0006002805a80301ULL, &out), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0010002805a80501ULL, &out), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0010002805a80400ULL, &out), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipourma_meta_unpack(0x0000000000000002ULL, &out), -EINVAL);
 }
 
 /*
@@ -418,6 +461,38 @@ static void peer_aging(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->unimports, 2);
 }
 
+/*
+ * A peer whose messages timed out is forgotten: unimported, its next
+ * packet imports it anew. One being imported stays.
+ */
+static void peer_forget(struct kunit *test)
+{
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	peer_setup(test, c, f);
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
+	/* importing: stays */
+	KUNIT_EXPECT_FALSE(test, ipourma_peer_forget(c, &eid_b));
+	imports_run(test, f);
+	KUNIT_EXPECT_EQ(test, f->imports, 1);
+	/* unknown: nothing */
+	KUNIT_EXPECT_FALSE(test, ipourma_peer_forget(c, &eid_c));
+	KUNIT_EXPECT_TRUE(test, ipourma_peer_forget(c, &eid_b));
+	KUNIT_EXPECT_EQ(test, f->unimports, 1);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
+	rcu_read_unlock();
+	/* the next packet imports it anew */
+	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
+	imports_run(test, f);
+	KUNIT_EXPECT_EQ(test, f->imports, 2);
+	ipourma_peer_cache_flush(c);
+	KUNIT_EXPECT_EQ(test, f->unimports, 2);
+}
+
 /* The netdev: guide 7.2's flags and MTU range, enforced by the core. */
 static void netdev_mtu(struct kunit *test)
 {
@@ -498,10 +573,12 @@ static void addr_diff(struct kunit *test)
 
 static struct kunit_case ipourma_cases[] = {
 	KUNIT_CASE(hdr_roundtrip),
+	KUNIT_CASE(meta_roundtrip),
 	KUNIT_CASE(peer_import),
 	KUNIT_CASE(peer_other_jetty),
 	KUNIT_CASE(peer_pending_bound),
 	KUNIT_CASE(peer_aging),
+	KUNIT_CASE(peer_forget),
 	KUNIT_CASE(peer_import_side_by_side),
 	KUNIT_CASE(peer_flush_waits_for_import),
 	KUNIT_CASE(netdev_mtu),

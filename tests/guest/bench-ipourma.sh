@@ -5,12 +5,14 @@
 # $1/bench/ (ipourma.*): TCP over ipourma0 against TCP over the veth that
 # carries it, in the same namespaces and the same boot:
 #  - throughput: iperf3 TCP, 5 s, ipourma0 (fd99::a -> fd99::b) and the
-#    veth (fd77::1 -> fd77::2);
+#    veth (fd77::1 -> fd77::2); ipourma0 with each trans_mode: um (the
+#    default, one packet of at most the MTU a UM message: ipourma.*) and
+#    rm (TSO packets of up to 64 KiB a RM message: ipourma_rm.*);
 #  - latency: a 14-byte TCP ping-pong (tests/guest/pingpong.py, sockperf's
 #    ping-pong in small: Debian's sockperf 3.7 has no IPv6, IPoURMA has
 #    nothing else), half the round trip, both paths;
 #  - where the time goes: a perf profile (cpu-clock) of iperf3 over
-#    ipourma0, kernel symbols by self time.
+#    ipourma0 in each mode, kernel symbols by self time.
 # The pair: namespaces ipoA and ipoB joined by a veth (MTU 9000: a UBoE
 # message must fit one packet; each end receives on its own CPU, lib.sh's
 # ub_veth_rx_cpu), udmaA and udmaB on it with static EIDs
@@ -106,36 +108,58 @@ if ! ub_module_loaded udma; then
 	ub_load_stack
 	loaded=1
 fi
-ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
-for s in "$A udmaA ipvA fd99::a" "$B udmaB ipvB fd99::b"; do
-	read -r ns udev dev eid <<< "$s"
+for s in "$A udmaA ipvA" "$B udmaB ipvB"; do
+	read -r ns udev dev <<< "$s"
 	ip netns exec "$ns" "$UB_ADMIN" dev add "$udev" netdev "$dev"
 	ip netns exec "$ns" "$UB_ADMIN" eid set "$udev" mode static
-	ip netns exec "$ns" "$UB_ADMIN" eid add "$udev" 0 "$eid"
-	ip -n "$ns" link set ipourma0 up
-	wait_addr "$ns" "$eid"
 done
-# the first packets wait for the peer's import: out of the measurement
-ip netns exec $A "$UB_BUSYBOX" ping -6 -c 2 -I fd99::a fd99::b > "$out/ipourma.ping"
+ip netns exec $A "$UB_ADMIN" eid add udmaA 0 fd99::a
+ip netns exec $B "$UB_ADMIN" eid add udmaB 0 fd99::b
 
-log "IPoURMA: iperf3 TCP, ${secs} s, over the veth, then over ipourma0"
+# ipourma_up MODE: ipourma.ko (again) with trans_mode=MODE, ipourma0 up in
+# both namespaces with its address, the peers imported.
+ipourma_up() {
+	if ub_module_loaded ipourma; then ub_rmmod ipourma; fi
+	ub_insmod "$UB_KMOD/ipourma/ipourma.ko" trans_mode="$1"
+	ip -n $A link set ipourma0 up
+	ip -n $B link set ipourma0 up
+	wait_addr $A fd99::a
+	wait_addr $B fd99::b
+	# the first packets wait for the peer's import: out of the measurement
+	ip netns exec $A "$UB_BUSYBOX" ping -6 -c 2 -I fd99::a fd99::b > "$out/ipourma.$1.ping"
+}
+
+# profile NAME: perf profile of 3 s of iperf3 TCP over ipourma0, into
+# perf.NAME.txt; the counters of both ends after it into NAME.stats.A/B.
+profile() {
+	local spid
+	ip netns exec $B iperf3 -s -1 -B fd99::b > /dev/null 2>&1 &
+	spid=$!
+	wait_listen $B 5201
+	perf record -q -e cpu-clock -F 2000 -a -g -o "/tmp/perf.$1.data" -- \
+		ip netns exec $A iperf3 -c fd99::b -B fd99::a -t 3 > /dev/null 2> "$out/perf.$1.err"
+	wait $spid
+	# self time by kernel symbol, % of all samples (both ends and softirqs)
+	perf report -i "/tmp/perf.$1.data" --stdio --no-children \
+		--sort sym --percent-limit 1 -g none \
+		> "$out/perf.$1.txt" 2> /dev/null
+	ip netns exec $A cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/$1.stats.A"
+	ip netns exec $B cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/$1.stats.B"
+}
+
+log "IPoURMA: iperf3 TCP, ${secs} s, over the veth"
 iperf ipourma.veth.iperf3.json fd77::2 fd77::1
-iperf ipourma.iperf3.json fd99::b fd99::a
-log "IPoURMA: TCP ping-pong, 14 B x $pp_iters, over the veth, then over ipourma0"
+log "IPoURMA: TCP ping-pong, 14 B x $pp_iters, over the veth"
 pingpong ipourma.veth.pp.txt fd77::2 fd77::1
-pingpong ipourma.pp.txt fd99::b fd99::a
-
-log "IPoURMA: profile of iperf3 TCP over ipourma0"
-ip netns exec $B iperf3 -s -1 -B fd99::b > /dev/null 2>&1 &
-spid=$!
-wait_listen $B 5201
-perf record -q -e cpu-clock -F 2000 -a -g -o /tmp/perf.ipourma.data -- \
-	ip netns exec $A iperf3 -c fd99::b -B fd99::a -t 3 > /dev/null 2> "$out/perf.ipourma_tcp.err"
-wait $spid
-# self time by kernel symbol, % of all samples (both ends and softirqs)
-perf report -i /tmp/perf.ipourma.data --stdio --no-children \
-	--sort sym --percent-limit 1 -g none \
-	> "$out/perf.ipourma_tcp.txt" 2> /dev/null
-ip netns exec $A cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/ipourma.stats.A"
-ip netns exec $B cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/ipourma.stats.B"
+for mode in um rm; do
+	name=ipourma
+	[[ $mode == um ]] || name=ipourma_$mode
+	ipourma_up $mode
+	log "IPoURMA ($mode): iperf3 TCP, ${secs} s, over ipourma0"
+	iperf $name.iperf3.json fd99::b fd99::a
+	log "IPoURMA ($mode): TCP ping-pong, 14 B x $pp_iters, over ipourma0"
+	pingpong $name.pp.txt fd99::b fd99::a
+	log "IPoURMA ($mode): profile of iperf3 TCP over ipourma0"
+	profile ${name}_tcp
+done
 log "IPoURMA: done"

@@ -7,13 +7,18 @@
 # sides' EID indexes differ (A's source EID is index 1, B has no jetty 33:
 # A must find B's jetty 32 itself, counted as peer_other_jetty).
 #
-# Checked: ping -6 both ways (small, 4094-byte and fragmented 8000-byte
+# Checked (UM, the default): ping -6 both ways (small, 4094-byte and fragmented 8000-byte
 # packets) with the counters exact; iperf3 TCP and UDP, a 4 MiB transfer
 # checked by SHA-256 and a TCP ping-pong (pingpong.py: sockperf 3.7 has no
 # IPv6) over ipourma0; MTU 68 and 4094 taken, 67 and 4095 refused; user
 # addresses refused; an EID added and removed while pinging changes the
 # addresses; stats read and reset; ipourma unloaded under a ping flood; a
-# device removed takes its netdev.
+# device removed takes its netdev. Before the unload, with trans_mode=rm: the pings,
+# iperf3 TCP in TSO packets sent and received as such (tx_gso_packets,
+# rx_gso_packets), iperf3 UDP without a loss, a 16 MiB transfer checked
+# by SHA-256; B silenced by netem until A's JFS times out and is made anew
+# (tx_recoveries, the log line), then B imported anew and a checked
+# transfer.
 #
 # The underlay: UBoE sends a message to its destination EID's address out
 # of the device's netdev, so each namespace routes fd99::/64 via the peer's
@@ -151,6 +156,39 @@ iperf() {
 	json=$(<"$tmp/$name.json")
 }
 
+# sha_transfer MIB PORT: MIB MiB of random bytes over TCP from A to B
+# (sendfile: the page cache's pages go as they are), checked by SHA-256.
+sha_transfer() {
+	"$bb" dd if=/dev/urandom of="$tmp/src" bs=1048576 count="$1" 2> /dev/null
+	# shellcheck disable=SC2016 # the program's own variables
+	ub_ns "$B" python3 -c '
+import socket, sys
+s = socket.create_server(("fd99::b", int(sys.argv[2])), family=socket.AF_INET6)
+c, _ = s.accept()
+with open(sys.argv[1], "wb") as f:
+    while True:
+        b = c.recv(1 << 16)
+        if not b:
+            break
+        f.write(b)
+' "$tmp/dst" "$2" &
+	srv=$!
+	in_ns "$B" fd99::b "wait_listen $2"
+	ub_ns "$A" python3 -c '
+import socket, sys
+c = socket.create_connection(("fd99::b", int(sys.argv[2])), source_address=("fd99::a", 0))
+with open(sys.argv[1], "rb") as f:
+    c.sendfile(f)
+c.close()
+' "$tmp/src" "$2"
+	wait "$srv" || ub_fail "the receiver failed"
+	srv=
+	read -r sum_src _ < <("$bb" sha256sum "$tmp/src")
+	read -r sum_dst _ < <("$bb" sha256sum "$tmp/dst")
+	[[ $sum_src == "$sum_dst" ]] || ub_fail "SHA-256 $sum_dst received, $sum_src sent"
+	echo "$1 MiB received, SHA-256 $sum_dst"
+}
+
 HEX_A=fd99000000000000000000000000000a
 HEX_A1=fd99000000000000000000000001000a
 HEX_A2=fd99000000000000000000000002000a
@@ -251,34 +289,7 @@ in_ns "$B" fd99::b "stat rx_packets
 ((STAT >= $sent - $lost)) || ub_fail \"ipourma0 received \$STAT packets, iperf3 $((sent - lost))\""
 
 echo "4 MiB over TCP, A -> B, checked by SHA-256"
-"$bb" dd if=/dev/urandom of="$tmp/src" bs=1048576 count=4 2> /dev/null
-# shellcheck disable=SC2016 # the program's own variables
-ub_ns "$B" python3 -c '
-import socket, sys
-s = socket.create_server(("fd99::b", 5203), family=socket.AF_INET6)
-c, _ = s.accept()
-with open(sys.argv[1], "wb") as f:
-    while True:
-        b = c.recv(1 << 16)
-        if not b:
-            break
-        f.write(b)
-' "$tmp/dst" &
-srv=$!
-in_ns "$B" fd99::b "wait_listen 5203"
-ub_ns "$A" python3 -c '
-import socket, sys
-c = socket.create_connection(("fd99::b", 5203), source_address=("fd99::a", 0))
-with open(sys.argv[1], "rb") as f:
-    c.sendfile(f)
-c.close()
-' "$tmp/src"
-wait "$srv" || ub_fail "the receiver failed"
-srv=
-read -r sum_src _ < <("$bb" sha256sum "$tmp/src")
-read -r sum_dst _ < <("$bb" sha256sum "$tmp/dst")
-[[ $sum_src == "$sum_dst" ]] || ub_fail "SHA-256 $sum_dst received, $sum_src sent"
-echo "4 MiB received, SHA-256 $sum_dst"
+sha_transfer 4 5203
 
 echo "TCP ping-pong (pingpong.py), A -> B over ipourma0, 100 round trips"
 ub_ns "$B" python3 "$pingpong" server fd99::b 5204 > "$tmp/pp.server" 2>&1 &
@@ -325,7 +336,9 @@ fi
 
 echo "EID added and removed while B pings A: the address follows"
 in_ns "$B" fd99::b "reset_stats"
-ub_ns "$B" "$bb" ping -6 -q -i 0.1 -s 100 -I fd99::b fd99::a > /dev/null 2>&1 &
+# (ip netns exec, not ub_ns: in the background a function is a subshell,
+# and killing it would leave the ping running, answered in what follows)
+ip netns exec "$B" "$bb" ping -6 -q -i 0.1 -s 100 -I fd99::b fd99::a > /dev/null 2>&1 &
 flood=$!
 echo "  add fd99::2:a at index 2"
 ub_ns "$A" "$UB_ADMIN" eid add "$UB_DEV_A" 2 fd99::2:a
@@ -365,8 +378,68 @@ while read -r name value; do
 	esac
 done <<< \"\$(< $NET/query_ipourma_stats)\""
 
+echo "RM (trans_mode=rm): TSO packets of up to 64 KiB, one RM SEND each"
+ub_rmmod ipourma
+ub_insmod "$UB_KMOD/ipourma/ipourma.ko" trans_mode=rm
+in_ns "$A" fd99::a "ub_link_up ipourma0; wait_addr $HEX_A"
+in_ns "$B" fd99::b "ub_link_up ipourma0; wait_addr $HEX_B"
+in_ns "$A" fd99::a "
+reset_stats
+pings fd99::b 3 56
+pings fd99::b 2 4046
+pings fd99::b 2 8000
+# (ICMPv6's checksums are made in software: no offload asked)
+expect_stats 'tx_packets=9 rx_packets=9 peer_imports=1 peer_other_jetty=1'
+expect_stats 'tx_gso_packets=0 tx_completion_errors=0 tx_dropped_offload=0 rx_bad_offload=0'"
+echo "RM: iperf3 TCP, A -> B"
+iperf rmtcp 5211 -t 2
+json=${json##*\"sum_received\":}
+json_num bytes; bytes=$NUM
+json_num bits_per_second; bps=$NUM
+echo "RM: iperf3 TCP: $bytes bytes received, $bps bit/s"
+((bytes > 0)) || ub_fail "RM: iperf3 TCP moved nothing"
+# TCP handed ipourma0 TSO packets; B took them as such, checksums undone
+in_ns "$A" fd99::a "stat tx_gso_packets; echo \"A: tx_gso_packets \$STAT\"
+((STAT > 0)) || ub_fail 'RM: no TSO packet sent'
+expect_stats 'tx_dropped_peer=0 tx_post_errors=0 tx_completion_errors=0 tx_dropped_offload=0 tx_recoveries=0'"
+in_ns "$B" fd99::b "stat rx_gso_packets; echo \"B: rx_gso_packets \$STAT\"
+((STAT > 0)) || ub_fail 'RM: no TSO packet received'
+expect_stats 'rx_bad_offload=0 rx_completion_errors=0 rx_bad_header=0'"
+echo "RM: iperf3 UDP, A -> B, 10 Mbit/s of 1400-byte datagrams (checksums left to B)"
+iperf rmudp 5212 -u -b 10M -l 1400 -t 2
+json=${json##*\"sum\":}
+json_num packets; sent=$NUM
+json_num lost_packets; lost=$NUM
+echo "RM: iperf3 UDP: $sent datagrams, $lost lost"
+((sent > 0 && lost == 0)) || ub_fail "RM: iperf3 UDP: $lost of $sent lost (RM loses none)"
+echo "RM: 16 MiB over TCP, A -> B, checked by SHA-256"
+sha_transfer 16 5213
+in_ns "$B" fd99::b "expect_stats 'rx_bad_offload=0 rx_completion_errors=0'"
+
+echo "RM: B stops answering (netem drops all it sends): A's JFS times out and is made anew"
+ub_ns "$B" tc qdisc add dev "$UB_VETH_B" root netem loss 100%
+# the pings are lost; A's SENDs time out after the TP's retries (~7 s)
+ub_ns "$A" "$bb" ping -6 -q -c 3 -i 0.5 -W 1 -I fd99::a fd99::b > /dev/null 2>&1 || :
+in_ns "$A" fd99::a "for ((i = 0; i < 300; i++)); do stat tx_recoveries; ((STAT > 0)) && break; ub_sleep 0.1; done
+((STAT > 0)) || ub_fail 'RM: no TX recovery 30 s after the peer went silent'
+stat tx_completion_errors; ((STAT > 0)) || ub_fail 'RM: the timed-out SENDs completed without error'"
+# (B's replies timed out too: B recovers as well, each counting fd99::b or
+# fd99::a once)
+"$bb" dmesg | grep -q "ipourma0: TX recovered: 1 peer(s) stopped answering" ||
+	ub_fail "RM: no log line of the TX recovery"
+ub_ns "$B" tc qdisc del dev "$UB_VETH_B" root
+echo "RM: B answers again: A imports it anew and TCP moves correct data"
+in_ns "$A" fd99::a "reset_stats; pings fd99::b 3 56; stat peer_imports
+((STAT >= 1)) || ub_fail 'RM: the forgotten peer was not imported anew'"
+sha_transfer 4 5214
+in_ns "$A" fd99::a "expect_stats 'tx_recoveries=0 tx_dropped_offload=0'"
+ub_rmmod ipourma
+ub_insmod "$UB_KMOD/ipourma/ipourma.ko"
+in_ns "$A" fd99::a "ub_link_up ipourma0; wait_addr $HEX_A"
+in_ns "$B" fd99::b "ub_link_up ipourma0; wait_addr $HEX_B"
+
 echo "unload ipourma under a ping flood"
-ub_ns "$A" "$bb" ping -6 -q -i 0.01 -s 1000 -I fd99::a fd99::b > /dev/null 2>&1 &
+ip netns exec "$A" "$bb" ping -6 -q -i 0.01 -s 1000 -I fd99::a fd99::b > /dev/null 2>&1 &
 flood=$!
 ub_sleep 3
 ub_rmmod ipourma
