@@ -489,9 +489,11 @@ static int ipourma_post_tx(struct ipourma_priv *priv, struct sk_buff *skb,
 	struct ubcore_jfs_wr *bad = NULL;
 	int ret;
 
-	/* xmit made it fit (UM: the core linearized it, no NETIF_F_SG) */
-	if (WARN_ON_ONCE(!ipourma_tx_fits(priv, skb) ||
-			 (skb_headlen(skb) && !virt_addr_valid(skb->data))))
+	/*
+	 * xmit made it fit (ipourma_tx_fits()); its head is kmalloc or
+	 * page-fragment memory, in the linear map
+	 */
+	if (WARN_ON_ONCE(skb_headlen(skb) && !virt_addr_valid(skb->data)))
 		return -EFAULT;
 	wr.send.src.num_sge = ipourma_tx_sges(priv, skb, sge);
 	/* the completion may be reaped before the post returns */

@@ -249,6 +249,19 @@ static void ipourma_peer_import_work(struct work_struct *work)
 		c->ops->resend(c->ctx, skb);
 }
 
+/*
+ * Take @p out of the cache onto @dead (for ipourma_peer_free_list()); the
+ * cache's lock held.
+ */
+static void ipourma_peer_unlink(struct ipourma_peer_cache *c,
+				struct ipourma_peer *p, struct hlist_head *dead)
+{
+	lockdep_assert_held(&c->lock);
+	hash_del_rcu(&p->node);
+	c->count--;
+	hlist_add_head(&p->node, dead);
+}
+
 /* Unimport and free the peers of @dead once no RCU reader sees them. */
 static void ipourma_peer_free_list(struct ipourma_peer_cache *c,
 				   struct hlist_head *dead)
@@ -294,9 +307,7 @@ u32 ipourma_peer_age(struct ipourma_peer_cache *c, unsigned long now)
 			continue;
 		if (!time_after(now, READ_ONCE(p->last_used) + c->age))
 			continue;
-		hash_del_rcu(&p->node);
-		c->count--;
-		hlist_add_head(&p->node, &dead);
+		ipourma_peer_unlink(c, p, &dead);
 		aged++;
 	}
 	spin_unlock_bh(&c->lock);
@@ -326,13 +337,10 @@ bool ipourma_peer_forget(struct ipourma_peer_cache *c,
 
 	spin_lock_bh(&c->lock);
 	p = ipourma_peer_find(c, eid);
-	if (p && p->state != IPOURMA_PEER_IMPORTING) {
-		hash_del_rcu(&p->node);
-		c->count--;
-		hlist_add_head(&p->node, &dead);
-	} else {
+	if (p && p->state != IPOURMA_PEER_IMPORTING)
+		ipourma_peer_unlink(c, p, &dead);
+	else
 		p = NULL;
-	}
 	spin_unlock_bh(&c->lock);
 	ipourma_peer_free_list(c, &dead);
 	return p;

@@ -167,15 +167,15 @@ def ipourma(d):
     return res
 
 
+def ipourma_mode_goals(mode, r):
+    return [(f"IPoURMA ({mode}) iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"],
+             r["bw_ratio"] >= 0.8),
+            (f"IPoURMA ({mode}) TCP ping-pong median <= 1.5x veth", r["lat_ratio"],
+             r["lat_ratio"] <= 1.5)]
+
+
 def ipourma_goals(res):
-    g = []
-    for mode, _ in IPOURMA_MODES:
-        r = res[mode]
-        g += [(f"IPoURMA ({mode}) iperf3 TCP >= 0.8x veth TCP", r["bw_ratio"],
-               r["bw_ratio"] >= 0.8),
-              (f"IPoURMA ({mode}) TCP ping-pong median <= 1.5x veth", r["lat_ratio"],
-               r["lat_ratio"] <= 1.5)]
-    return g
+    return [g for mode, _ in IPOURMA_MODES for g in ipourma_mode_goals(mode, res[mode])]
 
 
 ROUB_TESTS = ("write_lat", "read_lat", "send_lat", "write_bw", "read_bw", "send_bw")
@@ -347,8 +347,8 @@ def print_ipourma(res):
         r = res[mode]
         print()
         print(f"trans_mode={mode}:")
-        goals = [g for g in ipourma_goals(res) if f"({mode})" in g[0]]
-        print_against(r, ("ipourma", "veth", "ipourma0", "veth"), "iperf3 TCP MB/s", goals)
+        print_against(r, ("ipourma", "veth", "ipourma0", "veth"), "iperf3 TCP MB/s",
+                      ipourma_mode_goals(mode, r))
         print()
         print(f"where the time goes, iperf3 TCP over ipourma0 ({mode}; perf cpu-clock,")
         print("kernel symbols by self time, % of all samples: both ends, softirqs,")

@@ -202,13 +202,21 @@ static void peer_test_exit(struct kunit *test)
 	destroy_workqueue(test->priv);
 }
 
-static void peer_setup(struct kunit *test, struct ipourma_peer_cache *c,
-		       struct fake_peer *f)
+/* A peer cache (into *@cp) on a new fake peer, which is returned. */
+static struct fake_peer *peer_fixture(struct kunit *test,
+				      struct ipourma_peer_cache **cp)
 {
+	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, f);
 	mutex_init(&f->lock);
 	init_completion(&f->go);
 	init_completion(&f->slow_go);
 	ipourma_peer_cache_init(c, &fake_ops, f, AGE, f->stats, test->priv);
+	*cp = c;
+	return f;
 }
 
 /* Lets the imports started so far (and any started later) finish. */
@@ -225,14 +233,12 @@ static const struct in6_addr eid_c = { { { 0xfd, 0x99, [15] = 0x0c } } };
 /* A miss queues; the import makes the peer ready and resends the queue. */
 static void peer_import(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 	struct sk_buff *skb;
 	struct ipourma_peer *p;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	rcu_read_lock();
 	KUNIT_EXPECT_NULL(test, ipourma_peer_lookup(c, &eid_b));
 	rcu_read_unlock();
@@ -271,13 +277,11 @@ static void peer_import(struct kunit *test)
 static void peer_other_jetty(struct kunit *test)
 {
 	static const struct in6_addr eid_d = { { { 0xfd, 0x99, [15] = 0x0d } } };
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 	struct ipourma_peer *p;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	/* the peer has jetties 32 and 34; we send from EID index 1 */
 	f->jetties = BIT_ULL(0) | BIT_ULL(2);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 33, test_skb(test)), 1);
@@ -327,14 +331,12 @@ static void peer_other_jetty(struct kunit *test)
 /* At most 16 packets wait for one peer; the 17th is refused. */
 static void peer_pending_bound(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 	struct sk_buff *skb;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_GE(test, ipourma_peer_enqueue(c, &eid_b, 32,
 							   test_skb(test)), 0);
@@ -361,14 +363,12 @@ static void peer_pending_bound(struct kunit *test)
  */
 static void peer_import_side_by_side(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 	bool b_ready, c_ready = false;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	f->slow = &eid_b;
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 32, test_skb(test)), 1);
@@ -401,12 +401,10 @@ static void peer_import_side_by_side(struct kunit *test)
  */
 static void peer_flush_waits_for_import(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
 	/* the import may go on once the flush has taken the peer out */
 	complete_all(&f->go);
@@ -420,14 +418,12 @@ static void peer_flush_waits_for_import(struct kunit *test)
 /* A peer unused for the age goes (unimported); a used one stays. */
 static void peer_aging(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 	struct ipourma_peer *pb, *pc;
 	unsigned long t0;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_c, 32, test_skb(test)), 1);
 	/* not imported yet: never aged, whatever the time */
@@ -467,12 +463,10 @@ static void peer_aging(struct kunit *test)
  */
 static void peer_forget(struct kunit *test)
 {
-	struct ipourma_peer_cache *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct fake_peer *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ipourma_peer_cache *c;
+	struct fake_peer *f;
 
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	peer_setup(test, c, f);
+	f = peer_fixture(test, &c);
 	KUNIT_EXPECT_EQ(test, ipourma_peer_enqueue(c, &eid_b, 32, test_skb(test)), 1);
 	/* importing: stays */
 	KUNIT_EXPECT_FALSE(test, ipourma_peer_forget(c, &eid_b));
