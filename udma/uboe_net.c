@@ -286,7 +286,11 @@ static int udma_uboe_rcv(struct sock *sk, struct sk_buff *skb)
 	len = skb->len - sizeof(struct udphdr);
 	ingress = udma_wire_by_netdev(unet, skb->dev);
 
-	/* Without a UDP checksum (IPv4 allows it), the ICRC must be there. */
+	/*
+	 * Without a UDP checksum (IPv4 allows it), the ICRC must be there.
+	 * (A CHECKSUM_PARTIAL datagram of this host's holds the pseudo-
+	 * header's sum there, never 0: the protocol number is in it.)
+	 */
 	if (READ_ONCE(udma_uboe_icrc) ||
 	    (sk->sk_family == AF_INET && !udp_hdr(skb)->check))
 		flags |= UBOE_DEC_NEED_ICRC;
@@ -357,6 +361,14 @@ static int udma_sock_create(struct net *net, struct udma_net *unet,
 		return ret;
 	}
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	/*
+	 * The tunnel set-up asks for final checksum values, for tunnels that
+	 * hand inner packets to the stack. udma consumes every datagram: a
+	 * train from a sender of this host (over a veth) is segmented by the
+	 * receiving socket, which would compute each segment's checksum only
+	 * for it to be trusted, CHECKSUM_PARTIAL saying so already.
+	 */
+	inet_dec_convert_csum(sock->sk);
 	*sockp = sock;
 	return 0;
 }
