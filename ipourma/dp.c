@@ -683,11 +683,14 @@ static void ipourma_tx_reap(struct ipourma_priv *priv, int budget)
 	} while (n == IPOURMA_POLL_BATCH);
 
 	head = READ_ONCE(priv->tx_head);
-	while (tail != head && priv->tx_done[tail % IPOURMA_TX_DEPTH]) {
-		priv->tx_done[tail % IPOURMA_TX_DEPTH] = false;
-		napi_consume_skb(priv->tx_skb[tail % IPOURMA_TX_DEPTH], budget);
-		priv->tx_skb[tail % IPOURMA_TX_DEPTH] = NULL;
-		tail++;
+	for (; tail != head; tail++) {
+		u32 slot = tail % IPOURMA_TX_DEPTH;
+
+		if (!priv->tx_done[slot])
+			break;
+		priv->tx_done[slot] = false;
+		napi_consume_skb(priv->tx_skb[slot], budget);
+		priv->tx_skb[slot] = NULL;
 	}
 	if (tail == priv->tx_tail)
 		return;
