@@ -115,6 +115,7 @@ struct ubcore_device *ubcore_alloc_device(size_t size)
 	dev->dev.release = ubcore_device_release;
 	dev->dev.groups = ubcore_device_groups;
 	mutex_init(&dev->eid_lock);
+	seqlock_init(&dev->eid_seq);
 	ubcore_eid_sysfs_init_dev(dev);
 	xa_init(&dev->client_ctx);
 	INIT_LIST_HEAD(&dev->event_handlers);

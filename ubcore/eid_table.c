@@ -266,20 +266,27 @@ EXPORT_SYMBOL_GPL(ubcore_set_eid_mode);
  * @idx: the table index
  * @eid: the EID, on success
  *
+ * Reads under the table's seqlock (ubcore_device.eid_seq), not its
+ * mutex: the data path asks for a queue's source EID in softirq.
+ *
+ * Context: any context but hard interrupt; does not sleep.
  * Return: 0, -EINVAL if @idx is out of range, -ENOENT if the slot is empty.
  */
 int ubcore_get_eid(struct ubcore_device *dev, u32 idx, union ubcore_eid *eid)
 {
-	int ret = 0;
+	const struct ubcore_eid_entry *e;
+	unsigned int seq;
+	bool valid;
 
 	if (idx >= UBCORE_MAX_EID_CNT)
 		return -EINVAL;
-	mutex_lock(&dev->eid_lock);
-	if (dev->eid_table[idx].valid)
-		*eid = dev->eid_table[idx].eid;
-	else
-		ret = -ENOENT;
-	mutex_unlock(&dev->eid_lock);
-	return ret;
+	e = &dev->eid_table[idx];
+	do {
+		seq = read_seqbegin(&dev->eid_seq);
+		valid = e->valid;
+		if (valid)
+			*eid = e->eid;
+	} while (read_seqretry(&dev->eid_seq, seq));
+	return valid ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL_GPL(ubcore_get_eid);

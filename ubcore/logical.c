@@ -79,7 +79,9 @@ static void ubcore_eid_fill(struct ubcore_device *dev,
 		    !memcmp(dev->eid_table[i].eid.raw, want.eid.raw,
 			    sizeof(want.eid.raw)))
 			continue;
+		write_seqlock_bh(&dev->eid_seq);
 		dev->eid_table[i] = want;
+		write_sequnlock_bh(&dev->eid_seq);
 		set_bit(i, dev->eid_changed);
 	}
 	ubcore_eid_index_sync(dev);

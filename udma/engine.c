@@ -25,12 +25,21 @@
  * on that CPU right after it, as a tasklet would be, and not on whichever
  * CPU an unbound worker wakes on: waking another CPU, idle, cost
  * milliseconds in a TCG guest on a busy host, on each hop of a round trip.
- * The SQs of kernel clients run there too, for the same reason: every
- * post of theirs is a hop to the SQ's work (kpost.c), often from a
- * softirq (a netdev's xmit, a completion handler), and their WQEs are a
- * netdev's packets or a socket's buffer, not a process's gigabyte; the
- * budget of udma_sq_process() bounds each turn either way.
+ *
+ * A kernel client's queue runs in softirq first, as rxe's requester runs
+ * from its tasklet: a post and a TP that has room again poke its tasklet
+ * (udma_sq_poke()), which runs the requester and the completer as soon as
+ * the poster enables bottom halves (udma_sq_process() with
+ * UDMA_SQ_SOFTIRQ), and the receive softirq runs them when responses
+ * answered WQEs (udma_sq_answered()): no worker's wake-up between a
+ * netdev's xmit and its packet on the wire. What needs process context
+ * (a destination on this host: the loopback runs the responder; memory
+ * that GFP_ATOMIC cannot give), and what is left after the softirq's
+ * budget, goes to the SQ's work, on udma_rx_wq for the reason above; a
+ * user queue's work runs on udma_wq (its WQEs may copy gigabytes).
  */
+#include <linux/bottom_half.h>
+#include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
@@ -77,6 +86,66 @@ void udma_sq_kick(struct udma_sq *sq, unsigned long delay)
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_kick);
 
 /**
+ * udma_sq_poke() - have the SQ's requester run soon, in softirq if it can
+ * @sq: the queue
+ *
+ * A kernel queue's tasklet runs when bottom halves are enabled on this
+ * CPU again: at once if the caller has them enabled, else when it enables
+ * them (the end of a netdev's xmit, of a softirq). A user queue's work
+ * runs instead. Nothing happens to a queue being destroyed. Any context
+ * but hard interrupt, interrupts enabled.
+ */
+void udma_sq_poke(struct udma_sq *sq)
+{
+	if (udma_sq_uctx(sq)) {
+		udma_sq_kick(sq, 0);
+		return;
+	}
+	/* (softirqs raised with BH off run at the enable, not in ksoftirqd) */
+	local_bh_disable();
+	spin_lock(&sq->ring->lock);
+	if (!sq->dying)
+		tasklet_schedule(&sq->tasklet);
+	spin_unlock(&sq->ring->lock);
+	local_bh_enable();
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_sq_poke);
+
+/*
+ * Run a kernel queue's requester and completer in softirq, its proc_lock
+ * held: what needs process context is left to the work.
+ */
+static bool udma_sq_process_softirq(struct udma_sq *sq)
+{
+	bool more;
+
+	sq->atomic = true;
+	more = udma_sq_process(sq, UDMA_SQ_SOFTIRQ);
+	sq->atomic = false;
+	return more;
+}
+
+/**
+ * udma_sq_tasklet() - a kernel queue's tasklet: one softirq batch
+ * @t: udma_sq.tasklet
+ */
+void udma_sq_tasklet(struct tasklet_struct *t)
+{
+	struct udma_sq *sq = from_tasklet(sq, t, tasklet);
+	bool more;
+
+	if (!udma_sq_trylock(sq)) {
+		/* The holder may have read pi already: the work looks again. */
+		udma_sq_kick(sq, 0);
+		return;
+	}
+	more = udma_sq_process_softirq(sq);
+	udma_sq_unlock(sq);
+	if (more)
+		udma_sq_kick(sq, 0);
+}
+
+/**
  * udma_sq_rnr_add() - an SQ starts waiting for an RNR retry
  * @sq: the queue
  */
@@ -112,7 +181,7 @@ void udma_sq_work(struct work_struct *work)
 	bool more;
 
 	udma_sq_lock(sq);
-	more = udma_sq_process(sq, false);
+	more = udma_sq_process(sq, UDMA_SQ_WORK);
 	udma_sq_unlock(sq);
 	if (more)
 		udma_sq_kick(sq, 0);
@@ -134,7 +203,7 @@ void udma_sq_run(struct udma_sq *sq)
 		udma_sq_kick(sq, 0);
 		return;
 	}
-	more = udma_sq_process(sq, true);
+	more = udma_sq_process(sq, UDMA_SQ_DOORBELL);
 	udma_sq_unlock(sq);
 	if (more)
 		udma_sq_kick(sq, 0);
@@ -147,9 +216,10 @@ void udma_sq_run(struct udma_sq *sq)
  *
  * The receive softirq writes the CQEs itself, as rdma_rxe's completer
  * runs from its receive path: no wake-up of a worker between a response
- * and its CQE. Where the SQ has a processor at the moment, or the
- * requester has more to send, the SQ's work does the rest. Softirq; does
- * not sleep.
+ * and its CQE; a kernel queue's requester goes on here too, sending what
+ * the window's new room allows. Where the SQ has a processor at the
+ * moment, or the requester has more to send, the SQ's work does the rest.
+ * Softirq; does not sleep.
  */
 void udma_sq_answered(struct udma_sq *sq)
 {
@@ -160,7 +230,8 @@ void udma_sq_answered(struct udma_sq *sq)
 		udma_sq_kick(sq, 0);
 		return;
 	}
-	more = udma_sq_complete(sq);
+	more = udma_sq_uctx(sq) ? udma_sq_complete(sq) :
+				  udma_sq_process_softirq(sq);
 	udma_sq_unlock(sq);
 	if (more)
 		udma_sq_kick(sq, 0);

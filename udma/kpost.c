@@ -21,11 +21,15 @@
  *
  * Context: posting encodes the request outside any lock (inline bytes are
  * copied then), takes the ring's lock with bottom halves disabled to place
- * it, and queues the SQ's work (udma_sq_kick()) instead of processing it
- * in the caller: nothing here sleeps, so process and softirq callers are
- * both served, and no caller runs a WQE (which may sleep). A queue created
- * with UBCORE_JFS_FLAG_POST_SLEEPABLE is run by its poster as a process's
- * doorbell runs its SQ (udma_sq_run()): a worker's wake-up less per post.
+ * it, and pokes the SQ's tasklet (udma_sq_poke()), which processes it in
+ * softirq as soon as the caller enables bottom halves (at once if they
+ * are): nothing here sleeps, so process and softirq callers are both
+ * served; the WQE runs in softirq as the completions of received packets
+ * do, so its completion handler takes no lock that softirqs could not take
+ * already; and a WQE that needs process context goes on in the SQ's work
+ * (engine.c). A queue created with
+ * UBCORE_JFS_FLAG_POST_SLEEPABLE is run by its poster as a process's
+ * doorbell runs its SQ (udma_sq_run()).
  * Polling takes the CQ ring's lock with interrupts disabled, as
  * udma_cq_post() does.
  */
@@ -309,14 +313,14 @@ static int udma_kpost_send(const struct udma_kpost_sq *q,
 	if (!posted)
 		return ret;
 	/*
-	 * The doorbell of a kernel queue: its work takes the new SQEs, or
+	 * The doorbell of a kernel queue: its tasklet takes the new SQEs, or
 	 * the caller, when it said it may sleep, as a process's doorbell.
 	 */
 	if (q->cfg->flag & UBCORE_JFS_FLAG_POST_SLEEPABLE) {
 		might_sleep();
 		udma_sq_run(q->sq);
 	} else {
-		udma_sq_kick(q->sq, 0);
+		udma_sq_poke(q->sq);
 	}
 	return ret;
 }

@@ -30,14 +30,18 @@
 #include "msg.h"
 #include "udma.h"
 
-static void udma_loopback_xmit(struct udma_msg *req)
+/* (the responder copies the whole message, rescheduling between MiBs) */
+static int udma_loopback_xmit(struct udma_msg *req)
 {
 	struct ubcore_device *dev;
 
+	if (req->sq->atomic)
+		return -EWOULDBLOCK;
 	dev = ubcore_get_device_by_eid(&req->pkt.dst_eid);
 	udma_resp_rcv(dev, req);
 	if (dev)
 		ubcore_put_device(dev);
+	return 0;
 }
 
 static void udma_loopback_reply(const struct udma_msg *req,
@@ -62,24 +66,30 @@ EXPORT_SYMBOL_IF_KUNIT(udma_loopback_carrier);
  * @sq's device's namespace, unless force_wire is on; the UBoE carrier
  * otherwise (see the top of this file).
  *
- * Context: process context; may sleep (the loopback runs the responder,
- * the UBoE carrier copies the payload).
+ * Context: the processor of @sq's: process context, which may sleep (the
+ * loopback runs the responder, the UBoE carrier copies the payload), or
+ * softirq (@sq->atomic).
+ * Return: 0, or -EWOULDBLOCK as struct udma_carrier.xmit says.
  */
-void udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req)
+int udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req)
 {
 	struct ubcore_device *dev = NULL;
+	int ret = 0;
 
 	req->sq = sq;
 	if (!udma_force_wire())
 		dev = udma_local_peer(&sq->udev->ub_dev, &req->pkt.dst_eid);
 	if (!dev) {
 		req->carrier = &udma_uboe_carrier;
-		udma_uboe_carrier.xmit(req);
-		return;
+		return udma_uboe_carrier.xmit(req);
 	}
 	req->carrier = &udma_loopback_carrier;
-	udma_resp_rcv(dev, req);
+	if (sq->atomic)
+		ret = -EWOULDBLOCK;
+	else
+		udma_resp_rcv(dev, req);
 	ubcore_put_device(dev);
+	return ret;
 }
 
 /**

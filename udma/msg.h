@@ -139,7 +139,10 @@ static inline u64 udma_msg_len(const struct udma_msg *msg)
  * @name: for messages
  * @xmit: deliver the request @req to the responder of the device of
  *	@req->pkt.dst_eid. The responder answers through @reply before
- *	@xmit returns (loopback) or later (a wire carrier).
+ *	@xmit returns (loopback) or later (a wire carrier). Returns 0, or
+ *	-EWOULDBLOCK when the queue's processor runs in softirq
+ *	(udma_sq.atomic) and the request needs process context: nothing
+ *	was done, and the work sends it again.
  * @reply: deliver the response @rsp to the completer of the queue that
  *	sent @req. @rsp's payload is valid for this call only.
  *
@@ -154,14 +157,14 @@ static inline u64 udma_msg_len(const struct udma_msg *msg)
  */
 struct udma_carrier {
 	const char *name;
-	void (*xmit)(struct udma_msg *req);
+	int (*xmit)(struct udma_msg *req);
 	void (*reply)(const struct udma_msg *req, const struct udma_msg *rsp);
 };
 
 extern const struct udma_carrier udma_loopback_carrier;
 
 /* loopback.c */
-void udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req);
+int udma_carrier_xmit(struct udma_sq *sq, struct udma_msg *req);
 void udma_carrier_reply(const struct udma_msg *req,
 			const struct udma_msg *rsp);
 

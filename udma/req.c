@@ -76,6 +76,9 @@ static_assert(sizeof(struct udma_sqe) == UDMA_SQE_SIZE);
 /* What one run of the work does before it requeues itself. */
 #define UDMA_SQ_WORK_WQES	256
 #define UDMA_SQ_WORK_BYTES	SZ_4M
+/* What a kernel queue's softirq batch does; the work does the rest. */
+#define UDMA_SQ_SOFTIRQ_WQES	16
+#define UDMA_SQ_SOFTIRQ_BYTES	SZ_64K
 
 /* What the WQEs of one batch share; taken once per batch. */
 struct udma_sq_batch {
@@ -397,15 +400,18 @@ static void udma_wqe_done(struct udma_wqe *wqe, u8 status)
 
 /*
  * Send the WQE at @sq->next: its request goes out (SENT), or it fails
- * here (DONE). The carrier may have answered it by the return.
+ * here (DONE). The carrier may have answered it by the return. False, in
+ * softirq (@sq->atomic), when the carrier needs process context: the WQE
+ * stays at @sq->next, taken, for the work.
  */
-static void udma_req_send(struct udma_sq *sq, const struct udma_sq_batch *b)
+static bool udma_req_send(struct udma_sq *sq, const struct udma_sq_batch *b)
 {
 	struct udma_wqe *wqe = udma_sq_wqe(sq, sq->next);
 	const struct udma_sqe *sqe = &wqe->sqe;
 	struct udma_local_buf operands;
 	struct udma_req_target t;
 	struct udma_msg req;
+	int ret;
 	u8 st;
 
 	st = udma_sqe_check(sqe, &b->lim);
@@ -443,15 +449,23 @@ static void udma_req_send(struct udma_sq *sq, const struct udma_sq_batch *b)
 	sq->next++;
 	if (sq->carrier) {
 		req.carrier = sq->carrier;
-		sq->carrier->xmit(&req);
+		ret = sq->carrier->xmit(&req);
 	} else {
-		udma_carrier_xmit(sq, &req);
+		ret = udma_carrier_xmit(sq, &req);
 	}
-	return;
+	if (ret == -EWOULDBLOCK) {
+		/* nothing sent: the WQE is taken again from process context */
+		sq->next--;
+		wqe->state = UDMA_WQE_TAKEN;
+		udma_wqe_release(wqe);
+		return false;
+	}
+	return true;
 
 done:
 	udma_wqe_done(wqe, st);
 	sq->next++;
+	return true;
 }
 
 enum udma_sq_take {
@@ -570,27 +584,47 @@ bool udma_sq_complete(struct udma_sq *sq)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_complete);
 
+/* What one run of udma_sq_process() may send. */
+struct udma_sq_budget {
+	u32 wqes;
+	u64 bytes;
+	bool strict;	/* a WQE beyond @bytes is left, even the first */
+};
+
+static const struct udma_sq_budget udma_sq_budgets[] = {
+	[UDMA_SQ_DOORBELL] = {
+		UDMA_SQ_INLINE_WQES, UDMA_SQ_INLINE_BYTES, true
+	},
+	[UDMA_SQ_WORK] = {
+		UDMA_SQ_WORK_WQES, UDMA_SQ_WORK_BYTES, false
+	},
+	[UDMA_SQ_SOFTIRQ] = {
+		UDMA_SQ_SOFTIRQ_WQES, UDMA_SQ_SOFTIRQ_BYTES, true
+	},
+};
+
 /**
  * udma_sq_process() - run the requester and the completer of an SQ
  * @sq: the queue; the caller holds @sq->proc_lock
- * @inline_budget: the doorbell caller's budget (64 WQEs, 256 KiB, and a
- *	WQE that does not fit is left taken for the work); else the work's
- *	(256 WQEs, 4 MiB, at least one WQE)
+ * @runner: who runs it, which sets the budget: the doorbell caller's (64
+ *	WQEs, 256 KiB, and a WQE that does not fit is left taken for the
+ *	work); a softirq's (16 WQEs, 64 KiB, likewise; @sq->atomic set, so
+ *	a WQE that needs process context is left too); the work's (256
+ *	WQEs, 4 MiB, at least one WQE)
  *
  * Reads pi once and sends WQEs up to it while the queue is READY and the
  * window lets it (see the top of this file), completing the answered
- * ones after each. Sleeps (process context): copies, target lookups.
+ * ones after each. Sleeps unless @sq->atomic (process context): copies,
+ * target lookups.
  *
  * Return: true when WQEs may be left (the caller queues the work), false
  * when the SQ is empty, stopped, waits for an RNR retry (its work is
  * queued for that already), for responses (they kick the work) or for
  * its TP's window (the TP's wake kicks it).
  */
-bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
+bool udma_sq_process(struct udma_sq *sq, enum udma_sq_runner runner)
 {
-	u32 max_wqes = inline_budget ? UDMA_SQ_INLINE_WQES : UDMA_SQ_WORK_WQES;
-	u64 max_bytes = inline_budget ? UDMA_SQ_INLINE_BYTES :
-					UDMA_SQ_WORK_BYTES;
+	const struct udma_sq_budget *max = &udma_sq_budgets[runner];
 	struct udma_sq_batch b;
 	u64 bytes = 0, next;
 	u32 done, pi;
@@ -618,7 +652,7 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 	pi = udma_sq_pi(sq);
 	spin_unlock_bh(&sq->ring->lock);
 
-	for (done = 0; done < max_wqes; done++) {
+	for (done = 0; done < max->wqes; done++) {
 		if (!udma_sq_running(sq))
 			return false;
 		if (sq->next == sq->tail) {
@@ -638,16 +672,17 @@ bool udma_sq_process(struct udma_sq *sq, bool inline_budget)
 		if (!udma_req_may_send(sq))
 			return false;
 		next = udma_sqe_bytes(&udma_sq_wqe(sq, sq->next)->sqe);
-		if (bytes + next > max_bytes && (inline_budget || done))
+		if (bytes + next > max->bytes && (max->strict || done))
 			return true;
 		bytes += next;
-		udma_req_send(sq, &b);
+		if (!udma_req_send(sq, &b))
+			return true;
 		if (!udma_comp_run(sq))
 			return false;
 		/* its request stopped for its TP: the TP's wake kicks the work */
 		if (sq->uboe_tx.tx.rtp)
 			return false;
-		if (!inline_budget)
+		if (runner == UDMA_SQ_WORK)
 			cond_resched();
 	}
 	return true;

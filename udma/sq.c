@@ -132,6 +132,7 @@ int udma_sq_init(struct udma_sq *sq, struct udma_dev *udev,
 	sq->ring = ring;
 	sq->udev = udev;
 	INIT_DELAYED_WORK(&sq->work, udma_sq_work);
+	tasklet_setup(&sq->tasklet, udma_sq_tasklet);
 	lockdep_init_map(&sq->proc_map, "udma_sq.proc_lock", &udma_sq_proc_key,
 			 0);
 	sq->state = UBCORE_JETTY_STATE_READY;
@@ -270,8 +271,8 @@ static void udma_sq_wait_answers(struct udma_sq *sq)
  * udma_sq_destroy() - stop the engine on an SQ for good
  * @sq: the queue; its object is being destroyed
  *
- * Nothing queues the SQ's work afterwards; a processor running now
- * finishes its WQE and stops; pending work is cancelled. A queue of a
+ * Nothing queues the SQ's work or tasklet afterwards; a processor running
+ * now finishes its WQE and stops; pending work and tasklet are cancelled. A queue of a
  * device's list waits for the answers to its requests on the wire
  * (udma_sq_wait_answers()). The WQEs of the window are dropped without
  * completions. Process context; sleeps.
@@ -290,6 +291,8 @@ void udma_sq_destroy(struct udma_sq *sq)
 	udma_sq_unlock(sq);
 	/* No JFR doorbell finds the queue after this ... */
 	udma_sq_rnr_del(sq);
+	/* ... nor a tasklet (it may kick the work: not any more) ... */
+	tasklet_kill(&sq->tasklet);
 	/* ... and no work of it is left after this. */
 	cancel_delayed_work_sync(&sq->work);
 	/* Responses the wire brought and no one will complete now. */

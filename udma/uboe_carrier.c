@@ -309,6 +309,7 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 			     gfp_t gfp)
 {
 	tx->gfp = gfp;
+	tx->may_defer = false;
 	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
 	tx->n = udma_uboe_seg_count(len, tx->size);
 	/* UM: one datagram of the path MTU at most, as the port reports it */
@@ -346,7 +347,8 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 		plen = min_t(u64, tx->size, tx->len - off);
 		p = udma_rtp_pkt_alloc(plen, tx->gfp);
 		if (!p) {
-			ret = -ENOMEM;
+			/* (nothing of packet i went: it can go on from there) */
+			ret = tx->may_defer ? -EWOULDBLOCK : -ENOMEM;
 			break;
 		}
 		udma_uboe_seg_pkt(&tx->tmpl, tx->i, tx->n, tx->size, tx->len,
@@ -389,12 +391,12 @@ static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
 	return ret ?: udma_uboe_tx_send(udev, &tx, owner, NULL);
 }
 
-/* The TP's wake of a queue that stopped for it: its work goes on. */
+/* The TP's wake of a queue that stopped for it: its processor goes on. */
 static void udma_uboe_sq_wake(struct udma_rtp_waiter *w)
 {
 	struct udma_sq *sq = container_of(w, struct udma_sq, uboe_tx.wait);
 
-	udma_sq_kick(sq, 0);
+	udma_sq_poke(sq);
 }
 
 /**
@@ -455,9 +457,17 @@ static void udma_uboe_sq_send(struct udma_sq *sq)
 	struct udma_rtp *rtp = st->tx.rtp;
 	int ret;
 
+	/* from where it stopped, in the processor's context of the moment */
+	st->tx.gfp = udma_sq_gfp(sq);
+	st->tx.may_defer = sq->atomic;
 	ret = udma_uboe_tx_send(sq->udev, &st->tx, sq, &st->wait);
 	if (ret == -EAGAIN)
 		return;
+	if (ret == -EWOULDBLOCK) {
+		/* no memory in softirq: the work goes on, stopped till then */
+		udma_sq_kick(sq, 0);
+		return;
+	}
 	if (!ret) {
 		/* (udma_rtp_send() took the waiter off, freed the TP) */
 		st->tx.rtp = NULL;
@@ -499,10 +509,12 @@ static int udma_uboe_req_tp(struct udma_sq *sq, const struct udma_msg *req,
 /*
  * struct udma_carrier.xmit: the request leaves as packets, or stops for
  * its TP and goes on later (udma_uboe_sq_resume()), or its WQE completes
- * here (see the top of this file). The requester's context: process,
- * @req->sq's proc_lock held.
+ * here (see the top of this file). The requester's context: process, or
+ * softirq (@sq->atomic: GFP_ATOMIC, and memory it cannot have before
+ * anything is sent leaves the request to the work), @req->sq's proc_lock
+ * held.
  */
-static void udma_uboe_carrier_xmit(struct udma_msg *req)
+static int udma_uboe_carrier_xmit(struct udma_msg *req)
 {
 	struct udma_sq *sq = req->sq;
 	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
@@ -526,14 +538,16 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 					    req->pkt.dst_eid.raw);
 			udma_comp_local(sq, req->pkt.psn,
 					URMA_CR_LOC_OPERATION_ERR);
-			return;
+			return 0;
 		}
 		rtp = udma_rtp_get(udev, tpn, peer_tpn, &req->pkt.dst_eid,
-				   GFP_KERNEL);
+				   udma_sq_gfp(sq));
 		if (!rtp) {
+			if (sq->atomic)
+				return -EWOULDBLOCK;
 			udma_comp_local(sq, req->pkt.psn,
 					URMA_CR_LOC_OPERATION_ERR);
-			return;
+			return 0;
 		}
 		spin_lock_bh(&rtp->lock);
 		udma_rtp_use_locked(rtp, peer_tpn, &req->pkt.src_eid,
@@ -553,18 +567,21 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 		ret = -EMSGSIZE;
 	else if (!rtp)
 		ret = udma_uboe_send(udev, NULL, &pkt, req->payload, len, sq,
-				     GFP_KERNEL);
+				     udma_sq_gfp(sq));
 	else
 		ret = udma_uboe_tx_init(&st->tx, udev, rtp, &pkt,
-					req->payload, len, GFP_KERNEL);
+					req->payload, len, udma_sq_gfp(sq));
+	/* (UM: one datagram, and it did not go) */
+	if (ret == -ENOMEM && sq->atomic && !rtp)
+		return -EWOULDBLOCK;
 	if (ret) {
 		udma_uboe_req_failed(sq, rtp, ret);
-		return;
+		return 0;
 	}
 	/* UM: a datagram gets no response */
 	if (!rtp) {
 		udma_comp_local(sq, req->pkt.psn, URMA_CR_SUCCESS);
-		return;
+		return 0;
 	}
 	/* an atomic's operands are the request's, which goes now */
 	if (req->payload && req->payload->inline_data == req->word) {
@@ -575,6 +592,7 @@ static void udma_uboe_carrier_xmit(struct udma_msg *req)
 		st->tx.src = &st->operands;
 	}
 	udma_uboe_sq_send(sq);
+	return 0;
 }
 
 /*

@@ -33,7 +33,11 @@ struct udma_sq;
  * @n: its packets (udma_uboe_seg_count())
  * @i: the packet to send next
  * @gfp: how its packets are allocated (GFP_ATOMIC: from the receive
- *	softirq)
+ *	softirq, or a queue's processor in softirq)
+ * @may_defer: a packet that cannot be allocated stops the message where
+ *	it is (-EWOULDBLOCK), holding what it holds of the TP, for process
+ *	context to go on (a queue's processor in softirq); else it fails
+ *	the message (-ENOMEM)
  */
 struct udma_uboe_tx {
 	struct udma_rtp *rtp;
@@ -44,6 +48,7 @@ struct udma_uboe_tx {
 	u32 n;
 	u32 i;
 	gfp_t gfp;
+	bool may_defer;
 };
 
 /**

@@ -37,11 +37,13 @@
  * device: index -> struct udma_import of an imported segment, JFR or
  * jetty, so that SQEs of kernel queues name their targets by index as
  * user SQEs do (kpost.c). The rules of udma_ucontext.import_xa apply: the
- * xarray's own lock, process context, cyclic indexes (@udma_kimport_next,
- * under the lock). Empty when the module unloads: every import is undone
+ * xarray's own lock, taken with BH off (a kernel queue's requester looks
+ * its imports up in softirq), cyclic indexes (@udma_kimport_next, under
+ * the lock). Empty when the module unloads: every import is undone
  * with its device.
  */
-static DEFINE_XARRAY_ALLOC1(udma_kimport_xa);
+static DEFINE_XARRAY_FLAGS(udma_kimport_xa,
+			   XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 static u32 udma_kimport_next;
 
 /* The import table of @uctx, or the kernel's for NULL. */
@@ -68,7 +70,7 @@ struct ubcore_ucontext *udma_alloc_ucontext(struct ubcore_device *ub_dev,
 	if (!uctx)
 		return ERR_PTR(-ENOMEM);
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC1);
-	xa_init_flags(&uctx->import_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&uctx->import_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	mutex_init(&uctx->orphan_lock);
 	INIT_LIST_HEAD(&uctx->orphans);
 	return &uctx->base;
@@ -175,8 +177,8 @@ int udma_import_add(struct udma_import *imp, struct ubcore_udata *udata)
 		uctx = to_udma_ucontext(udata->uctx);
 		next = &uctx->import_next;
 	}
-	ret = xa_alloc_cyclic(udma_import_xa(uctx), &imp->idx, imp,
-			      xa_limit_32b, next, GFP_KERNEL_ACCOUNT);
+	ret = xa_alloc_cyclic_bh(udma_import_xa(uctx), &imp->idx, imp,
+				 xa_limit_32b, next, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	imp->uctx = uctx;
@@ -198,7 +200,7 @@ void udma_import_del(struct udma_import *imp)
 {
 	if (!imp->idx)
 		return;
-	xa_erase(udma_import_xa(imp->uctx), imp->idx);
+	xa_erase_bh(udma_import_xa(imp->uctx), imp->idx);
 	imp->uctx = NULL;
 	imp->idx = 0;
 }
@@ -211,7 +213,7 @@ void udma_import_del(struct udma_import *imp)
  *	imported JFR is good too (both are targets of a message)
  * @out: filled with a copy of the import
  *
- * Process context (the table's lock is not irq-safe).
+ * Context: any context but hard interrupt (the table's lock is BH-safe).
  *
  * Return: true if @idx names an import of @type in the table.
  */
@@ -224,7 +226,7 @@ bool udma_import_lookup(struct udma_ucontext *uctx, u32 idx, u32 type,
 
 	if (!idx)
 		return false;
-	xa_lock(xa);
+	xa_lock_bh(xa);
 	imp = xa_load(xa, idx);
 	if (imp && (imp->type == type ||
 		    (type == UDMA_IMPORT_JETTY &&
@@ -232,7 +234,7 @@ bool udma_import_lookup(struct udma_ucontext *uctx, u32 idx, u32 type,
 		*out = *imp;
 		found = true;
 	}
-	xa_unlock(xa);
+	xa_unlock_bh(xa);
 	return found;
 }
 

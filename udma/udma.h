@@ -10,6 +10,8 @@
 
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/gfp.h>
+#include <linux/interrupt.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
@@ -297,8 +299,9 @@ static inline void *udma_ring_entry(const struct udma_ring *ring, u32 idx)
  *	the SQE's target_idx and rseg_idx) -> struct udma_import of an
  *	imported segment, JFR or jetty of this context (XA_FLAGS_ALLOC1, so
  *	0 is never an index). Entries are added by import and erased by
- *	unimport before the import is freed. The xarray's own lock (process
- *	context only); the data path copies an entry out under it
+ *	unimport before the import is freed. The xarray's own lock, taken
+ *	with BH off (the table of kernel imports is read in softirq, and
+ *	both kinds share the code); the data path copies an entry out under it
  *	(udma_import_lookup()), so an erased entry has no reader left.
  * @import_next: the next index to try: indexes are allocated cyclically,
  *	so a stale index in an SQE names no import (LOC_ACCESS_ERR) rather
@@ -522,9 +525,11 @@ struct udma_wqe {
  * @jfs: the JFS, or NULL for a jetty
  * @jetty: the jetty, or NULL for a JFS
  * @work: the requester's task: processes the SQ in the background
- *	(udma_sq_wq()): the rest of a doorbell beyond the inline budget,
- *	every post of a kernel client, RNR retries (delayed), a window that
- *	has room again
+ *	(udma_sq_wq()): the rest of a doorbell beyond the inline budget, of
+ *	a softirq batch beyond its budget or what it left for process
+ *	context, RNR retries (delayed), a window that has room again
+ * @tasklet: a kernel queue's requester in softirq (udma_sq_poke()): its
+ *	posts, a TP that has room again, responses that leave WQEs to send
  * @proc_lock: held by the one context that runs the requester and the
  *	completer of the SQ (the doorbell caller inline, or @work), and by
  *	state changes, flush and bind, which so never run in the middle of
@@ -536,10 +541,14 @@ struct udma_wqe {
  *	@ring->lock.
  * @proc_map: lockdep's view of @proc_lock, a sleeping lock whose only
  *	softirq use is a trylock
+ * @atomic: the processor of the moment runs in softirq (@tasklet, or the
+ *	receive softirq): it allocates with GFP_ATOMIC (udma_sq_gfp()) and
+ *	leaves a WQE that needs process context to @work; @proc_lock
  * @state: the engine's state (enum ubcore_jetty_state), the one it acts
  *	on; @proc_lock. The common part's state follows it.
- * @dying: destroy has begun: nothing queues @work any more. Set under
- *	@ring->lock, read under it by udma_sq_kick(), READ_ONCE elsewhere.
+ * @dying: destroy has begun: nothing queues @work or @tasklet any more.
+ *	Set under @ring->lock, read under it by udma_sq_kick() and
+ *	udma_sq_poke(), READ_ONCE elsewhere.
  * @wnd: the window: the WQE of PSN p is @wnd[p & (@wnd_size - 1)];
  *	its WQEs are under @proc_lock, like everything below
  * @wnd_size: WQEs in @wnd, a power of two (udma_sq_init())
@@ -581,8 +590,10 @@ struct udma_sq {
 	struct ubcore_jfs *jfs;
 	struct ubcore_jetty *jetty;
 	struct delayed_work work;
+	struct tasklet_struct tasklet;
 	unsigned long proc_lock;	/* see above */
 	struct lockdep_map proc_map;
+	bool atomic;
 	u32 state;
 	bool dying;
 
@@ -610,6 +621,15 @@ struct udma_sq {
 	u32 answer_ev;
 	struct udma_uboe_sq_tx uboe_tx;
 };
+
+/*
+ * What a queue's processor allocates with: in softirq, what fails is left
+ * to the work (udma_sq.atomic), so it need not warn.
+ */
+static inline gfp_t udma_sq_gfp(const struct udma_sq *sq)
+{
+	return sq->atomic ? GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL;
+}
 
 /* The WQE of PSN @psn in @sq's window. */
 static inline struct udma_wqe *udma_sq_wqe(const struct udma_sq *sq, u32 psn)
@@ -849,7 +869,18 @@ int udma_flush_jetty(struct ubcore_jetty *jetty, u32 max_cnt, u32 *first,
 		     u32 *cnt);
 
 /* req.c */
-bool udma_sq_process(struct udma_sq *sq, bool inline_budget);
+
+/*
+ * Who runs udma_sq_process(), which sets its budget: a doorbell's caller,
+ * the SQ's work, or a kernel queue's softirq (udma_sq.atomic set).
+ */
+enum udma_sq_runner {
+	UDMA_SQ_DOORBELL,
+	UDMA_SQ_WORK,
+	UDMA_SQ_SOFTIRQ,
+};
+
+bool udma_sq_process(struct udma_sq *sq, enum udma_sq_runner runner);
 bool udma_sq_complete(struct udma_sq *sq);
 void udma_wqe_release(struct udma_wqe *wqe);
 
@@ -863,6 +894,8 @@ void udma_comp_tp_failed(struct udma_sq *sq, const struct udma_rtp *rtp,
 int udma_engine_init(void);
 void udma_engine_exit(void);
 void udma_sq_kick(struct udma_sq *sq, unsigned long delay);
+void udma_sq_poke(struct udma_sq *sq);
+void udma_sq_tasklet(struct tasklet_struct *t);
 void udma_sq_run(struct udma_sq *sq);
 void udma_sq_answered(struct udma_sq *sq);
 void udma_rx_kick(struct work_struct *work);

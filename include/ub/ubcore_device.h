@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -483,6 +484,9 @@ struct ubcore_access_fail {
  * @eid_users: per slot of @eid_table, the user contexts created on it
  *	(@eid_lock): such an EID is in use and does not change namespace
  * @eid_lock: protects @eid_mode, @eid_table, @eid_node and @eid_indexed
+ * @eid_seq: the writers of @eid_table also write it under this seqlock
+ *	(BH off), so that ubcore_get_eid() reads an entry in any context
+ *	without @eid_lock
  * @eid_mode: how the EID table is filled
  * @eid_table: the EIDs of this device: a physical device's slots of
  *	@eid_all that are in no other namespace, a logical device's slots of
@@ -573,6 +577,7 @@ struct ubcore_device {
 	bool is_bond;
 
 	struct mutex eid_lock;		/* see above */
+	seqlock_t eid_seq;		/* see above */
 	enum ubcore_eid_mode eid_mode;
 	struct ubcore_eid_entry eid_table[UBCORE_MAX_EID_CNT];
 	struct ubcore_eid_entry eid_all[UBCORE_MAX_EID_CNT];

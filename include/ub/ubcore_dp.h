@@ -24,14 +24,18 @@
  *
  * Context (the rules of every function below): posting and polling may be
  * called in process and softirq context (a netdev's xmit or NAPI poll) and
- * with spinlocks held, never in hard interrupt context; they never sleep.
- * The provider processes posted work in its own process context (udma: a
- * work item), never inside the post. One caller at a time per queue is
- * not required: posts to one queue are serialised by the queue's lock,
- * polls of one JFC by the JFC's. The caller keeps the objects alive
- * during the call; a work request's SGE arrays and memory need to live
- * only until the post returns (the entry is copied), the memory they name
- * until the work request's completion.
+ * with spinlocks held, never in hard interrupt context nor with interrupts
+ * disabled; they never sleep. The provider processes posted work in its
+ * own context, not the caller's (udma: the queue's tasklet, in softirq,
+ * and a work item for what needs process context); the tasklet may run
+ * before a post returns, when the caller has bottom halves enabled, as any
+ * softirq may, and the queue's completion handler with it: the handler
+ * takes only locks that are safe against softirqs. One caller at a time
+ * per queue is not required: posts to one queue are serialised by the
+ * queue's lock, polls of one JFC by the JFC's. The caller keeps the
+ * objects alive during the call; a work request's SGE arrays and memory
+ * need to live only until the post returns (the entry is copied), the
+ * memory they name until the work request's completion.
  */
 #ifndef _UB_UBCORE_DP_H
 #define _UB_UBCORE_DP_H

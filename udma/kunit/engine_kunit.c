@@ -6,10 +6,14 @@
  * what a doorbell runs inline and what it leaves to the work, a doorbell
  * that finds the queue busy, kicks of a queue being destroyed, the RNR
  * list, and a JFR doorbell that clears db_wanted and retries a waiting
- * queue at once. Expectations: engine.c's and sq.c's rules (64 WQEs per
- * doorbell, one processor per queue, destroy leaves no work behind).
+ * queue at once; a kernel queue's poke, its tasklet and the work that
+ * takes over from it. Expectations: engine.c's and sq.c's rules (64 WQEs
+ * per doorbell, 16 per softirq batch, one processor per queue, destroy
+ * leaves no work or tasklet behind).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -179,6 +183,49 @@ static void engine_jfr_doorbell_ends_rnr_wait(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&sq->rnr_node));
 }
 
+/* Wait up to 2 s for the SQ's consumer index to reach @ci. */
+static bool wait_sq_ci(struct fq *fq, u32 ci)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	while (fq_sq_ci(fq) != ci && time_before(jiffies, end))
+		usleep_range(500, 1000);
+	return fq_sq_ci(fq) == ci;
+}
+
+/*
+ * A kernel queue's poke: its tasklet takes 16 WQEs, the work the rest; a
+ * WQE beyond the softirq's 64 KiB is the work's too. All complete, in
+ * order. After destroy a poke schedules nothing.
+ */
+static void engine_poke_kernel_queue(struct kunit *test)
+{
+	struct fq *fq = fq_create(test, 64, 64, false);
+	struct udma_sq *sq = &fq->jfs.sq;
+	struct udma_sqe sqe;
+	struct udma_cqe cqe;
+
+	fq_post_nops(fq, 20, 0);
+	fq_sqe_nop(&sqe, 20, UDMA_SQE_F_COMPLETE);
+	sqe.num_sge = 1;
+	sqe.sge[0].len = SZ_128K;
+	fq_post(fq, &sqe);
+	udma_sq_poke(sq);
+	KUNIT_EXPECT_TRUE(test, wait_sq_ci(fq, 21));
+	flush_delayed_work(&sq->work);
+	expect_ctxs(test, fq, 21, 0);
+
+	udma_sq_destroy(sq);
+	fq->sq_live = false;
+	fq_post_nops(fq, 2, 0);
+	udma_sq_poke(sq);
+	KUNIT_EXPECT_FALSE(test, test_bit(TASKLET_STATE_SCHED,
+					  &sq->tasklet.state));
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&sq->work));
+	KUNIT_EXPECT_EQ(test, fq_sq_ci(fq), 21U);
+	KUNIT_EXPECT_FALSE(test, fq_poll(fq, &cqe));
+}
+
 static struct kunit_case udma_engine_cases[] = {
 	KUNIT_CASE(engine_doorbell_runs_inline),
 	KUNIT_CASE(engine_doorbell_leaves_rest_to_work),
@@ -186,6 +233,7 @@ static struct kunit_case udma_engine_cases[] = {
 	KUNIT_CASE(engine_destroy_stops_kicks),
 	KUNIT_CASE(engine_rnr_list),
 	KUNIT_CASE(engine_jfr_doorbell_ends_rnr_wait),
+	KUNIT_CASE(engine_poke_kernel_queue),
 	{}
 };
 

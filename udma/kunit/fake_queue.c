@@ -73,6 +73,7 @@ struct fq *fq_create(struct kunit *test, u32 sq_cnt, u32 cq_cnt, bool user)
 	KUNIT_ASSERT_NOT_NULL(test, fq);
 	dev = &fq->udev.ub_dev;
 	mutex_init(&dev->eid_lock);
+	seqlock_init(&dev->eid_seq);
 	xa_init_flags(&dev->token_table, XA_FLAGS_ALLOC1);
 	spin_lock_init(&dev->seg_lock);
 	dev->cap.max_msg_size = SZ_1M;
@@ -227,7 +228,8 @@ bool fq_process(struct fq *fq, bool inline_budget)
 	bool more;
 
 	udma_sq_lock(&fq->jfs.sq);
-	more = udma_sq_process(&fq->jfs.sq, inline_budget);
+	more = udma_sq_process(&fq->jfs.sq, inline_budget ? UDMA_SQ_DOORBELL :
+							   UDMA_SQ_WORK);
 	udma_sq_unlock(&fq->jfs.sq);
 	return more;
 }

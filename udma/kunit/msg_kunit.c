@@ -7,7 +7,8 @@
  *    carrier holds the requests instead of answering them: its size
  *    follows the ring up to UDMA_SQ_WINDOW_MAX, at most that many in
  *    flight, PSNs in order, FENCE waits, an RNR answer sends the head
- *    again alone;
+ *    again alone; run in softirq, it keeps to its budget and leaves a
+ *    WQE its carrier cannot send there to the work;
  *  - the completer: responses in any order give CQEs in PSN order, from
  *    the receive softirq too when the queue has no processor, and a
  *    response that answers nothing waiting (outside the window, twice,
@@ -50,6 +51,7 @@ struct held {
 	enum uboe_drop rsp_drop[8];
 	u8 data[64];
 	u64 data_len;
+	bool needs_process;
 };
 
 static struct held *held;
@@ -70,13 +72,17 @@ static enum uboe_drop codec_check(const struct udma_msg *msg)
 	return uboe_check(&p);
 }
 
-static void hold_xmit(struct udma_msg *req)
+/* (@held->needs_process: a carrier that cannot send from softirq) */
+static int hold_xmit(struct udma_msg *req)
 {
+	if (held->needs_process && req->sq->atomic)
+		return -EWOULDBLOCK;
 	if (held->n < ARRAY_SIZE(held->req)) {
 		held->req[held->n] = req->pkt;
 		held->req_drop[held->n] = codec_check(req);
 	}
 	held->n++;
+	return 0;
 }
 
 /* Copies a response's payload (kernel memory) into held->data. */
@@ -274,6 +280,95 @@ static void msg_requester_window(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, udma_sq_busy(&fq->jfs.sq));
 }
 
+/* One run of the requester as a kernel queue's tasklet runs it. */
+static bool process_softirq(struct kunit *test, struct fq *fq)
+{
+	struct udma_sq *sq = &fq->jfs.sq;
+	bool locked, more;
+
+	local_bh_disable();
+	locked = udma_sq_trylock(sq);
+	if (!locked) {
+		local_bh_enable();
+		KUNIT_FAIL(test, "the queue has a processor");
+		return false;
+	}
+	sq->atomic = true;
+	more = udma_sq_process(sq, UDMA_SQ_SOFTIRQ);
+	sq->atomic = false;
+	udma_sq_unlock(sq);
+	local_bh_enable();
+	return more;
+}
+
+/*
+ * In softirq the requester sends 16 WQEs, then leaves the rest to the
+ * work (it says there is more); a WQE of more than 64 KiB is left to the
+ * work even as the first.
+ */
+static void msg_requester_softirq_budget(struct kunit *test)
+{
+	struct fq *fq = msg_fq(test, 64);
+	struct udma_sqe big;
+	u32 i;
+
+	for (i = 0; i < 20; i++)
+		post_write(fq, i, 0);
+	KUNIT_EXPECT_TRUE(test, process_softirq(test, fq));
+	KUNIT_EXPECT_EQ(test, held->n, 16U);
+	KUNIT_EXPECT_FALSE(test, process_softirq(test, fq));
+	KUNIT_ASSERT_EQ(test, held->n, 20U);
+	for (i = 0; i < 20; i++) {
+		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
+		answer(fq, i, UBOE_RSPST_OK);
+	}
+	KUNIT_EXPECT_FALSE(test, process_softirq(test, fq));
+	expect_cqes(test, fq, 0, 20, URMA_CR_SUCCESS);
+
+	/* a NOP counts the bytes its SGEs name */
+	fq_sqe_nop(&big, 99, UDMA_SQE_F_COMPLETE);
+	big.num_sge = 1;
+	big.sge[0].len = SZ_64K + 1;
+	fq_post(fq, &big);
+	KUNIT_EXPECT_TRUE(test, process_softirq(test, fq));
+	expect_no_cqe(test, fq);
+	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
+	expect_cqes(test, fq, 99, 1, URMA_CR_SUCCESS);
+}
+
+/*
+ * A carrier that needs process context: in softirq the WQE is taken and
+ * not sent, and stays at the window's next place; the work sends it and
+ * what follows, in PSN order, and they complete as usual.
+ */
+static void msg_requester_softirq_defers(struct kunit *test)
+{
+	struct fq *fq = msg_fq(test, 16);
+	struct udma_sq *sq = &fq->jfs.sq;
+	u32 i;
+
+	held->needs_process = true;
+	for (i = 0; i < 3; i++)
+		post_write(fq, 10 + i, 0);
+	KUNIT_EXPECT_TRUE(test, process_softirq(test, fq));
+	KUNIT_EXPECT_EQ(test, held->n, 0U);
+	KUNIT_EXPECT_EQ(test, sq->next, 0U);
+	KUNIT_EXPECT_EQ(test, sq->tail, 1U);
+	KUNIT_EXPECT_EQ(test, udma_sq_wqe(sq, 0)->state, UDMA_WQE_TAKEN);
+	KUNIT_EXPECT_FALSE(test, udma_sq_wqe(sq, 0)->held);
+	expect_no_cqe(test, fq);
+
+	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
+	KUNIT_ASSERT_EQ(test, held->n, 3U);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
+		answer(fq, i, UBOE_RSPST_OK);
+	}
+	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
+	expect_cqes(test, fq, 10, 3, URMA_CR_SUCCESS);
+	expect_no_cqe(test, fq);
+}
+
 /*
  * Responses that answer nothing waiting are dropped and counted; they
  * complete nothing, twice or out of order.
@@ -362,7 +457,9 @@ static void msg_completer_in_softirq(struct kunit *test)
 	udma_sq_answered(sq);
 	local_bh_enable();
 	expect_no_cqe(test, fq);
-	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&sq->work));
+	/* (queued, or already waiting for the processor on another CPU) */
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&sq->work) ||
+			  work_busy(&sq->work.work));
 	udma_sq_unlock(sq);
 	flush_delayed_work(&sq->work);
 	expect_cqes(test, fq, 2, 1, URMA_CR_SUCCESS);
@@ -792,6 +889,8 @@ static void msg_destroy_answer_bound(struct kunit *test)
 static struct kunit_case udma_msg_cases[] = {
 	KUNIT_CASE(msg_requester_window_size),
 	KUNIT_CASE(msg_requester_window),
+	KUNIT_CASE(msg_requester_softirq_budget),
+	KUNIT_CASE(msg_requester_softirq_defers),
 	KUNIT_CASE(msg_completer_drops),
 	KUNIT_CASE(msg_completer_statuses),
 	KUNIT_CASE(msg_completer_in_softirq),
