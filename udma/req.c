@@ -78,7 +78,7 @@ static_assert(sizeof(struct udma_sqe) == UDMA_SQE_SIZE);
 #define UDMA_SQ_WORK_BYTES	SZ_4M
 /* What a kernel queue's softirq batch does; the work does the rest. */
 #define UDMA_SQ_SOFTIRQ_WQES	16
-#define UDMA_SQ_SOFTIRQ_BYTES	SZ_64K
+#define UDMA_SQ_SOFTIRQ_BYTES	SZ_256K
 
 /* What the WQEs of one batch share; taken once per batch. */
 struct udma_sq_batch {
@@ -608,7 +608,7 @@ static const struct udma_sq_budget udma_sq_budgets[] = {
  * @sq: the queue; the caller holds @sq->proc_lock
  * @runner: who runs it, which sets the budget: the doorbell caller's (64
  *	WQEs, 256 KiB, and a WQE that does not fit is left taken for the
- *	work); a softirq's (16 WQEs, 64 KiB, likewise; @sq->atomic set, so
+ *	work); a softirq's (16 WQEs, 256 KiB, likewise; @sq->atomic set, so
  *	a WQE that needs process context is left too); the work's (256
  *	WQEs, 4 MiB, at least one WQE)
  *

@@ -195,7 +195,7 @@ static bool wait_sq_ci(struct fq *fq, u32 ci)
 
 /*
  * A kernel queue's poke: its tasklet takes 16 WQEs, the work the rest; a
- * WQE beyond the softirq's 64 KiB is the work's too. All complete, in
+ * WQE beyond the softirq's 256 KiB is the work's too. All complete, in
  * order. After destroy a poke schedules nothing.
  */
 static void engine_poke_kernel_queue(struct kunit *test)
@@ -208,7 +208,7 @@ static void engine_poke_kernel_queue(struct kunit *test)
 	fq_post_nops(fq, 20, 0);
 	fq_sqe_nop(&sqe, 20, UDMA_SQE_F_COMPLETE);
 	sqe.num_sge = 1;
-	sqe.sge[0].len = SZ_128K;
+	sqe.sge[0].len = SZ_512K;
 	fq_post(fq, &sqe);
 	udma_sq_poke(sq);
 	KUNIT_EXPECT_TRUE(test, wait_sq_ci(fq, 21));

@@ -301,9 +301,21 @@ static bool process_softirq(struct kunit *test, struct fq *fq)
 	return more;
 }
 
+/* The carrier holds @n requests, PSN 0 on: each is answered OK. */
+static void answer_sent(struct kunit *test, struct fq *fq, u32 n)
+{
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, held->n, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
+		answer(fq, i, UBOE_RSPST_OK);
+	}
+}
+
 /*
  * In softirq the requester sends 16 WQEs, then leaves the rest to the
- * work (it says there is more); a WQE of more than 64 KiB is left to the
+ * work (it says there is more); a WQE of more than 256 KiB is left to the
  * work even as the first.
  */
 static void msg_requester_softirq_budget(struct kunit *test)
@@ -317,18 +329,14 @@ static void msg_requester_softirq_budget(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, process_softirq(test, fq));
 	KUNIT_EXPECT_EQ(test, held->n, 16U);
 	KUNIT_EXPECT_FALSE(test, process_softirq(test, fq));
-	KUNIT_ASSERT_EQ(test, held->n, 20U);
-	for (i = 0; i < 20; i++) {
-		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
-		answer(fq, i, UBOE_RSPST_OK);
-	}
+	answer_sent(test, fq, 20);
 	KUNIT_EXPECT_FALSE(test, process_softirq(test, fq));
 	expect_cqes(test, fq, 0, 20, URMA_CR_SUCCESS);
 
 	/* a NOP counts the bytes its SGEs name */
 	fq_sqe_nop(&big, 99, UDMA_SQE_F_COMPLETE);
 	big.num_sge = 1;
-	big.sge[0].len = SZ_64K + 1;
+	big.sge[0].len = SZ_256K + 1;
 	fq_post(fq, &big);
 	KUNIT_EXPECT_TRUE(test, process_softirq(test, fq));
 	expect_no_cqe(test, fq);
@@ -359,11 +367,7 @@ static void msg_requester_softirq_defers(struct kunit *test)
 	expect_no_cqe(test, fq);
 
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
-	KUNIT_ASSERT_EQ(test, held->n, 3U);
-	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_EQ(test, held->req[i].psn, i);
-		answer(fq, i, UBOE_RSPST_OK);
-	}
+	answer_sent(test, fq, 3);
 	KUNIT_EXPECT_FALSE(test, fq_process(fq, false));
 	expect_cqes(test, fq, 10, 3, URMA_CR_SUCCESS);
 	expect_no_cqe(test, fq);
