@@ -272,10 +272,10 @@ static void udma_sq_wait_answers(struct udma_sq *sq)
  * @sq: the queue; its object is being destroyed
  *
  * Nothing queues the SQ's work or tasklet afterwards; a processor running
- * now finishes its WQE and stops; pending work and tasklet are cancelled. A queue of a
- * device's list waits for the answers to its requests on the wire
- * (udma_sq_wait_answers()). The WQEs of the window are dropped without
- * completions. Process context; sleeps.
+ * now finishes its WQE and stops; pending work and tasklet are
+ * cancelled. A queue of a device's list waits for the answers to its
+ * requests on the wire (udma_sq_wait_answers()). The WQEs of the window
+ * are dropped without completions. Process context; sleeps.
  */
 void udma_sq_destroy(struct udma_sq *sq)
 {
