@@ -50,6 +50,7 @@
 #include <linux/sysfs.h>
 #include <linux/udp.h>
 #include <kunit/visibility.h>
+#include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -679,10 +680,51 @@ static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 	return 0;
 }
 
-/* The route of a train to @b->addr, from @oif; rcu_read_lock() held. */
-static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
-			    struct socket *sock, int oif)
+/*
+ * The route @cache holds for the train, as UDP tunnels keep theirs: the
+ * kernel's dst_cache drops a route the routing tables have changed under
+ * (an IPv6 route's cookie, the IPv4 tables' generation) or that is older
+ * than the cache's last reset. One of another namespace is not taken
+ * either (the device moved). rcu_read_lock() held.
+ */
+static bool udma_batch_cached_route(struct udma_uboe_batch *b,
+				    struct net *net, struct dst_cache *cache)
 {
+	struct dst_entry *d;
+	struct rtable *rt;
+	__be32 saddr4;
+
+	local_bh_disable();	/* the cache is per CPU, softirqs use it */
+	if (b->v4) {
+		rt = dst_cache_get_ip4(cache, &saddr4);
+		d = rt ? &rt->dst : NULL;
+	} else {
+		d = dst_cache_get_ip6(cache, &b->saddr.ip6);
+	}
+	local_bh_enable();
+	if (!d)
+		return false;
+	if (!net_eq(dev_net(d->dev), net)) {
+		dst_release(d);
+		return false;
+	}
+	if (b->v4)
+		ubcore_eid_from_ipv4(&b->saddr, saddr4);
+	b->route = d;
+	return true;
+}
+
+/*
+ * The route of a train to @b->addr, from @oif: @cache's, or looked up
+ * and stored in @cache (when not NULL). rcu_read_lock() held.
+ */
+static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
+			    struct socket *sock, int oif,
+			    struct dst_cache *cache)
+{
+	if (cache && udma_batch_cached_route(b, net, cache))
+		return 0;
+	udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_ROUTE_LOOKUPS, 1);
 	if (b->v4) {
 		struct flowi4 fl4 = {
 			.daddr = b->addr.in4.addr,
@@ -697,6 +739,11 @@ static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
 			return PTR_ERR(rt);
 		b->route = &rt->dst;
 		ubcore_eid_from_ipv4(&b->saddr, fl4.saddr);
+		if (cache) {
+			local_bh_disable();
+			dst_cache_set_ip4(cache, b->route, fl4.saddr);
+			local_bh_enable();
+		}
 	} else {
 		struct flowi6 fl6 = {
 			.daddr = b->addr.ip6,
@@ -714,6 +761,11 @@ static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
 			return PTR_ERR(d);
 		b->route = d;
 		b->saddr.ip6 = fl6.saddr;
+		if (cache) {
+			local_bh_disable();
+			dst_cache_set_ip6(cache, d, &fl6.saddr);
+			local_bh_enable();
+		}
 	}
 	return 0;
 }
@@ -726,6 +778,8 @@ static int udma_batch_start(struct udma_uboe_batch *b,
 	struct udma_dev *udev = b->udev;
 	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
 	struct udma_net *unet = udma_net(net);
+	/* a bond's route follows its members: looked up every time */
+	struct dst_cache *cache = udev->bond ? NULL : b->route_cache;
 	int oif = udma_xmit_oif(udev);
 	struct socket *sock;
 	u32 ip_len;
@@ -746,7 +800,7 @@ static int udma_batch_start(struct udma_uboe_batch *b,
 	if (!ret && !sock)
 		ret = -ENETDOWN;
 	if (!ret)
-		ret = udma_batch_route(b, net, sock, oif);
+		ret = udma_batch_route(b, net, sock, oif, cache);
 	rcu_read_unlock();
 	if (ret)
 		goto free;
@@ -936,10 +990,12 @@ void udma_uboe_batch_flush(struct udma_uboe_batch *b)
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_flush);
 
 /**
- * udma_uboe_xmit() - send one UBoE packet to an EID
+ * udma_uboe_xmit_cached() - send one UBoE packet to an EID
  * @udev: the sending device
  * @dst: the destination EID, as for udma_uboe_batch_add()
  * @pkt: the packet, as for udma_uboe_batch_add()
+ * @route: the route cache of the packet's TP (struct
+ *	udma_uboe_batch.route_cache), or NULL: the route is looked up
  *
  * A train of one (udma_uboe_batch_add(), udma_uboe_batch_flush()).
  *
@@ -947,18 +1003,19 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_flush);
  *
  * Return: as udma_uboe_batch_add().
  */
-int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
-		   const struct uboe_pkt *pkt)
+int udma_uboe_xmit_cached(struct udma_dev *udev, const union ubcore_eid *dst,
+			  const struct uboe_pkt *pkt, struct dst_cache *route)
 {
 	struct udma_uboe_batch b;
 	int ret;
 
 	udma_uboe_batch_init(&b, udev, 1);
+	b.route_cache = route;
 	ret = udma_uboe_batch_add(&b, dst, pkt);
 	udma_uboe_batch_flush(&b);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(udma_uboe_xmit);
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_xmit_cached);
 
 /* Counters: sysfs and procfs ------------------------------------------ */
 
@@ -985,6 +1042,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RTP_ACK_TIMEOUTS - UBOE_DROP_MAX] = "rtp_ack_timeouts",
 	[UDMA_WIRE_RTP_CLOSED_DROPS - UBOE_DROP_MAX] = "rtp_closed_drops",
 	[UDMA_WIRE_TX_FAULT_DROPS - UBOE_DROP_MAX] = "tx_fault_drops",
+	[UDMA_WIRE_TX_ROUTE_LOOKUPS - UBOE_DROP_MAX] = "tx_route_lookups",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==

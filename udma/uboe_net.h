@@ -88,6 +88,11 @@ enum udma_wire_cnt {
 	 * (debugfs udma/fail_rtp_response): counted as sent, never sent
 	 */
 	UDMA_WIRE_TX_FAULT_DROPS,
+	/*
+	 * routes looked up for trains: once per train, but a TP's trains
+	 * take the route its cache holds (udma_uboe_batch.route_cache)
+	 */
+	UDMA_WIRE_TX_ROUTE_LOOKUPS,
 	UDMA_WIRE_NR_CNT
 };
 
@@ -137,6 +142,7 @@ struct udma_wire {
 	bool on_list;
 };
 
+struct dst_cache;
 struct dst_entry;
 
 /**
@@ -163,6 +169,12 @@ struct dst_entry;
  */
 struct udma_uboe_batch {
 	struct udma_dev *udev;
+	/*
+	 * the route cache of the TP whose packets are added next, or NULL:
+	 * the caller sets it before udma_uboe_batch_add(); a train starts
+	 * with the route it holds, and stores the one it looks up there
+	 */
+	struct dst_cache *route_cache;
 	struct sk_buff *skb;
 	struct dst_entry *route;
 	union ubcore_eid dst;
@@ -190,8 +202,17 @@ void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
 void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
-int udma_uboe_xmit(struct udma_dev *udev, const union ubcore_eid *dst,
-		   const struct uboe_pkt *pkt);
+int udma_uboe_xmit_cached(struct udma_dev *udev, const union ubcore_eid *dst,
+			  const struct uboe_pkt *pkt, struct dst_cache *route);
+
+/* One UBoE packet to an EID, its route looked up (udma_uboe_xmit_cached()). */
+static inline int udma_uboe_xmit(struct udma_dev *udev,
+				 const union ubcore_eid *dst,
+				 const struct uboe_pkt *pkt)
+{
+	return udma_uboe_xmit_cached(udev, dst, pkt, NULL);
+}
+
 void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
 			  u32 hint);
 int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,

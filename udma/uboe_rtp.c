@@ -754,7 +754,7 @@ static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
 		pkt.psn = rtp->rx.epsn;
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_NAK_TX);
 	}
-	udma_uboe_xmit(rtp->udev, &rtp->peer, &pkt);
+	udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &pkt, &rtp->route);
 }
 
 /*
@@ -770,6 +770,7 @@ static void udma_rtp_recover_locked(struct udma_rtp *rtp)
 	if (!rtp->tx.resend)
 		return;
 	udma_uboe_batch_init(&b, rtp->udev, udma_rtp_tx_limit(&rtp->tx));
+	b.route_cache = &rtp->route;
 	while ((p = udma_rtp_tx_next_resend(&rtp->tx))) {
 		/* the last of the train asks for the ACK that lets more go */
 		p->pkt.ack_req = !udma_rtp_tx_resend_due(&rtp->tx);
@@ -789,7 +790,7 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 	lockdep_assert_held(&rtp->lock);
 	p->pkt.ack_req = true;
 	p->resent = true;
-	if (!udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt))
+	if (!udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt, &rtp->route))
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
 
@@ -918,6 +919,8 @@ static void udma_rtp_reset_locked(struct udma_rtp *rtp, u32 peer_tpn,
 	memset(&rtp->rx, 0, sizeof(rtp->rx));
 	rtp->peer_tpn = peer_tpn;
 	rtp->peer = *peer;
+	/* the port, and so the route, follow the peer's TPN */
+	dst_cache_reset(&rtp->route);
 	memset(&rtp->rtt, 0, sizeof(rtp->rtt));
 	rtp->rto_base = udma_rtp_rto0(rtp);
 	rtp->rto = rtp->rto_base;
@@ -950,6 +953,8 @@ static struct udma_rtp *udma_rtp_alloc(struct udma_dev *udev, u32 tpn,
 	init_waitqueue_head(&rtp->wait);
 	INIT_LIST_HEAD(&rtp->waiters);
 	INIT_WORK(&rtp->fail_work, udma_rtp_fail_work);
+	/* without one, every train looks its route up (still correct) */
+	dst_cache_init(&rtp->route, gfp | __GFP_NOWARN);
 	return rtp;
 }
 
@@ -1000,6 +1005,7 @@ struct udma_rtp *udma_rtp_get(struct udma_dev *udev, u32 tpn, u32 peer_tpn,
 	xa_unlock_bh(&udev->rtps);
 	if (!old)
 		return rtp;
+	dst_cache_destroy(&rtp->route);
 	kfree(rtp);
 	return xa_is_err(old) || IS_ERR(old) ? NULL : old;
 }
@@ -1157,8 +1163,13 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	/* half the window out: ask for the ACKs that open it */
 	if (udma_rtp_tx_ack_wanted(&rtp->tx, p->pkt.psn))
 		p->pkt.ack_req = true;
-	ret = b ? udma_uboe_batch_add(b, &rtp->peer, &p->pkt) :
-		  udma_uboe_xmit(rtp->udev, &rtp->peer, &p->pkt);
+	if (b) {
+		b->route_cache = &rtp->route;
+		ret = udma_uboe_batch_add(b, &rtp->peer, &p->pkt);
+	} else {
+		ret = udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt,
+					    &rtp->route);
+	}
 	/* a route that went (a port down): lost, the RTO sends it again */
 	if (udma_rtp_route_lost(ret))
 		ret = 0;
@@ -1512,8 +1523,10 @@ void udma_rtp_free(struct udma_dev *udev)
 	unsigned long tpn;
 
 	udma_rtp_stop(udev);
-	xa_for_each(&udev->rtps, tpn, rtp)
+	xa_for_each(&udev->rtps, tpn, rtp) {
+		dst_cache_destroy(&rtp->route);
 		kfree(rtp);
+	}
 	xa_destroy(&udev->rtps);
 }
 

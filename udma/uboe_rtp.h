@@ -18,6 +18,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include <net/dst_cache.h>
 #include <ub/ubcore_eid.h>
 
 #include "msg.h"
@@ -275,6 +276,10 @@ struct udma_resp_seg {
  * @fail_work: fails the WQEs sent on the TP @fail_gen, on whichever of
  *	the device's queues they are (udma_uboe_tp_failed(); process
  *	context)
+ * @route: the route of the TP's packets to @peer, per CPU (struct
+ *	udma_uboe_batch.route_cache): any context with BHs off, no lock;
+ *	reset with the TP. Empty for good when it got no memory: every
+ *	train then looks the route up
  */
 struct udma_rtp {
 	struct udma_dev *udev;
@@ -302,6 +307,7 @@ struct udma_rtp {
 	struct list_head waiters;
 	struct udma_resp_seg seg;
 	struct work_struct fail_work;
+	struct dst_cache route;
 };
 
 /* What the receiver does with a data packet of a PSN. */

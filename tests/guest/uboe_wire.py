@@ -41,7 +41,7 @@ OTHERS = ["rx_packets", "rx_bytes", "mgmt_rx", "mgmt_tx", "tx_packets",
           "rtp_retransmits", "rtp_dup_drops", "rtp_out_of_seq",
           "rtp_out_of_window", "rtp_nak_tx", "rtp_nak_rx", "rtp_ack_tx",
           "rtp_ack_rx", "rtp_ack_timeouts", "rtp_closed_drops",
-          "tx_fault_drops"]
+          "tx_fault_drops", "tx_route_lookups"]
 
 # uboe_wire.h
 WIRE_VERSION = 1

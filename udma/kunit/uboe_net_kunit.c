@@ -19,6 +19,7 @@
 #include <linux/errno.h>
 #include <linux/inet.h>
 #include <linux/netdevice.h>
+#include <net/dst_cache.h>
 #include <net/net_namespace.h>
 
 #include "../udma.h"
@@ -314,10 +315,76 @@ static void uboe_train_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 2), 2);
 }
 
+/* Send @n management messages to @eid with route cache @c (NULL: none). */
+static void send_cached(struct kunit *test, const union ubcore_eid *eid,
+			struct dst_cache *c, int n)
+{
+	struct uboe_kunit *k = test->priv;
+	struct uboe_pkt p;
+
+	while (n--) {
+		mgmt_pkt(&p, eid);
+		KUNIT_EXPECT_EQ(test,
+				udma_uboe_xmit_cached(k->udev, eid, &p, c), 0);
+	}
+}
+
+/*
+ * A TP's route cache: its first train looks the route up and keeps it
+ * with its source address, the next ones take it, until the cache is
+ * reset; IPv4 and IPv6 each in their cache; without one, every train
+ * looks its route up.
+ */
+static void uboe_train_route_cache(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	struct dst_cache c4, c6;
+	union ubcore_eid v4, v6;
+	struct dst_entry *d;
+	struct in6_addr src;
+
+	eid_v4(&v4, "127.0.0.1");
+	eid_v6(&v6, "::1");
+	KUNIT_ASSERT_EQ(test, dst_cache_init(&c4, GFP_KERNEL), 0);
+	if (dst_cache_init(&c6, GFP_KERNEL)) {
+		dst_cache_destroy(&c4);
+		KUNIT_FAIL(test, "no memory for a route cache");
+		return;
+	}
+	/* a route kept in the jiffy of the cache's reset is not taken */
+	msleep(20);
+	send_cached(test, &v6, &c6, 3);
+	KUNIT_EXPECT_EQ(test,
+			udma_wire_read(k->udev, UDMA_WIRE_TX_ROUTE_LOOKUPS), 1);
+	local_bh_disable();
+	d = dst_cache_get_ip6(&c6, &src);
+	local_bh_enable();
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, d);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_loopback(&src));
+	dst_release(d);
+
+	send_cached(test, &v4, &c4, 3);
+	KUNIT_EXPECT_EQ(test,
+			udma_wire_read(k->udev, UDMA_WIRE_TX_ROUTE_LOOKUPS), 2);
+	send_cached(test, &v4, NULL, 2);
+	KUNIT_EXPECT_EQ(test,
+			udma_wire_read(k->udev, UDMA_WIRE_TX_ROUTE_LOOKUPS), 4);
+	dst_cache_reset(&c6);
+	send_cached(test, &v6, &c6, 1);
+	KUNIT_EXPECT_EQ(test,
+			udma_wire_read(k->udev, UDMA_WIRE_TX_ROUTE_LOOKUPS), 5);
+
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 9), 9);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+	dst_cache_destroy(&c6);
+	dst_cache_destroy(&c4);
+}
+
 static struct kunit_case udma_uboe_net_cases[] = {
 	KUNIT_CASE(uboe_xmit_v4_v6_loop),
 	KUNIT_CASE(uboe_train_segments),
 	KUNIT_CASE(uboe_train_refused),
+	KUNIT_CASE(uboe_train_route_cache),
 	KUNIT_CASE(uboe_xmit_refused),
 	KUNIT_CASE(uboe_rx_eid_not_here),
 	{}
