@@ -912,15 +912,18 @@ TEST(UrmaAdminWireStats, FormatTrafficThenDropsByName)
 {
     WireStats s;
     s.counters = {{"truncated", 68},  {"rx_bytes", 1000}, {"eid_not_here", 2}, {"rx_packets", 10},
-                  {"tx_packets", 3},  {"tx_bytes", 300},  {"tx_errors", 1},    {"mgmt_rx", 4}};
+                  {"tx_packets", 3},  {"tx_bytes", 300},  {"tx_errors", 1},    {"mgmt_rx", 4},
+                  {"mgmt_tx", 5},     {"tx_route_lookups", 2}};
     EXPECT_EQ(format_wire_stats("udma0", s),
               "udma0 wire:\n"
               "  rx_packets: 10\n"
               "  rx_bytes: 1000\n"
               "  mgmt_rx: 4\n"
+              "  mgmt_tx: 5\n"
               "  tx_packets: 3\n"
               "  tx_bytes: 300\n"
               "  tx_errors: 1\n"
+              "  tx_route_lookups: 2\n"
               "  drops:\n"
               "    eid_not_here: 2\n"
               "    truncated: 68\n");
