@@ -5,13 +5,20 @@
  * UBoE packet I/O: UB packets (include/uapi/ub/uboe_wire.h) in UDP over
  * IPv4 and IPv6.
  *
- * Each network namespace that has a udma device has two kernel UDP tunnel
+ * Each network namespace that has a udma device has two kernel UDP
  * sockets, IPv4 and IPv6 (v6only), bound to the uboe_port on every
  * address, created when its first device appears and released when its
- * last one goes (or the namespace does). The receive hook (encap_rcv)
- * validates every datagram with uboe_decode(), finds the device that owns
- * the destination EID among the namespace's devices and hands the packet
- * to the dispatch point of its class (uboe_dispatch.c). udma_uboe_xmit()
+ * last one goes (or the namespace does). They are plain UDP sockets with
+ * UDP_GRO, not tunnel ones: the UDP layer segments every UDP GSO skb that
+ * reaches an encap_rcv hook unless it is a tunnel's (udp_unexpected_gso()),
+ * copying a train's payload into one new skb per packet. Here a train
+ * (from a sender of this host, or merged by GRO off the wire) is queued
+ * whole, and the namespace's receive tasklet takes its packets out of it
+ * where they are. The tasklet (one at a time: a TP's packets are handled
+ * in their order of arrival) validates every packet with uboe_decode(),
+ * finds the device that owns the destination EID among the namespace's
+ * devices and hands the packet to the dispatch point of its class
+ * (uboe_dispatch.c). udma_uboe_xmit()
  * sends one packet to an EID: an EID is an IPv6 address, or an IPv4 one
  * mapped (::ffff:a.b.c.d, include/ub/ubcore_eid.h), so the packet goes to
  * that address, through its route and neighbour, from the device's
@@ -26,14 +33,16 @@
  *  - one delivered to a device: rx_packets, rx_bytes (and mgmt_rx for a
  *    management message) there, then the reason the dispatch point gives
  *    if it drops it (unknown_tpn while there is no TP table).
- * A bad UDP checksum never reaches the hook: the UDP layer drops and
- * counts it (Udp InCsumErrors in /proc/net/snmp).
+ * A datagram with a bad UDP checksum is dropped before, and counted as
+ * UDP's recvmsg() counts it (Udp InCsumErrors and InErrors in
+ * /proc/net/snmp and snmp6).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
 #include <linux/fault-inject.h>
 #include <linux/in.h>
+#include <linux/interrupt.h>
 #include <linux/in6.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -58,6 +67,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
+#include <net/sock.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
 
@@ -120,6 +130,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
  *	while there are any
  * @sock4: the IPv4 socket, or NULL; RCU (udma_uboe_xmit())
  * @sock6: the IPv6 socket, or NULL; RCU
+ * @rx_tasklet: takes the sockets' datagrams (udma_uboe_rx_tasklet()),
+ *	scheduled by their data_ready; killed at the namespace's exit
  * @stats: drops that no device can be charged for (enum udma_wire_cnt)
  *
  * In the namespace's net_generic() area, from the namespace's creation (or
@@ -131,6 +143,7 @@ struct udma_net {
 	unsigned int users;
 	struct socket __rcu *sock4;
 	struct socket __rcu *sock6;
+	struct tasklet_struct rx_tasklet;
 	struct udma_wire_stats __percpu *stats;
 };
 
@@ -220,16 +233,20 @@ static struct udma_dev *udma_wire_by_eid(struct udma_net *unet,
 	return NULL;
 }
 
-/* The device bound to @ndev in @unet; rcu_read_lock() held. */
-static struct udma_dev *udma_wire_by_netdev(struct udma_net *unet,
-					    const struct net_device *ndev)
+/*
+ * The device bound to the netdev of index @ifindex in @unet;
+ * rcu_read_lock() held. (A queued datagram's skb->dev is the UDP
+ * layer's scratch space: skb_iif says where it came in.)
+ */
+static struct udma_dev *udma_wire_by_ifindex(struct udma_net *unet,
+					     int ifindex)
 {
 	struct udma_wire *w;
 
 	list_for_each_entry_rcu(w, &unet->devs, node) {
 		struct udma_dev *udev = container_of(w, struct udma_dev, wire);
 
-		if (udev->netdev == ndev)
+		if (udev->netdev->ifindex == ifindex)
 			return udev;
 	}
 	return NULL;
@@ -266,40 +283,33 @@ static enum uboe_drop udma_uboe_dispatch(struct udma_dev *udev,
 }
 
 /*
- * encap_rcv of both sockets: softirq, rcu_read_lock() held by the UDP
- * layer, which has checked the UDP checksum and trimmed @skb to the UDP
- * length; @skb->data is at the UDP header. Consumes @skb.
- *
- * Return: 0 (the packet is ours, whatever became of it).
+ * One UBoE packet of @len bytes at @data in @skb (a datagram, or a
+ * segment of a train), which came in on @ingress (or NULL). Return: it
+ * went to a device's dispatch point, which holds @skb if it needs it.
  */
-static int udma_uboe_rcv(struct sock *sk, struct sk_buff *skb)
+static bool udma_uboe_rcv_pkt(struct udma_net *unet, struct sock *sk,
+			      struct sk_buff *skb, struct udma_dev *ingress,
+			      const u8 *data, u32 len)
 {
-	struct udma_net *unet = rcu_dereference_sk_user_data(sk);
-	struct udma_dev *udev, *ingress;
+	struct udma_dev *udev;
 	union ubcore_eid dst;
 	struct uboe_pkt pkt;
 	enum uboe_drop drop;
 	u32 flags = 0;
-	size_t len;
-
-	if (!unet || skb_linearize(skb) || skb->len < sizeof(struct udphdr))
-		goto free;
-	len = skb->len - sizeof(struct udphdr);
-	ingress = udma_wire_by_netdev(unet, skb->dev);
 
 	/*
 	 * Without a UDP checksum (IPv4 allows it), the ICRC must be there.
-	 * (A CHECKSUM_PARTIAL datagram of this host's holds the pseudo-
-	 * header's sum there, never 0: the protocol number is in it.)
+	 * (A CHECKSUM_PARTIAL datagram or train of this host's holds the
+	 * pseudo-header's sum there, never 0: the protocol number is in it.)
 	 */
 	if (READ_ONCE(udma_uboe_icrc) ||
 	    (sk->sk_family == AF_INET && !udp_hdr(skb)->check))
 		flags |= UBOE_DEC_NEED_ICRC;
-	drop = uboe_decode(skb->data + sizeof(struct udphdr), len, flags, &pkt);
+	drop = uboe_decode(data, len, flags, &pkt);
 	if (drop) {
 		udma_stats_add(ingress ? ingress->wire.stats : unet->stats,
 			       drop, 1);
-		goto free;
+		return false;
 	}
 
 	if (pkt.has_eid)
@@ -312,7 +322,7 @@ static int udma_uboe_rcv(struct sock *sk, struct sk_buff *skb)
 		if (ingress)
 			udma_stats_add(ingress->wire.stats,
 				       UBOE_DROP_EID_NOT_HERE, 1);
-		goto free;
+		return false;
 	}
 
 	udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_PACKETS, 1);
@@ -320,26 +330,142 @@ static int udma_uboe_rcv(struct sock *sk, struct sk_buff *skb)
 	drop = udma_uboe_dispatch(udev, &pkt, skb);
 	if (drop) {
 		udma_stats_add(udev->wire.stats, drop, 1);
+		return false;
+	}
+	return true;
+}
+
+/* Add @n to UDP's counter @field of @sk's family, as UDP's recvmsg(). */
+static void udma_uboe_udp_mib(struct sock *sk, int field, u32 n)
+{
+	struct net *net = sock_net(sk);
+
+	if (sk->sk_family == AF_INET)
+		__SNMP_ADD_STATS(net->mib.udp_statistics, field, n);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		__SNMP_ADD_STATS(net->mib.udp_stats_in6, field, n);
+#endif
+}
+
+/*
+ * A datagram taken off @sk, @skb->data at its UDP payload: one UBoE
+ * packet, or a train of them (a UDP GSO skb: every segment a packet of
+ * gso_size bytes, the last one shorter or not), each decoded in place.
+ * Softirq, rcu_read_lock() held. Consumes @skb.
+ */
+static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
+			  struct sk_buff *skb)
+{
+	bool csum_ok = udp_skb_csum_unnecessary(skb) ||
+		       !__udp_lib_checksum_complete(skb);
+	struct udma_dev *ingress;
+	bool taken = false;
+	u32 off = 0, seg;
+
+	/* skb->dev held the UDP layer's scratch space since the queue */
+	skb->dev = NULL;
+	if (!csum_ok) {
+		udma_uboe_udp_mib(sk, UDP_MIB_CSUMERRORS, 1);
+		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
 		goto free;
 	}
-	consume_skb(skb);
-	return 0;
+	if (skb_linearize(skb)) {
+		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
+		goto free;
+	}
+	/* received: one datagram a packet, as if the train were segmented */
+	udma_uboe_udp_mib(sk, UDP_MIB_INDATAGRAMS,
+			  skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
+	ingress = udma_wire_by_ifindex(unet, skb->skb_iif);
+	seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : skb->len;
+	if (seg < skb->len && ingress)
+		udma_stats_add(ingress->wire.stats, UDMA_WIRE_RX_TRAINS, 1);
+	/* (an empty datagram is decoded too: a truncated packet) */
+	do {
+		u32 len = min(seg, skb->len - off);
 
+		taken |= udma_uboe_rcv_pkt(unet, sk, skb, ingress,
+					   skb->data + off, len);
+		off += len;
+	} while (seg && off < skb->len);
+	if (taken) {
+		consume_skb(skb);
+		return;
+	}
 free:
 	kfree_skb(skb);
-	return 0;
+}
+
+/* Datagrams of a socket the receive tasklet takes per run, at most. */
+#define UDMA_UBOE_RX_BUDGET	64
+
+/* Take @sock's datagrams (none if NULL), a budget's: were there more? */
+static bool udma_uboe_drain(struct udma_net *unet, struct socket *sock)
+{
+	struct sk_buff *skb;
+	int n, off, err;
+
+	if (!sock)
+		return false;
+	for (n = 0; n < UDMA_UBOE_RX_BUDGET; n++) {
+		off = 0;
+		skb = __skb_recv_udp(sock->sk, MSG_DONTWAIT, &off, &err);
+		if (!skb) {
+			/* a socket error (ICMP) is reported once: go on */
+			if (err == -EAGAIN)
+				return false;
+			continue;
+		}
+		udma_uboe_rcv(unet, sock->sk, skb);
+	}
+	return true;
+}
+
+/*
+ * The namespace's receive tasklet: the datagrams of both sockets, a
+ * budget of each per run, then again later if there are more (as a NAPI
+ * poll: ksoftirqd takes over from a softirq that stays busy).
+ */
+static void udma_uboe_rx_tasklet(struct tasklet_struct *t)
+{
+	struct udma_net *unet = from_tasklet(unet, t, rx_tasklet);
+	bool more;
+
+	rcu_read_lock();
+	more = udma_uboe_drain(unet, rcu_dereference(unet->sock4));
+	more |= udma_uboe_drain(unet, rcu_dereference(unet->sock6));
+	rcu_read_unlock();
+	if (more)
+		tasklet_schedule(t);
+}
+
+/* data_ready of both sockets: a datagram was queued (softirq). */
+static void udma_uboe_data_ready(struct sock *sk)
+{
+	struct udma_net *unet;
+
+	rcu_read_lock();
+	unet = rcu_dereference_sk_user_data(sk);
+	if (unet)
+		tasklet_schedule(&unet->rx_tasklet);
+	rcu_read_unlock();
 }
 
 /* Sockets ------------------------------------------------------------- */
 
+/*
+ * A UBoE socket's receive queue holds what arrives before the tasklet
+ * runs, normally at the end of the same softirq: a NAPI poll's worth of
+ * trains (64 of 64 KiB, twice that in truesize), with room to spare.
+ * Beyond it the UDP layer drops (RcvbufErrors), and the senders'
+ * transports send again. (The kernel doubles it, as for SO_RCVBUF.)
+ */
+#define UDMA_UBOE_RCVBUF	(16 << 20)
+
 static int udma_sock_create(struct net *net, struct udma_net *unet,
 			    sa_family_t family, struct socket **sockp)
 {
-	struct udp_tunnel_sock_cfg tcfg = {
-		.sk_user_data = unet,
-		.encap_type = 1,
-		.encap_rcv = udma_uboe_rcv,
-	};
 	struct udp_port_cfg cfg = {
 		.family = family,
 		.local_udp_port = htons(udma_uboe_port),
@@ -349,7 +475,8 @@ static int udma_sock_create(struct net *net, struct udma_net *unet,
 		.ipv6_v6only = 1,
 	};
 	struct socket *sock;
-	int ret;
+	int one = 1, ret;
+	struct sock *sk;
 
 	if (family == AF_INET)
 		cfg.local_ip.s_addr = htonl(INADDR_ANY);
@@ -361,15 +488,22 @@ static int udma_sock_create(struct net *net, struct udma_net *unet,
 		       family == AF_INET ? 4 : 6, udma_uboe_port, ret);
 		return ret;
 	}
-	setup_udp_tunnel_sock(net, sock, &tcfg);
-	/*
-	 * The tunnel set-up asks for final checksum values, for tunnels that
-	 * hand inner packets to the stack. udma consumes every datagram: a
-	 * train from a sender of this host (over a veth) is segmented by the
-	 * receiving socket, which would compute each segment's checksum only
-	 * for it to be trusted, CHECKSUM_PARTIAL saying so already.
-	 */
-	inet_dec_convert_csum(sock->sk);
+	sk = sock->sk;
+	/* trains whole, and GRO of what comes off the wire */
+	ret = sock->ops->setsockopt(sock, SOL_UDP, UDP_GRO,
+				    KERNEL_SOCKPTR(&one), sizeof(one));
+	if (ret) {
+		pr_err("cannot set UDP_GRO on the UBoE socket: %d\n", ret);
+		udp_tunnel_sock_release(sock);
+		return ret;
+	}
+	sock_set_rcvbuf(sk, UDMA_UBOE_RCVBUF);
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_sk_user_data(sk, unet);
+	sk->sk_data_ready = udma_uboe_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	/* what arrived since the bind */
+	tasklet_schedule(&unet->rx_tasklet);
 	*sockp = sock;
 	return 0;
 }
@@ -397,7 +531,9 @@ static int udma_net_open(struct net *net, struct udma_net *unet)
 /*
  * Close @unet's sockets, if open; @unet->lock held. A sender that loaded
  * a pointer under rcu_read_lock() is done with it after the grace period
- * that udp_tunnel_sock_release() waits for; so is the receive hook.
+ * that udp_tunnel_sock_release() waits for (after it clears the sockets'
+ * user data); so are data_ready and the receive tasklet, which find
+ * neither the sockets nor the namespace afterwards.
  */
 static void udma_net_close(struct udma_net *unet)
 {
@@ -1022,6 +1158,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_xmit_cached);
 static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RX_PACKETS - UBOE_DROP_MAX] = "rx_packets",
 	[UDMA_WIRE_RX_BYTES - UBOE_DROP_MAX] = "rx_bytes",
+	[UDMA_WIRE_RX_TRAINS - UBOE_DROP_MAX] = "rx_trains",
 	[UDMA_WIRE_MGMT_RX - UBOE_DROP_MAX] = "mgmt_rx",
 	[UDMA_WIRE_MGMT_TX - UBOE_DROP_MAX] = "mgmt_tx",
 	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",
@@ -1100,6 +1237,7 @@ static int __net_init udma_net_init(struct net *net)
 
 	mutex_init(&unet->lock);
 	INIT_LIST_HEAD(&unet->devs);
+	tasklet_setup(&unet->rx_tasklet, udma_uboe_rx_tasklet);
 	unet->stats = alloc_percpu(struct udma_wire_stats);
 	if (!unet->stats)
 		return -ENOMEM;
@@ -1126,6 +1264,8 @@ static void __net_exit udma_net_exit(struct net *net)
 	WARN_ON(!list_empty(&unet->devs));
 	udma_net_close(unet);
 	mutex_unlock(&unet->lock);
+	/* no socket is left to schedule it */
+	tasklet_kill(&unet->rx_tasklet);
 	free_percpu(unet->stats);
 	mutex_destroy(&unet->lock);
 }

@@ -2,8 +2,8 @@
 /*
  * Copyright (c) 2026 The UB/URMA stack authors
  *
- * UBoE packet I/O of udma (uboe_net.c): one kernel UDP tunnel socket per
- * network namespace, the transmit function, the receive demultiplexer and
+ * UBoE packet I/O of udma (uboe_net.c): two kernel UDP sockets (IPv4, IPv6)
+ * per network namespace, the transmit function, the receive demultiplexer and
  * the per-device wire counters. The dispatch points that the engine and
  * ubcore's connection manager fill in are in uboe_dispatch.c.
  */
@@ -42,6 +42,12 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RX_PACKETS = UBOE_DROP_MAX,
 	/* their bytes, UDP payload (the UBoE packet) */
 	UDMA_WIRE_RX_BYTES,
+	/*
+	 * datagrams of several packets (a UDP GSO train of this host's
+	 * sender, or datagrams merged by GRO), taken whole, counted on the
+	 * device of the netdev they came in on
+	 */
+	UDMA_WIRE_RX_TRAINS,
 	/* of those, management messages */
 	UDMA_WIRE_MGMT_RX,
 	/* management messages sent through UBoE (mgmt.c) */

@@ -222,10 +222,10 @@ static void uboe_rx_eid_not_here(struct kunit *test)
 }
 
 /*
- * Trains: packets of one TP to one EID leave as one UDP GSO skb and arrive
- * as separate datagrams, each decoded on its own; a shorter packet ends a
- * train, a longer one or another destination starts the next; IPv4 and
- * IPv6.
+ * Trains: packets of one TP to one EID leave as one UDP GSO skb and
+ * arrive whole (lo passes UDP GSO skbs on), each packet decoded on its
+ * own where it is; a shorter packet ends a train, a longer one or another
+ * destination starts the next; IPv4 and IPv6.
  */
 static void uboe_train_segments(struct kunit *test)
 {
@@ -285,6 +285,8 @@ static void uboe_train_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_RX_PACKETS, 12), 12);
 	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_BYTES), bytes);
 	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+	/* the train of 6 and the one of 4; the single packets are none */
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_TRAINS), 2);
 }
 
 /* A train's refusals are its packets': the ones before still leave. */
