@@ -297,6 +297,7 @@ void udma_sq_destroy(struct udma_sq *sq)
 	cancel_delayed_work_sync(&sq->work);
 	/* Responses the wire brought and no one will complete now. */
 	udma_uboe_sq_purge(sq);
+	udma_uboe_sq_fini(sq);
 	kvfree(sq->wnd);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_destroy);

@@ -310,6 +310,7 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 {
 	tx->gfp = gfp;
 	tx->may_defer = false;
+	tx->route = NULL;
 	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
 	tx->n = udma_uboe_seg_count(len, tx->size);
 	/* UM: one datagram of the path MTU at most, as the port reports it */
@@ -368,7 +369,8 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			if (ret)
 				kfree(p);
 		} else {
-			ret = udma_uboe_xmit(udev, &p->pkt.dst_eid, &p->pkt);
+			ret = udma_uboe_xmit_cached(udev, &p->pkt.dst_eid,
+						    &p->pkt, tx->route);
 			kfree(p);
 		}
 		if (ret)
@@ -391,6 +393,38 @@ static int udma_uboe_send(struct udma_dev *udev, struct udma_rtp *rtp,
 	return ret ?: udma_uboe_tx_send(udev, &tx, owner, NULL);
 }
 
+/*
+ * The route cache of @sq's UM datagrams to @dst: the queue keeps the route
+ * of its last destination, and forgets it for another. Its processor only,
+ * which is alone: nothing else uses the cache while it is reset.
+ */
+static struct dst_cache *udma_uboe_um_route(struct udma_sq *sq,
+					    const union ubcore_eid *dst)
+{
+	struct udma_uboe_sq_tx *st = &sq->uboe_tx;
+
+	if (memcmp(st->um_dst.raw, dst->raw, sizeof(dst->raw))) {
+		dst_cache_reset_now(&st->um_route);
+		st->um_dst = *dst;
+	}
+	return &st->um_route;
+}
+
+/* @sq's UM datagram (no TP: one packet at most), with the queue's route. */
+static int udma_uboe_send_um(struct udma_sq *sq, const struct uboe_pkt *tmpl,
+			     const struct udma_local_buf *src, u64 len)
+{
+	struct udma_uboe_tx tx;
+	int ret;
+
+	ret = udma_uboe_tx_init(&tx, sq->udev, NULL, tmpl, src, len,
+				udma_sq_gfp(sq));
+	if (ret)
+		return ret;
+	tx.route = udma_uboe_um_route(sq, &tmpl->dst_eid);
+	return udma_uboe_tx_send(sq->udev, &tx, sq, NULL);
+}
+
 /* The TP's wake of a queue that stopped for it: its processor goes on. */
 static void udma_uboe_sq_wake(struct udma_rtp_waiter *w)
 {
@@ -408,6 +442,18 @@ void udma_uboe_sq_init(struct udma_sq *sq)
 	sq->uboe_tx.tx.rtp = NULL;
 	INIT_LIST_HEAD(&sq->uboe_tx.wait.node);
 	sq->uboe_tx.wait.wake = udma_uboe_sq_wake;
+	memset(&sq->uboe_tx.um_dst, 0, sizeof(sq->uboe_tx.um_dst));
+	/* without one, every datagram looks its route up (still correct) */
+	dst_cache_init(&sq->uboe_tx.um_route, GFP_KERNEL | __GFP_NOWARN);
+}
+
+/**
+ * udma_uboe_sq_fini() - a queue being destroyed lets its UM route go
+ * @sq: the queue: its processor, tasklet and work are done for good
+ */
+void udma_uboe_sq_fini(struct udma_sq *sq)
+{
+	dst_cache_destroy(&sq->uboe_tx.um_route);
 }
 
 /**
@@ -566,8 +612,7 @@ static int udma_uboe_carrier_xmit(struct udma_msg *req)
 	    !udma_uboe_seg_size(pkt.mae.len, udma_uboe_room(udev, &pkt)))
 		ret = -EMSGSIZE;
 	else if (!rtp)
-		ret = udma_uboe_send(udev, NULL, &pkt, req->payload, len, sq,
-				     udma_sq_gfp(sq));
+		ret = udma_uboe_send_um(sq, &pkt, req->payload, len);
 	else
 		ret = udma_uboe_tx_init(&st->tx, udev, rtp, &pkt,
 					req->payload, len, udma_sq_gfp(sq));

@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 
 #include "msg.h"
 #include "uboe_rtp.h"
@@ -38,9 +39,12 @@ struct udma_sq;
  *	it is (-EWOULDBLOCK), holding what it holds of the TP, for process
  *	context to go on (a queue's processor in softirq); else it fails
  *	the message (-ENOMEM)
+ * @route: without a TP, the route cache of the datagram's destination
+ *	(struct udma_uboe_sq_tx.um_route), or NULL: its route is looked up
  */
 struct udma_uboe_tx {
 	struct udma_rtp *rtp;
+	struct dst_cache *route;
 	struct uboe_pkt tmpl;
 	const struct udma_local_buf *src;
 	u64 len;
@@ -61,6 +65,11 @@ struct udma_uboe_tx {
  * @gen: the TP it was sent on (udma_rtp.gen)
  * @word: an atomic's operands (the request's do not outlive the send)
  * @operands: @tx.src of an atomic: @word
+ * @um_dst: the destination of the queue's last UM datagram
+ * @um_route: the route to @um_dst (a TP keeps its own: udma_rtp.route),
+ *	for the next datagram to the same EID; the queue's processor only.
+ *	Empty for good when it got no memory: every datagram then looks
+ *	its route up
  */
 struct udma_uboe_sq_tx {
 	struct udma_uboe_tx tx;
@@ -69,6 +78,8 @@ struct udma_uboe_sq_tx {
 	u32 gen;
 	__be64 word[2];
 	struct udma_local_buf operands;
+	union ubcore_eid um_dst;
+	struct dst_cache um_route;
 };
 
 /*
@@ -135,6 +146,7 @@ void udma_uboe_rx_init(struct udma_dev *udev);
 void udma_uboe_rx_stop(struct udma_dev *udev);
 void udma_uboe_sq_drain(struct udma_sq *sq);
 void udma_uboe_sq_init(struct udma_sq *sq);
+void udma_uboe_sq_fini(struct udma_sq *sq);
 bool udma_uboe_sq_resume(struct udma_sq *sq);
 void udma_uboe_sq_cancel(struct udma_sq *sq);
 void udma_uboe_sq_purge(struct udma_sq *sq);
