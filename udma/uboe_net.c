@@ -502,8 +502,6 @@ static int udma_sock_create(struct net *net, struct udma_net *unet,
 	rcu_assign_sk_user_data(sk, unet);
 	sk->sk_data_ready = udma_uboe_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
-	/* what arrived since the bind */
-	tasklet_schedule(&unet->rx_tasklet);
 	*sockp = sock;
 	return 0;
 }
@@ -525,6 +523,8 @@ static int udma_net_open(struct net *net, struct udma_net *unet)
 	}
 	rcu_assign_pointer(unet->sock4, s4);
 	rcu_assign_pointer(unet->sock6, s6);
+	/* what arrived between a bind and its socket's data_ready */
+	tasklet_schedule(&unet->rx_tasklet);
 	return 0;
 }
 
