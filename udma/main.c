@@ -79,7 +79,8 @@ static int udma_bind_param(void)
  * the notifier (so no netdev is left unwatched while it has a device), then
  * wait until ubcore has released every device, since it calls into this
  * module to do so; then UBoE's namespaces (no device, hence no socket, is
- * left) and the engine's workqueue last (no queue is left).
+ * left) and the engine's workqueue (no queue is left); the packets' page
+ * fragment caches last.
  */
 static void udma_teardown(void)
 {
@@ -88,6 +89,7 @@ static void udma_teardown(void)
 	udma_dev_wait_released();
 	udma_uboe_exit();
 	udma_engine_exit();
+	udma_rtp_frags_drain();
 }
 
 static int __init udma_init(void)

@@ -354,12 +354,12 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 		}
 		udma_uboe_seg_pkt(&tx->tmpl, tx->i, tx->n, tx->size, tx->len,
 				  &p->pkt);
-		p->pkt.payload = plen ? p->data : NULL;
+		p->pkt.payload = p->buf;
 		if (plen) {
 			udma_buf_slice(tx->src, off, plen, &slice);
-			ret = udma_buf_copy_to_kernel(p->data, &slice, plen);
+			ret = udma_buf_copy_to_kernel(p->buf, &slice, plen);
 			if (ret) {
-				kfree(p);
+				udma_rtp_pkt_free(p);
 				ret = ret == -EINVAL ? -EFAULT : ret;
 				break;
 			}
@@ -367,11 +367,16 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 		if (tx->rtp) {
 			ret = udma_rtp_send(tx->rtp, p, owner, w, &b);
 			if (ret)
-				kfree(p);
+				udma_rtp_pkt_free(p);
 		} else {
-			ret = udma_uboe_xmit_cached(udev, &p->pkt.dst_eid,
-						    &p->pkt, tx->route);
-			kfree(p);
+			/* a UM datagram: the train takes its payload's page */
+			b.route_cache = tx->route;
+			ret = p->frag ?
+			      udma_uboe_batch_add_frag(&b, &p->pkt.dst_eid,
+						       &p->pkt,
+						       UDMA_RTP_PKT_HEADROOM) :
+			      udma_uboe_batch_add(&b, &p->pkt.dst_eid, &p->pkt);
+			udma_rtp_pkt_free(p);
 		}
 		if (ret)
 			break;

@@ -13,12 +13,12 @@
  * reaches an encap_rcv hook unless it is a tunnel's (udp_unexpected_gso()),
  * copying a train's payload into one new skb per packet. Here a train
  * (from a sender of this host, or merged by GRO off the wire) is queued
- * whole, and the namespace's receive tasklet takes its packets out of it
- * where they are. The tasklet (one at a time: a TP's packets are handled
- * in their order of arrival) validates every packet with uboe_decode(),
- * finds the device that owns the destination EID among the namespace's
- * devices and hands the packet to the dispatch point of its class
- * (uboe_dispatch.c). udma_uboe_xmit()
+ * whole, and the socket's data_ready (or, when it cannot, the namespace's
+ * receive tasklet) takes its packets out of it where they are. One reader
+ * at a time (a TP's packets are handled in their order of arrival)
+ * validates every packet with uboe_decode(), finds the device that owns
+ * the destination EID among the namespace's devices and hands the packet
+ * to the dispatch point of its class (uboe_dispatch.c). udma_uboe_xmit()
  * sends one packet to an EID: an EID is an IPv6 address, or an IPv4 one
  * mapped (::ffff:a.b.c.d, include/ub/ubcore_eid.h), so the packet goes to
  * that address, through its route and neighbour, from the device's
@@ -130,8 +130,9 @@ EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
  *	while there are any
  * @sock4: the IPv4 socket, or NULL; RCU (udma_uboe_xmit())
  * @sock6: the IPv6 socket, or NULL; RCU
- * @rx_tasklet: takes the sockets' datagrams (udma_uboe_rx_tasklet()),
- *	scheduled by their data_ready; killed at the namespace's exit
+ * @rx_tasklet: takes the sockets' datagrams that their data_ready left
+ *	(udma_uboe_rx_tasklet()); its RUN bit is also data_ready's; killed
+ *	at the namespace's exit
  * @stats: drops that no device can be charged for (enum udma_wire_cnt)
  *
  * In the namespace's net_generic() area, from the namespace's creation (or
@@ -348,6 +349,80 @@ static void udma_uboe_udp_mib(struct sock *sk, int field, u32 n)
 #endif
 }
 
+/* The @len bytes at @off of @skb's head and page fragments, if in one. */
+static const u8 *udma_skb_span_pages(const struct sk_buff *skb, u32 off,
+				     u32 len)
+{
+	u32 start = skb_headlen(skb), end;
+	int i;
+
+	if (off + len <= start)
+		return skb->data + off;
+	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
+		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+		const u8 *base;
+
+		end = start + skb_frag_size(frag);
+		if (off < end) {
+			if (off < start || off + len > end)
+				return NULL;
+			base = skb_frag_address_safe(frag);
+			return base ? base + (off - start) : NULL;
+		}
+		start = end;
+	}
+	return NULL;
+}
+
+/**
+ * udma_skb_span() - where a packet of a received datagram is, if in one piece
+ * @skb: the datagram, @skb->data at its UDP payload
+ * @off: the packet's offset in the payload
+ * @len: its length; @off + @len at most @skb->len
+ *
+ * A train that GRO merged off the wire keeps every datagram's payload
+ * where the NIC put it: one page fragment each, or one skb each of the
+ * frag_list. So a packet is usually in one piece, and decoded there.
+ *
+ * Return: the packet's first byte, or NULL when it straddles two pieces,
+ * sits in a high memory page (the datagram must be linearised) or lies
+ * beyond the datagram.
+ */
+const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len)
+{
+	const struct sk_buff *frag;
+	u32 start = skb_pagelen(skb);
+
+	if (off + len <= start)
+		return udma_skb_span_pages(skb, off, len);
+	skb_walk_frags(skb, frag) {
+		if (off >= start && off + len <= start + frag->len)
+			return skb_has_frag_list(frag) ? NULL :
+			       udma_skb_span_pages(frag, off - start, len);
+		start += frag->len;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_skb_span);
+
+/* Is every @seg bytes of @skb in one piece? Else linearise it. */
+static int udma_uboe_rcv_pieces(struct udma_dev *ingress, struct sk_buff *skb,
+				u32 seg)
+{
+	u32 off;
+
+	if (!skb_is_nonlinear(skb))
+		return 0;
+	for (off = 0; off < skb->len; off += seg)
+		if (!udma_skb_span(skb, off, min(seg, skb->len - off)))
+			goto linearize;
+	return 0;
+linearize:
+	if (ingress)
+		udma_stats_add(ingress->wire.stats, UDMA_WIRE_RX_LINEARIZED, 1);
+	return skb_linearize(skb);
+}
+
 /*
  * A datagram taken off @sk, @skb->data at its UDP payload: one UBoE
  * packet, or a train of them (a UDP GSO skb: every segment a packet of
@@ -361,7 +436,7 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 		       !__udp_lib_checksum_complete(skb);
 	struct udma_dev *ingress;
 	bool taken = false;
-	u32 off = 0, seg;
+	u32 off = 0, seg, segs;
 
 	/* skb->dev held the UDP layer's scratch space since the queue */
 	skb->dev = NULL;
@@ -370,15 +445,20 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
 		goto free;
 	}
-	if (skb_linearize(skb)) {
+	if (skb_is_gso(skb)) {
+		seg = skb_shinfo(skb)->gso_size;
+		segs = skb_shinfo(skb)->gso_segs;
+	} else {
+		seg = skb->len;
+		segs = 1;
+	}
+	ingress = udma_wire_by_ifindex(unet, skb->skb_iif);
+	if (udma_uboe_rcv_pieces(ingress, skb, seg)) {
 		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
 		goto free;
 	}
 	/* received: one datagram a packet, as if the train were segmented */
-	udma_uboe_udp_mib(sk, UDP_MIB_INDATAGRAMS,
-			  skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
-	ingress = udma_wire_by_ifindex(unet, skb->skb_iif);
-	seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : skb->len;
+	udma_uboe_udp_mib(sk, UDP_MIB_INDATAGRAMS, segs);
 	if (seg < skb->len && ingress)
 		udma_stats_add(ingress->wire.stats, UDMA_WIRE_RX_TRAINS, 1);
 	/* (an empty datagram is decoded too: a truncated packet) */
@@ -386,7 +466,7 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 		u32 len = min(seg, skb->len - off);
 
 		taken |= udma_uboe_rcv_pkt(unet, sk, skb, ingress,
-					   skb->data + off, len);
+					   udma_skb_span(skb, off, len), len);
 		off += len;
 	} while (seg && off < skb->len);
 	if (taken) {
@@ -397,7 +477,7 @@ free:
 	kfree_skb(skb);
 }
 
-/* Datagrams of a socket the receive tasklet takes per run, at most. */
+/* Datagrams of a socket that a reader takes per run, at most. */
 #define UDMA_UBOE_RX_BUDGET	64
 
 /* Take @sock's datagrams (none if NULL), a budget's: were there more? */
@@ -422,10 +502,20 @@ static bool udma_uboe_drain(struct udma_net *unet, struct socket *sock)
 	return true;
 }
 
+/* Both sockets' datagrams, a budget of each: were there more? RCU held. */
+static bool udma_uboe_rx_run(struct udma_net *unet)
+{
+	bool more;
+
+	more = udma_uboe_drain(unet, rcu_dereference(unet->sock4));
+	more |= udma_uboe_drain(unet, rcu_dereference(unet->sock6));
+	return more;
+}
+
 /*
- * The namespace's receive tasklet: the datagrams of both sockets, a
- * budget of each per run, then again later if there are more (as a NAPI
- * poll: ksoftirqd takes over from a softirq that stays busy).
+ * The namespace's receive tasklet: what data_ready left, then again later
+ * if there is more (as a NAPI poll: ksoftirqd takes over from a softirq
+ * that stays busy).
  */
 static void udma_uboe_rx_tasklet(struct tasklet_struct *t)
 {
@@ -433,30 +523,46 @@ static void udma_uboe_rx_tasklet(struct tasklet_struct *t)
 	bool more;
 
 	rcu_read_lock();
-	more = udma_uboe_drain(unet, rcu_dereference(unet->sock4));
-	more |= udma_uboe_drain(unet, rcu_dereference(unet->sock6));
+	more = udma_uboe_rx_run(unet);
 	rcu_read_unlock();
 	if (more)
 		tasklet_schedule(t);
 }
 
-/* data_ready of both sockets: a datagram was queued (softirq). */
+/*
+ * data_ready of both sockets: a datagram was queued, in the receive
+ * softirq. It is taken there and then, as a tunnel's encap_rcv would be:
+ * a tasklet raised from NET_RX waits for ksoftirqd whenever the softirq
+ * has to yield, a tick or more behind a busy CPU. The tasklet's RUN bit
+ * keeps one reader at a time (the order of arrival); when it is taken,
+ * or the budget runs out, the tasklet takes the rest.
+ */
 static void udma_uboe_data_ready(struct sock *sk)
 {
 	struct udma_net *unet;
 
+	lockdep_assert_in_softirq();
 	rcu_read_lock();
 	unet = rcu_dereference_sk_user_data(sk);
-	if (unet)
-		tasklet_schedule(&unet->rx_tasklet);
+	if (!unet)
+		goto out;
+	if (tasklet_trylock(&unet->rx_tasklet)) {
+		bool more = udma_uboe_rx_run(unet);
+
+		tasklet_unlock(&unet->rx_tasklet);
+		if (!more)
+			goto out;
+	}
+	tasklet_schedule(&unet->rx_tasklet);
+out:
 	rcu_read_unlock();
 }
 
 /* Sockets ------------------------------------------------------------- */
 
 /*
- * A UBoE socket's receive queue holds what arrives before the tasklet
- * runs, normally at the end of the same softirq: a NAPI poll's worth of
+ * A UBoE socket's receive queue holds what arrives while another CPU reads
+ * it, or before the tasklet runs: a NAPI poll's worth of
  * trains (64 of 64 KiB, twice that in truesize), with room to spare.
  * Beyond it the UDP layer drops (RcvbufErrors), and the senders'
  * transports send again. (The kernel doubles it, as for SO_RCVBUF.)
@@ -796,7 +902,8 @@ static int udma_batch_skb(struct udma_uboe_batch *b, struct net *net,
 			  const union ubcore_eid *dst, u32 dtpn, u32 len)
 {
 	/* room for the packets the caller expects, one at least */
-	u32 cap = len * clamp_t(u32, min(b->hint,
+	u32 cap = b->frags ? 0 :
+		  len * clamp_t(u32, min(b->hint,
 					 READ_ONCE(udma_uboe_train_pkts)), 1,
 				max_t(u32, UDMA_UBOE_TRAIN_MAX / len, 1));
 
@@ -850,16 +957,10 @@ static bool udma_batch_cached_route(struct udma_uboe_batch *b,
 	return true;
 }
 
-/*
- * The route of a train to @b->addr, from @oif: @cache's, or looked up
- * and stored in @cache (when not NULL). rcu_read_lock() held.
- */
-static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
-			    struct socket *sock, int oif,
-			    struct dst_cache *cache)
+/* Look the route of a train to @b->addr up, from @oif. RCU held. */
+static int udma_batch_lookup_route(struct udma_uboe_batch *b, struct net *net,
+				   struct socket *sock, int oif)
 {
-	if (cache && udma_batch_cached_route(b, net, cache))
-		return 0;
 	udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_ROUTE_LOOKUPS, 1);
 	if (b->v4) {
 		struct flowi4 fl4 = {
@@ -875,11 +976,6 @@ static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
 			return PTR_ERR(rt);
 		b->route = &rt->dst;
 		ubcore_eid_from_ipv4(&b->saddr, fl4.saddr);
-		if (cache) {
-			local_bh_disable();
-			dst_cache_set_ip4(cache, b->route, fl4.saddr);
-			local_bh_enable();
-		}
 	} else {
 		struct flowi6 fl6 = {
 			.daddr = b->addr.ip6,
@@ -897,12 +993,31 @@ static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
 			return PTR_ERR(d);
 		b->route = d;
 		b->saddr.ip6 = fl6.saddr;
-		if (cache) {
-			local_bh_disable();
-			dst_cache_set_ip6(cache, d, &fl6.saddr);
-			local_bh_enable();
-		}
 	}
+	return 0;
+}
+
+/*
+ * The route of a train to @b->addr, from @oif: @cache's, or looked up
+ * and stored in @cache (when not NULL). rcu_read_lock() held.
+ */
+static int udma_batch_route(struct udma_uboe_batch *b, struct net *net,
+			    struct socket *sock, int oif,
+			    struct dst_cache *cache)
+{
+	int ret;
+
+	if (cache && udma_batch_cached_route(b, net, cache))
+		return 0;
+	ret = udma_batch_lookup_route(b, net, sock, oif);
+	if (ret || !cache)
+		return ret;
+	local_bh_disable();
+	if (b->v4)
+		dst_cache_set_ip4(cache, b->route, b->saddr.in4.addr);
+	else
+		dst_cache_set_ip6(cache, b->route, &b->saddr.ip6);
+	local_bh_enable();
 	return 0;
 }
 
@@ -968,7 +1083,9 @@ static bool udma_batch_fits(const struct udma_uboe_batch *b,
 			    const struct uboe_pkt *p, u32 len)
 {
 	return !b->closed && b->n < READ_ONCE(udma_uboe_train_pkts) &&
-	       len <= b->seg && len <= skb_tailroom(b->skb) &&
+	       len <= b->seg &&
+	       (b->frags ? skb_shinfo(b->skb)->nr_frags < MAX_SKB_FRAGS :
+			   len <= skb_tailroom(b->skb)) &&
 	       b->skb->len + len <= UDMA_UBOE_TRAIN_MAX &&
 	       p->stpn == b->stpn && p->dtpn == b->dtpn &&
 	       !memcmp(dst->raw, b->dst.raw, sizeof(dst->raw));
@@ -981,6 +1098,44 @@ static int udma_uboe_tx_err(struct udma_dev *udev, int ret)
 	net_dbg_ratelimited("%s: cannot send a UBoE packet: %d\n",
 			    udev->ub_dev.dev_name, ret);
 	return ret;
+}
+
+/*
+ * Make room in @b for a packet like @p of @len bytes, in a train of page
+ * fragments or not (@frags): flush it if the packet cannot join, start one
+ * if there is none. Return: 0, 1 when fault injection dropped the packet
+ * (counted as sent), or the error (counted).
+ */
+static int udma_batch_open(struct udma_uboe_batch *b,
+			   const union ubcore_eid *dst,
+			   const struct uboe_pkt *p, u32 len, bool frags)
+{
+	int ret;
+
+	if (len > UBOE_MAX_PKT)
+		return udma_uboe_tx_err(b->udev, -EMSGSIZE);
+	if (b->skb && (b->frags != frags || !udma_batch_fits(b, dst, p, len)))
+		udma_uboe_batch_flush(b);
+	if (udma_uboe_fault(p)) {
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
+		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
+		return 1;
+	}
+	if (b->skb)
+		return 0;
+	b->frags = frags;
+	ret = udma_batch_start(b, dst, p, len);
+	return ret ? udma_uboe_tx_err(b->udev, ret) : 0;
+}
+
+/* A packet of @len bytes joined @b. */
+static void udma_batch_added(struct udma_uboe_batch *b,
+			     const struct uboe_pkt *p, u32 len)
+{
+	b->n++;
+	b->nocheck = b->nocheck && p->icrc;
+	b->closed = len < b->seg;
 }
 
 /**
@@ -1017,21 +1172,9 @@ int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 
 	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
 	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
-	if (len > UBOE_MAX_PKT)
-		return udma_uboe_tx_err(b->udev, -EMSGSIZE);
-	if (b->skb && !udma_batch_fits(b, dst, &p, len))
-		udma_uboe_batch_flush(b);
-	if (udma_uboe_fault(pkt)) {
-		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
-		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_PACKETS, 1);
-		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_BYTES, len);
-		return 0;
-	}
-	if (!b->skb) {
-		ret = udma_batch_start(b, dst, &p, len);
-		if (ret)
-			return udma_uboe_tx_err(b->udev, ret);
-	}
+	ret = udma_batch_open(b, dst, &p, len, false);
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	ret = uboe_encode(&p, skb_put(b->skb, len), len);
 	if (ret < 0) {
 		skb_trim(b->skb, b->skb->len - len);
@@ -1039,12 +1182,71 @@ int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 			udma_uboe_batch_flush(b);
 		return udma_uboe_tx_err(b->udev, ret);
 	}
-	b->n++;
-	b->nocheck = b->nocheck && p.icrc;
-	b->closed = len < b->seg;
+	udma_batch_added(b, &p, len);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add);
+
+/**
+ * udma_uboe_batch_add_frag() - add a UBoE packet to a train, in place
+ * @b: the train (udma_uboe_batch_init())
+ * @dst: the destination EID, as for udma_uboe_batch_add()
+ * @pkt: the packet, as for udma_uboe_batch_add(); @pkt->payload is in a
+ *	page fragment (netdev_alloc_frag()) with @headroom bytes free before
+ *	it and UBOE_ICRC_SIZE after it, which no skb holds yet
+ * @headroom: see @pkt
+ *
+ * The headers (and the ICRC) are encoded around the payload, and the
+ * train takes the whole packet as a page fragment, with a reference on
+ * its page: no copy of the payload, which the caller may keep (to send
+ * again with udma_uboe_batch_add()) or free. A train holds packets added
+ * one way or the other, not both. Without a payload, or when the headers
+ * do not fit in @headroom, the packet is copied as by
+ * udma_uboe_batch_add().
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: as udma_uboe_batch_add().
+ */
+int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
+			     const union ubcore_eid *dst,
+			     const struct uboe_pkt *pkt, u32 headroom)
+{
+	struct uboe_pkt p = *pkt;
+	struct page *page;
+	u32 hlen, len;
+	u8 *start;
+	int ret;
+
+	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
+	hlen = uboe_hdr_len(&p);
+	if (!p.payload_len || hlen > headroom)
+		return udma_uboe_batch_add(b, dst, pkt);
+	len = hlen + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
+	ret = udma_batch_open(b, dst, &p, len, true);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	start = (u8 *)p.payload - hlen;
+	ret = uboe_encode_hdr(&p, start, hlen);
+	if (ret < 0) {
+		if (!b->n)
+			udma_uboe_batch_flush(b);
+		return udma_uboe_tx_err(b->udev, ret);
+	}
+	if (p.icrc)
+		put_unaligned_be32(uboe_icrc(0, start, len - UBOE_ICRC_SIZE),
+				   start + len - UBOE_ICRC_SIZE);
+	page = virt_to_head_page(start);
+	get_page(page);
+	skb_fill_page_desc(b->skb, skb_shinfo(b->skb)->nr_frags, page,
+			   start - (u8 *)page_address(page), len);
+	b->skb->len += len;
+	b->skb->data_len += len;
+	b->skb->truesize += len;
+	udma_batch_added(b, &p, len);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add_frag);
 
 /**
  * udma_uboe_batch_flush() - send a train's packets
@@ -1159,6 +1361,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RX_PACKETS - UBOE_DROP_MAX] = "rx_packets",
 	[UDMA_WIRE_RX_BYTES - UBOE_DROP_MAX] = "rx_bytes",
 	[UDMA_WIRE_RX_TRAINS - UBOE_DROP_MAX] = "rx_trains",
+	[UDMA_WIRE_RX_LINEARIZED - UBOE_DROP_MAX] = "rx_linearized",
 	[UDMA_WIRE_MGMT_RX - UBOE_DROP_MAX] = "mgmt_rx",
 	[UDMA_WIRE_MGMT_TX - UBOE_DROP_MAX] = "mgmt_tx",
 	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",

@@ -48,7 +48,13 @@ enum udma_wire_cnt {
 	 * device of the netdev they came in on
 	 */
 	UDMA_WIRE_RX_TRAINS,
-	/* of those, management messages */
+	/*
+	 * received datagrams copied into one buffer because a packet of
+	 * theirs straddled two of their pieces (page fragments, frag_list
+	 * skbs); every other one is decoded where it is
+	 */
+	UDMA_WIRE_RX_LINEARIZED,
+	/* of the packets delivered, management messages */
 	UDMA_WIRE_MGMT_RX,
 	/* management messages sent through UBoE (mgmt.c) */
 	UDMA_WIRE_MGMT_TX,
@@ -172,6 +178,8 @@ struct dst_entry;
  * @closed: the last packet is shorter than @seg: no more may follow
  * @nocheck: every packet has an ICRC (a lone IPv4 one goes without the
  *	UDP checksum)
+ * @frags: the packets are page fragments of @skb
+ *	(udma_uboe_batch_add_frag()), not copies in its head
  */
 struct udma_uboe_batch {
 	struct udma_dev *udev;
@@ -195,6 +203,7 @@ struct udma_uboe_batch {
 	bool v4;
 	bool closed;
 	bool nocheck;
+	bool frags;
 };
 
 /* uboe_net.c */
@@ -206,6 +215,7 @@ int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
 void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len);
 void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit_cached(struct udma_dev *udev, const union ubcore_eid *dst,
@@ -223,6 +233,9 @@ void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
 			  u32 hint);
 int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 			const struct uboe_pkt *pkt);
+int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
+			     const union ubcore_eid *dst,
+			     const struct uboe_pkt *pkt, u32 headroom);
 void udma_uboe_batch_flush(struct udma_uboe_batch *b);
 extern const struct attribute_group udma_wire_group;
 

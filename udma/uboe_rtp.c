@@ -326,7 +326,7 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 		resent |= p->resent;
 		passed |= p == tx->resend;
 		tx->acked_sent_ns = resent ? 0 : p->sent_ns;
-		kfree(p);
+		udma_rtp_pkt_free(p);
 	}
 	tx->nr -= n;
 	tx->una = udma_psn_add(tx->una, n);
@@ -354,7 +354,7 @@ void udma_rtp_tx_purge(struct udma_rtp_tx *tx)
 	struct udma_rtp_pkt *p, *tmp;
 
 	list_for_each_entry_safe(p, tmp, &tx->unacked, node)
-		kfree(p);
+		udma_rtp_pkt_free(p);
 	INIT_LIST_HEAD(&tx->unacked);
 	tx->nr = 0;
 	tx->una = tx->next;
@@ -702,26 +702,98 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_seg_count);
 
 /* The device's TPs ---------------------------------------------------- */
 
+/*
+ * Page fragments for the payloads of packets (udma_rtp_pkt.frag), a cache
+ * per CPU as the network stack has: taken with softirqs off (requesters
+ * run in softirq too), without sleeping or dipping into the reserves;
+ * drained at module exit (udma_rtp_frags_drain()).
+ */
+static DEFINE_PER_CPU(struct page_frag_cache, udma_rtp_frags);
+
+static u8 *udma_rtp_frag_alloc(u32 size)
+{
+	u8 *va;
+
+	local_bh_disable();
+	va = page_frag_alloc_align(this_cpu_ptr(&udma_rtp_frags), size,
+				   GFP_NOWAIT | __GFP_NOWARN, -SMP_CACHE_BYTES);
+	local_bh_enable();
+	return va;
+}
+
+/**
+ * udma_rtp_frags_drain() - give back the pages the fragment caches hold
+ *
+ * Context: module exit, no packet allocated any more (the fragments that
+ * skbs still hold keep their pages).
+ */
+void udma_rtp_frags_drain(void)
+{
+	struct page_frag_cache *nc;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		nc = per_cpu_ptr(&udma_rtp_frags, cpu);
+		if (!nc->va)
+			continue;
+		__page_frag_cache_drain(virt_to_head_page(nc->va),
+					nc->pagecnt_bias);
+		nc->va = NULL;
+	}
+}
+
 /**
  * udma_rtp_pkt_alloc() - a packet for udma_rtp_send()
- * @len: payload bytes (at udma_rtp_pkt.data)
+ * @len: payload bytes (at udma_rtp_pkt.buf)
  * @gfp: allocation flags
+ *
+ * The payload goes in a page fragment when one can be had at once (see
+ * struct udma_rtp_pkt.frag), else after the packet's fields.
  *
  * The payload is not zeroed: the caller writes all @len bytes before
  * the packet is sent, or frees it; zeroing them first doubled the bytes
  * the sender writes per packet.
  *
- * Return: the packet, its fields zeroed, or NULL.
+ * Return: the packet, its fields zeroed but @buf (and @frag), or NULL.
  */
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp)
 {
-	struct udma_rtp_pkt *p = kmalloc(struct_size(p, data, len), gfp);
+	u32 fragsz = UDMA_RTP_PKT_HEADROOM + len + UBOE_ICRC_SIZE;
+	struct udma_rtp_pkt *p;
+	u8 *frag = NULL;
 
-	if (p)
-		memset(p, 0, sizeof(*p));
+	/* (beyond a page the cache may only have a page: then not) */
+	if (len)
+		frag = udma_rtp_frag_alloc(fragsz);
+	p = kmalloc(frag ? sizeof(*p) : struct_size(p, data, len), gfp);
+	if (!p) {
+		if (frag)
+			skb_free_frag(frag);
+		return NULL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->frag = !!frag;
+	if (frag)
+		p->buf = frag + UDMA_RTP_PKT_HEADROOM;
+	else if (len)
+		p->buf = p->data;
 	return p;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc);
+
+/**
+ * udma_rtp_pkt_free() - free a packet of udma_rtp_pkt_alloc()
+ * @p: the packet; a train that took its payload as a fragment keeps it
+ *
+ * Context: any.
+ */
+void udma_rtp_pkt_free(struct udma_rtp_pkt *p)
+{
+	if (p->frag)
+		skb_free_frag(p->buf - UDMA_RTP_PKT_HEADROOM);
+	kfree(p);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_free);
 
 /* The receive queue's room, the credit an ACK gives. */
 static u16 udma_rtp_credit(struct udma_rtp *rtp)
@@ -1163,7 +1235,12 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	/* half the window out: ask for the ACKs that open it */
 	if (udma_rtp_tx_ack_wanted(&rtp->tx, p->pkt.psn))
 		p->pkt.ack_req = true;
-	if (b) {
+	if (b && p->frag) {
+		/* its first sending: nothing holds the fragment yet */
+		b->route_cache = &rtp->route;
+		ret = udma_uboe_batch_add_frag(b, &rtp->peer, &p->pkt,
+					       UDMA_RTP_PKT_HEADROOM);
+	} else if (b) {
 		b->route_cache = &rtp->route;
 		ret = udma_uboe_batch_add(b, &rtp->peer, &p->pkt);
 	} else {

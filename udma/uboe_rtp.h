@@ -90,19 +90,32 @@ static inline bool udma_psn_before(u32 a, u32 b)
 /**
  * struct udma_rtp_pkt - a packet the peer has not acknowledged yet
  * @node: in struct udma_rtp_tx.unacked, PSN order
- * @pkt: the packet as udma_uboe_xmit() takes it; @pkt.payload is @data
+ * @pkt: the packet as udma_uboe_xmit() takes it; @pkt.payload is @buf
  * @sent_ns: when it was first sent (ktime_get_ns()), for an RTT sample
  * @resent: it was sent again: its ACK gives no RTT sample (Karn)
- * @data: the payload (a copy: the sender rebuilds nothing, see
- *	uboe_rtp.c)
+ * @buf: the payload (a copy: the sender rebuilds nothing, see
+ *	uboe_rtp.c), @payload_len bytes; NULL without one
+ * @frag: @buf is in a page fragment, with UDMA_RTP_PKT_HEADROOM bytes
+ *	before it and UBOE_ICRC_SIZE after it: the first sending encodes the
+ *	packet there, and its train takes it as a fragment without a copy
+ *	(udma_uboe_batch_add_frag()); else @buf is @data
+ * @data: the payload when not in a page fragment
  */
 struct udma_rtp_pkt {
 	struct list_head node;
 	struct uboe_pkt pkt;
 	u64 sent_ns;
 	bool resent;
+	bool frag;
+	u8 *buf;
 	u8 data[];
 };
+
+/*
+ * Room before a payload in a page fragment for the packet's headers: the
+ * longest headers (TPH, EIDH, TA header, every extension) are 168 bytes.
+ */
+#define UDMA_RTP_PKT_HEADROOM	192
 
 /**
  * struct udma_rtp_tx - the sending half of a TP's transport (pure state,
@@ -368,6 +381,8 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const struct uboe_pkt *pkt,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
+void udma_rtp_pkt_free(struct udma_rtp_pkt *p);
+void udma_rtp_frags_drain(void);
 void udma_tp_closed(struct ubcore_device *ub_dev, u32 tpn);
 struct ubcore_tp_xport;
 void udma_tp_defaults(struct ubcore_device *ub_dev,

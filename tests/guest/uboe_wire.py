@@ -34,7 +34,7 @@ DROPS = ["truncated", "len_mismatch", "bad_version", "no_icrc", "bad_icrc",
          "ext_unexpected", "bad_segment", "payload_len", "bad_mgmt_version",
          "unknown_mgmt_type", "unknown_tpn", "eid_not_here", "mgmt_body_len",
          "mgmt_body_version", "mgmt_eid_mismatch", "mgmt_refused"]
-OTHERS = ["rx_packets", "rx_bytes", "rx_trains", "mgmt_rx", "mgmt_tx", "tx_packets",
+OTHERS = ["rx_packets", "rx_bytes", "rx_trains", "rx_linearized", "mgmt_rx", "mgmt_tx", "tx_packets",
           "tx_bytes", "tx_errors", "rx_queue_full", "rsp_no_sq",
           "tx_msg_too_big", "tx_no_tp",
           # the reliable transport of TPs (udma/uboe_rtp.c)

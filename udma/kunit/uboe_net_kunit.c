@@ -289,6 +289,86 @@ static void uboe_train_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_TRAINS), 2);
 }
 
+/* A management message like mgmt_pkt()'s, its body in a page fragment. */
+static struct udma_rtp_pkt *frag_pkt(struct kunit *test,
+				     const union ubcore_eid *eid, u32 id)
+{
+	u32 len = sizeof(UBOE_KUNIT_BODY) - 1;
+	struct udma_rtp_pkt *p = udma_rtp_pkt_alloc(len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_TRUE(test, p->frag);
+	mgmt_pkt(&p->pkt, eid);
+	p->pkt.mgmt.msg_id = id;
+	memcpy(p->buf, UBOE_KUNIT_BODY, len);
+	p->pkt.payload = p->buf;
+	return p;
+}
+
+/*
+ * Packets whose payloads are page fragments join a train in place, each
+ * one fragment of its skb, and arrive whole on lo, decoded where they are
+ * (not linearised). The packets may be freed before the train leaves: it
+ * holds their pages. A copied packet does not join such a train.
+ */
+static void uboe_train_frags(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	struct udma_uboe_batch b;
+	struct udma_rtp_pkt *rp;
+	union ubcore_eid v4;
+	struct uboe_pkt p;
+	u64 bytes = 0;
+	int i;
+
+	eid_v4(&v4, "127.0.0.1");
+	udma_uboe_batch_init(&b, k->udev, 8);
+	for (i = 0; i < 4; i++) {
+		rp = frag_pkt(test, &v4, i);
+		KUNIT_EXPECT_EQ(test,
+				udma_uboe_batch_add_frag(&b, &v4, &rp->pkt,
+							 UDMA_RTP_PKT_HEADROOM),
+				0);
+		udma_rtp_pkt_free(rp);
+		bytes += UBOE_KUNIT_MGMT_LEN;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, b.skb);
+	KUNIT_EXPECT_TRUE(test, b.frags);
+	KUNIT_EXPECT_EQ(test, b.n, 4);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(b.skb)->nr_frags, 4);
+	KUNIT_EXPECT_EQ(test, b.skb->len, bytes);
+	/* a copy ends it, and is a train of its own */
+	mgmt_pkt(&p, &v4);
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add(&b, &v4, &p), 0);
+	bytes += UBOE_KUNIT_MGMT_LEN;
+	KUNIT_EXPECT_FALSE(test, b.frags);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 4);
+	/* with an ICRC, after the payload in the fragment */
+	rp = frag_pkt(test, &v4, 9);
+	rp->pkt.icrc = true;
+	KUNIT_EXPECT_EQ(test, udma_uboe_batch_add_frag(&b, &v4, &rp->pkt,
+						       UDMA_RTP_PKT_HEADROOM),
+			0);
+	bytes += UBOE_KUNIT_MGMT_LEN + UBOE_ICRC_SIZE;
+	KUNIT_EXPECT_TRUE(test, b.frags);
+	/* headers that do not fit before the payload: copied */
+	KUNIT_EXPECT_EQ(test, udma_uboe_batch_add_frag(&b, &v4, &rp->pkt, 8),
+			0);
+	bytes += UBOE_KUNIT_MGMT_LEN + UBOE_ICRC_SIZE;
+	KUNIT_EXPECT_FALSE(test, b.frags);
+	udma_uboe_batch_flush(&b);
+	udma_rtp_pkt_free(rp);
+
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 7);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_BYTES), bytes);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UDMA_WIRE_MGMT_RX, 7), 7);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_BYTES), bytes);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_TRAINS), 1);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_LINEARIZED),
+			0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+}
+
 /* A train's refusals are its packets': the ones before still leave. */
 static void uboe_train_refused(struct kunit *test)
 {
@@ -382,13 +462,78 @@ static void uboe_train_route_cache(struct kunit *test)
 	dst_cache_destroy(&c4);
 }
 
+#define NO_SPAN ((const u8 *)NULL)
+
+/* A page fragment of @len bytes at @off of a new page, filled with @c. */
+static struct page *span_frag(struct kunit *test, struct sk_buff *skb,
+			      u32 off, u32 len, u8 c)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page_address(page), c, PAGE_SIZE);
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, off, len,
+			PAGE_SIZE);
+	return page;
+}
+
+/*
+ * Where udma_skb_span() finds a packet of a datagram of three pieces, as
+ * GRO leaves a train off the wire: 100 bytes of head, page fragments of
+ * 200 and 300 bytes, then a frag_list skb of 150 bytes of head and a page
+ * fragment of 50. A packet in one piece is found there; one that
+ * straddles two, or lies beyond the datagram, is not.
+ */
+static void uboe_rx_skb_span(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
+	struct sk_buff *tail = alloc_skb(256, GFP_KERNEL);
+	struct page *a, *b, *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_NOT_NULL(test, tail);
+	skb_put(skb, 100);
+	a = span_frag(test, skb, 0, 200, 'a');
+	b = span_frag(test, skb, 100, 300, 'b');
+	skb_put(tail, 150);
+	c = span_frag(test, tail, 64, 50, 'c');
+	skb_shinfo(skb)->frag_list = tail;
+	skb->len += tail->len;
+	skb->data_len += tail->len;
+	KUNIT_ASSERT_EQ(test, skb->len, 800);
+
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 0, 100), skb->data);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 10, 0), skb->data + 10);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 50, 60), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 100, 200),
+			    (const u8 *)page_address(a));
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 150, 50),
+			    (const u8 *)page_address(a) + 50);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 299, 2), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 300, 300),
+			    (const u8 *)page_address(b) + 100);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 590, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 600, 150), tail->data);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 750, 50),
+			    (const u8 *)page_address(c) + 64);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 740, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 790, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 800, 1), NO_SPAN);
+	/* what each piece holds: the pointers are the bytes' */
+	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 420, 1), 'b');
+	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 799, 1), 'c');
+	kfree_skb(skb);
+}
+
 static struct kunit_case udma_uboe_net_cases[] = {
 	KUNIT_CASE(uboe_xmit_v4_v6_loop),
 	KUNIT_CASE(uboe_train_segments),
+	KUNIT_CASE(uboe_train_frags),
 	KUNIT_CASE(uboe_train_refused),
 	KUNIT_CASE(uboe_train_route_cache),
 	KUNIT_CASE(uboe_xmit_refused),
 	KUNIT_CASE(uboe_rx_eid_not_here),
+	KUNIT_CASE(uboe_rx_skb_span),
 	{}
 };
 

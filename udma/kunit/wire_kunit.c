@@ -412,7 +412,7 @@ static void wire_reserve(struct kunit *test)
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	if (ret)
-		kfree(p);
+		udma_rtp_pkt_free(p);
 	spin_lock_bh(&rtp->lock);
 	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_owner, NULL);
 	KUNIT_EXPECT_PTR_EQ(test, rtp->tx_nowait, NULL);
