@@ -13,12 +13,12 @@
  * reaches an encap_rcv hook unless it is a tunnel's (udp_unexpected_gso()),
  * copying a train's payload into one new skb per packet. Here a train
  * (from a sender of this host, or merged by GRO off the wire) is queued
- * whole, and the socket's data_ready (or, when it cannot, the namespace's
- * receive tasklet) takes its packets out of it where they are. One reader
- * at a time (a TP's packets are handled in their order of arrival)
- * validates every packet with uboe_decode(), finds the device that owns
- * the destination EID among the namespace's devices and hands the packet
- * to the dispatch point of its class (uboe_dispatch.c). udma_uboe_xmit()
+ * whole, and the namespace's receive tasklet takes its packets out of it
+ * where they are. The tasklet (one at a time: a TP's packets are handled
+ * in their order of arrival) validates every packet with uboe_decode(),
+ * finds the device that owns the destination EID among the namespace's
+ * devices and hands the packet to the dispatch point of its class
+ * (uboe_dispatch.c). udma_uboe_xmit()
  * sends one packet to an EID: an EID is an IPv6 address, or an IPv4 one
  * mapped (::ffff:a.b.c.d, include/ub/ubcore_eid.h), so the packet goes to
  * that address, through its route and neighbour, from the device's
@@ -130,9 +130,8 @@ EXPORT_SYMBOL_IF_KUNIT(udma_set_force_wire);
  *	while there are any
  * @sock4: the IPv4 socket, or NULL; RCU (udma_uboe_xmit())
  * @sock6: the IPv6 socket, or NULL; RCU
- * @rx_tasklet: takes the sockets' datagrams that their data_ready left
- *	(udma_uboe_rx_tasklet()); its RUN bit is also data_ready's; killed
- *	at the namespace's exit
+ * @rx_tasklet: takes the sockets' datagrams (udma_uboe_rx_tasklet()),
+ *	scheduled by their data_ready; killed at the namespace's exit
  * @stats: drops that no device can be charged for (enum udma_wire_cnt)
  *
  * In the namespace's net_generic() area, from the namespace's creation (or
@@ -477,7 +476,7 @@ free:
 	kfree_skb(skb);
 }
 
-/* Datagrams of a socket that a reader takes per run, at most. */
+/* Datagrams of a socket the receive tasklet takes per run, at most. */
 #define UDMA_UBOE_RX_BUDGET	64
 
 /* Take @sock's datagrams (none if NULL), a budget's: were there more? */
@@ -502,20 +501,10 @@ static bool udma_uboe_drain(struct udma_net *unet, struct socket *sock)
 	return true;
 }
 
-/* Both sockets' datagrams, a budget of each: were there more? RCU held. */
-static bool udma_uboe_rx_run(struct udma_net *unet)
-{
-	bool more;
-
-	more = udma_uboe_drain(unet, rcu_dereference(unet->sock4));
-	more |= udma_uboe_drain(unet, rcu_dereference(unet->sock6));
-	return more;
-}
-
 /*
- * The namespace's receive tasklet: what data_ready left, then again later
- * if there is more (as a NAPI poll: ksoftirqd takes over from a softirq
- * that stays busy).
+ * The namespace's receive tasklet: the datagrams of both sockets, a
+ * budget of each per run, then again later if there are more (as a NAPI
+ * poll: ksoftirqd takes over from a softirq that stays busy).
  */
 static void udma_uboe_rx_tasklet(struct tasklet_struct *t)
 {
@@ -523,46 +512,30 @@ static void udma_uboe_rx_tasklet(struct tasklet_struct *t)
 	bool more;
 
 	rcu_read_lock();
-	more = udma_uboe_rx_run(unet);
+	more = udma_uboe_drain(unet, rcu_dereference(unet->sock4));
+	more |= udma_uboe_drain(unet, rcu_dereference(unet->sock6));
 	rcu_read_unlock();
 	if (more)
 		tasklet_schedule(t);
 }
 
-/*
- * data_ready of both sockets: a datagram was queued, in the receive
- * softirq. It is taken there and then, as a tunnel's encap_rcv would be:
- * a tasklet raised from NET_RX waits for ksoftirqd whenever the softirq
- * has to yield, a tick or more behind a busy CPU. The tasklet's RUN bit
- * keeps one reader at a time (the order of arrival); when it is taken,
- * or the budget runs out, the tasklet takes the rest.
- */
+/* data_ready of both sockets: a datagram was queued (softirq). */
 static void udma_uboe_data_ready(struct sock *sk)
 {
 	struct udma_net *unet;
 
-	lockdep_assert_in_softirq();
 	rcu_read_lock();
 	unet = rcu_dereference_sk_user_data(sk);
-	if (!unet)
-		goto out;
-	if (tasklet_trylock(&unet->rx_tasklet)) {
-		bool more = udma_uboe_rx_run(unet);
-
-		tasklet_unlock(&unet->rx_tasklet);
-		if (!more)
-			goto out;
-	}
-	tasklet_schedule(&unet->rx_tasklet);
-out:
+	if (unet)
+		tasklet_schedule(&unet->rx_tasklet);
 	rcu_read_unlock();
 }
 
 /* Sockets ------------------------------------------------------------- */
 
 /*
- * A UBoE socket's receive queue holds what arrives while another CPU reads
- * it, or before the tasklet runs: a NAPI poll's worth of
+ * A UBoE socket's receive queue holds what arrives before the tasklet
+ * runs, normally at the end of the same softirq: a NAPI poll's worth of
  * trains (64 of 64 KiB, twice that in truesize), with room to spare.
  * Beyond it the UDP layer drops (RcvbufErrors), and the senders'
  * transports send again. (The kernel doubles it, as for SO_RCVBUF.)
