@@ -1165,7 +1165,7 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add);
  * @b: the train (udma_uboe_batch_init())
  * @dst: the destination EID, as for udma_uboe_batch_add()
  * @pkt: the packet, as for udma_uboe_batch_add(); @pkt->payload is in a
- *	page fragment (netdev_alloc_frag()) with @headroom bytes free before
+ *	page fragment (page_frag_alloc()) with @headroom bytes free before
  *	it and UBOE_ICRC_SIZE after it, which no skb holds yet
  * @headroom: see @pkt
  *
