@@ -456,8 +456,6 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
 		goto free;
 	}
-	/* received: one datagram a packet, as if the train were segmented */
-	udma_uboe_udp_mib(sk, UDP_MIB_INDATAGRAMS, segs);
 	if (seg < skb->len && ingress)
 		udma_stats_add(ingress->wire.stats, UDMA_WIRE_RX_TRAINS, 1);
 	/* (an empty datagram is decoded too: a truncated packet) */
@@ -468,6 +466,12 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 					   udma_skb_span(skb, off, len), len);
 		off += len;
 	} while (seg && off < skb->len);
+	/*
+	 * received: one datagram a packet, as if the train were segmented;
+	 * counted once udma counted their fates, as UDP's recvmsg() counts
+	 * a datagram once it is taken
+	 */
+	udma_uboe_udp_mib(sk, UDP_MIB_INDATAGRAMS, segs);
 	if (taken) {
 		consume_skb(skb);
 		return;
