@@ -370,12 +370,8 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 				udma_rtp_pkt_free(p);
 		} else {
 			/* a UM datagram: the train takes its payload's page */
-			b.route_cache = tx->route;
-			ret = p->frag ?
-			      udma_uboe_batch_add_frag(&b, &p->pkt.dst_eid,
-						       &p->pkt,
-						       UDMA_RTP_PKT_HEADROOM) :
-			      udma_uboe_batch_add(&b, &p->pkt.dst_eid, &p->pkt);
+			ret = udma_rtp_pkt_add(&b, &p->pkt.dst_eid, p,
+					       tx->route);
 			udma_rtp_pkt_free(p);
 		}
 		if (ret)

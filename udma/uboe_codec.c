@@ -100,6 +100,17 @@ u32 uboe_icrc(u32 crc, const void *buf, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(uboe_icrc);
 
+/**
+ * uboe_put_icrc() - end an encoded packet with its ICRC
+ * @buf: the packet, its last UBOE_ICRC_SIZE bytes the ICRC's room
+ * @total: its length, ICRC included
+ */
+void uboe_put_icrc(void *buf, size_t total)
+{
+	put_unaligned_be32(uboe_icrc(0, buf, total - UBOE_ICRC_SIZE),
+			   (u8 *)buf + total - UBOE_ICRC_SIZE);
+}
+
 /* How a TAOpcode travels, the headers it takes and its payload. */
 #define UBOE_K_RTP	0x01	/* over RTP_DATA */
 #define UBOE_K_UTP	0x02	/* over UTP_DATA */
@@ -628,8 +639,7 @@ static size_t uboe_put_ext(const struct uboe_pkt *p, u32 bit, u8 *b)
 int uboe_encode_hdr(const struct uboe_pkt *pkt, void *buf, size_t size)
 {
 	size_t hlen = uboe_hdr_len(pkt);
-	size_t total = hlen + pkt->payload_len +
-		       (pkt->icrc ? UBOE_ICRC_SIZE : 0);
+	size_t total = uboe_pkt_len(pkt, hlen);
 	struct uboe_tph *tph = buf;
 	unsigned int i;
 	u8 *b = buf;
@@ -703,14 +713,13 @@ int uboe_encode(const struct uboe_pkt *pkt, void *buf, size_t size)
 	hlen = uboe_encode_hdr(pkt, buf, size);
 	if (hlen < 0)
 		return hlen;
-	total = hlen + pkt->payload_len + (pkt->icrc ? UBOE_ICRC_SIZE : 0);
+	total = uboe_pkt_len(pkt, hlen);
 	if (size < total)
 		return -ENOSPC;
 	if (pkt->payload_len)
 		memcpy(b + hlen, pkt->payload, pkt->payload_len);
 	if (pkt->icrc)
-		put_unaligned_be32(uboe_icrc(0, b, total - UBOE_ICRC_SIZE),
-				   b + total - UBOE_ICRC_SIZE);
+		uboe_put_icrc(b, total);
 	return total;
 }
 EXPORT_SYMBOL_IF_KUNIT(uboe_encode);

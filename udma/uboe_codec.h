@@ -236,6 +236,12 @@ static inline bool uboe_ta_is_response(u8 ta_opcode)
 	return ta_opcode >= UBOE_TA_TAACK && ta_opcode <= UBOE_TA_ATOMIC_RESP;
 }
 
+/* A packet's length with @hlen bytes of headers: its payload, its ICRC. */
+static inline size_t uboe_pkt_len(const struct uboe_pkt *pkt, size_t hlen)
+{
+	return hlen + pkt->payload_len + (pkt->icrc ? UBOE_ICRC_SIZE : 0);
+}
+
 /* uboe_decode() flags */
 #define UBOE_DEC_NEED_ICRC	0x1	/* drop packets without an ICRC */
 
@@ -247,6 +253,7 @@ int uboe_encode(const struct uboe_pkt *pkt, void *buf, size_t size);
 enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
 			   struct uboe_pkt *pkt);
 u32 uboe_icrc(u32 crc, const void *buf, size_t len);
+void uboe_put_icrc(void *buf, size_t total);
 const char *uboe_drop_name(enum uboe_drop drop);
 
 #endif /* _UDMA_UBOE_CODEC_H */

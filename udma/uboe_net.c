@@ -348,59 +348,90 @@ static void udma_uboe_udp_mib(struct sock *sk, int field, u32 n)
 #endif
 }
 
-/* The @len bytes at @off of @skb's head and page fragments, if in one. */
-static const u8 *udma_skb_span_pages(const struct sk_buff *skb, u32 off,
-				     u32 len)
+/* Step @w to the datagram's next piece: false past its end. */
+static bool udma_skb_walk_step(struct udma_skb_walk *w)
 {
-	u32 start = skb_headlen(skb), end;
-	int i;
+	const struct sk_buff *skb = w->skb;
 
-	if (off + len <= start)
-		return skb->data + off;
-	for (i = 0; i < skb_shinfo(skb)->nr_frags; i++) {
-		const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
-		const u8 *base;
-
-		end = start + skb_frag_size(frag);
-		if (off < end) {
-			if (off < start || off + len > end)
-				return NULL;
-			base = skb_frag_address_safe(frag);
-			return base ? base + (off - start) : NULL;
-		}
-		start = end;
+	w->start = w->end;
+	if (!w->opaque && ++w->frag < skb_shinfo(skb)->nr_frags) {
+		w->end += skb_frag_size(&skb_shinfo(skb)->frags[w->frag]);
+		return true;
 	}
-	return NULL;
+	skb = skb == w->top ? skb_shinfo(skb)->frag_list : skb->next;
+	if (!skb)
+		return false;
+	w->skb = skb;
+	w->frag = -1;
+	/* a frag_list skb with a frag_list of its own is not looked into */
+	w->opaque = skb_has_frag_list(skb);
+	w->end += w->opaque ? skb->len : skb_headlen(skb);
+	return true;
 }
 
 /**
- * udma_skb_span() - where a packet of a received datagram is, if in one piece
+ * udma_skb_walk_init() - start a walk over a received datagram's pieces
+ * @w: the walk
  * @skb: the datagram, @skb->data at its UDP payload
+ */
+void udma_skb_walk_init(struct udma_skb_walk *w, const struct sk_buff *skb)
+{
+	w->top = skb;
+	w->skb = skb;
+	w->frag = -1;
+	w->opaque = false;
+	w->start = 0;
+	w->end = skb_headlen(skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_init);
+
+/**
+ * udma_skb_walk_to() - where a packet of a received datagram is, if in one piece
+ * @w: a walk over the datagram, at no packet beyond this one
  * @off: the packet's offset in the payload
- * @len: its length; @off + @len at most @skb->len
+ * @len: its length; @off + @len at most the datagram's length
  *
  * A train that GRO merged off the wire keeps every datagram's payload
  * where the NIC put it: one page fragment each, or one skb each of the
  * frag_list. So a packet is usually in one piece, and decoded there.
+ * The walk moves forward only: a train's packets cost one pass over its
+ * pieces, not one each.
  *
  * Return: the packet's first byte, or NULL when it straddles two pieces,
  * sits in a high memory page (the datagram must be linearised) or lies
  * beyond the datagram.
  */
+const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len)
+{
+	const u8 *base;
+
+	/* (an empty packet at a piece's end is found there) */
+	while (off > w->end || (off == w->end && len))
+		if (!udma_skb_walk_step(w))
+			return NULL;
+	if (off < w->start || off + len > w->end || w->opaque)
+		return NULL;
+	if (w->frag < 0)
+		return w->skb->data + (off - w->start);
+	base = skb_frag_address_safe(&skb_shinfo(w->skb)->frags[w->frag]);
+	return base ? base + (off - w->start) : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_to);
+
+/**
+ * udma_skb_span() - where one packet of a received datagram is
+ * @skb: the datagram, @skb->data at its UDP payload
+ * @off: the packet's offset in the payload
+ * @len: its length
+ *
+ * Return: as udma_skb_walk_to() from the datagram's start.
+ */
 const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len)
 {
-	const struct sk_buff *frag;
-	u32 start = skb_pagelen(skb);
+	struct udma_skb_walk w;
 
-	if (off + len <= start)
-		return udma_skb_span_pages(skb, off, len);
-	skb_walk_frags(skb, frag) {
-		if (off >= start && off + len <= start + frag->len)
-			return skb_has_frag_list(frag) ? NULL :
-			       udma_skb_span_pages(frag, off - start, len);
-		start += frag->len;
-	}
-	return NULL;
+	udma_skb_walk_init(&w, skb);
+	return udma_skb_walk_to(&w, off, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_skb_span);
 
@@ -408,13 +439,18 @@ EXPORT_SYMBOL_IF_KUNIT(udma_skb_span);
 static int udma_uboe_rcv_pieces(struct udma_dev *ingress, struct sk_buff *skb,
 				u32 seg)
 {
-	u32 off;
+	struct udma_skb_walk w;
+	u32 off = 0, len;
 
 	if (!skb_is_nonlinear(skb))
 		return 0;
-	for (off = 0; off < skb->len; off += seg)
-		if (!udma_skb_span(skb, off, min(seg, skb->len - off)))
+	udma_skb_walk_init(&w, skb);
+	do {
+		len = min(seg, skb->len - off);
+		if (!udma_skb_walk_to(&w, off, len))
 			goto linearize;
+		off += len;
+	} while (seg && off < skb->len);
 	return 0;
 linearize:
 	if (ingress)
@@ -433,6 +469,7 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 {
 	bool csum_ok = udp_skb_csum_unnecessary(skb) ||
 		       !__udp_lib_checksum_complete(skb);
+	struct udma_skb_walk walk;
 	struct udma_dev *ingress;
 	bool taken = false;
 	u32 off = 0, seg, segs;
@@ -459,11 +496,13 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 	if (seg < skb->len && ingress)
 		udma_stats_add(ingress->wire.stats, UDMA_WIRE_RX_TRAINS, 1);
 	/* (an empty datagram is decoded too: a truncated packet) */
+	udma_skb_walk_init(&walk, skb);
 	do {
 		u32 len = min(seg, skb->len - off);
 
 		taken |= udma_uboe_rcv_pkt(unet, sk, skb, ingress,
-					   udma_skb_span(skb, off, len), len);
+					   udma_skb_walk_to(&walk, off, len),
+					   len);
 		off += len;
 	} while (seg && off < skb->len);
 	/*
@@ -1101,6 +1140,7 @@ static int udma_batch_open(struct udma_uboe_batch *b,
 	}
 	if (b->skb)
 		return 0;
+	/* the kind of the train to start (its head's size); none if it fails */
 	b->frags = frags;
 	ret = udma_batch_start(b, dst, p, len);
 	return ret ? udma_uboe_tx_err(b->udev, ret) : 0;
@@ -1148,7 +1188,7 @@ int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 	int len, ret;
 
 	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
-	len = uboe_hdr_len(&p) + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
+	len = uboe_pkt_len(&p, uboe_hdr_len(&p));
 	ret = udma_batch_open(b, dst, &p, len, false);
 	if (ret)
 		return ret > 0 ? 0 : ret;
@@ -1199,7 +1239,7 @@ int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
 	hlen = uboe_hdr_len(&p);
 	if (!p.payload_len || hlen > headroom)
 		return udma_uboe_batch_add(b, dst, pkt);
-	len = hlen + p.payload_len + (p.icrc ? UBOE_ICRC_SIZE : 0);
+	len = uboe_pkt_len(&p, hlen);
 	ret = udma_batch_open(b, dst, &p, len, true);
 	if (ret)
 		return ret > 0 ? 0 : ret;
@@ -1211,15 +1251,11 @@ int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
 		return udma_uboe_tx_err(b->udev, ret);
 	}
 	if (p.icrc)
-		put_unaligned_be32(uboe_icrc(0, start, len - UBOE_ICRC_SIZE),
-				   start + len - UBOE_ICRC_SIZE);
+		uboe_put_icrc(start, len);
 	page = virt_to_head_page(start);
 	get_page(page);
-	skb_fill_page_desc(b->skb, skb_shinfo(b->skb)->nr_frags, page,
-			   start - (u8 *)page_address(page), len);
-	b->skb->len += len;
-	b->skb->data_len += len;
-	b->skb->truesize += len;
+	skb_add_rx_frag(b->skb, skb_shinfo(b->skb)->nr_frags, page,
+			start - (u8 *)page_address(page), len, len);
 	udma_batch_added(b, &p, len);
 	return 0;
 }

@@ -206,6 +206,20 @@ struct udma_uboe_batch {
 	bool frags;
 };
 
+/*
+ * A walk over a received datagram's pieces at increasing offsets
+ * (udma_skb_walk_to()): its head, page fragments, then each skb of its
+ * frag_list, the same way.
+ */
+struct udma_skb_walk {
+	const struct sk_buff *top;	/* the datagram */
+	const struct sk_buff *skb;	/* the piece's skb */
+	int frag;			/* -1: the head; else a page fragment */
+	bool opaque;			/* the whole skb: not looked into */
+	u32 start;			/* the piece's offsets in the datagram */
+	u32 end;
+};
+
 /* uboe_net.c */
 int udma_uboe_init(void);
 void udma_uboe_exit(void);
@@ -215,6 +229,8 @@ int udma_wire_dev_add(struct udma_dev *udev);
 void udma_wire_dev_del(struct udma_dev *udev);
 void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
+void udma_skb_walk_init(struct udma_skb_walk *w, const struct sk_buff *skb);
+const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len);
 const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len);
 void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);

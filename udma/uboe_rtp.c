@@ -795,6 +795,29 @@ void udma_rtp_pkt_free(struct udma_rtp_pkt *p)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_free);
 
+/**
+ * udma_rtp_pkt_add() - a packet's first sending: add it to a train
+ * @b: the train (udma_uboe_batch_init())
+ * @dst: the destination EID
+ * @p: the packet; its payload's fragment, if it has one, is in no skb yet
+ *	and the train takes it (udma_uboe_batch_add_frag()), else its
+ *	payload is copied
+ * @route: the route cache of @dst, or NULL (the route is looked up)
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: as udma_uboe_batch_add().
+ */
+int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
+		     struct udma_rtp_pkt *p, struct dst_cache *route)
+{
+	b->route_cache = route;
+	if (p->frag)
+		return udma_uboe_batch_add_frag(b, dst, &p->pkt,
+						UDMA_RTP_PKT_HEADROOM);
+	return udma_uboe_batch_add(b, dst, &p->pkt);
+}
+
 /* The receive queue's room, the credit an ACK gives. */
 static u16 udma_rtp_credit(struct udma_rtp *rtp)
 {
@@ -1235,18 +1258,11 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	/* half the window out: ask for the ACKs that open it */
 	if (udma_rtp_tx_ack_wanted(&rtp->tx, p->pkt.psn))
 		p->pkt.ack_req = true;
-	if (b && p->frag) {
-		/* its first sending: nothing holds the fragment yet */
-		b->route_cache = &rtp->route;
-		ret = udma_uboe_batch_add_frag(b, &rtp->peer, &p->pkt,
-					       UDMA_RTP_PKT_HEADROOM);
-	} else if (b) {
-		b->route_cache = &rtp->route;
-		ret = udma_uboe_batch_add(b, &rtp->peer, &p->pkt);
-	} else {
+	if (b)
+		ret = udma_rtp_pkt_add(b, &rtp->peer, p, &rtp->route);
+	else
 		ret = udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt,
 					    &rtp->route);
-	}
 	/* a route that went (a port down): lost, the RTO sends it again */
 	if (udma_rtp_route_lost(ret))
 		ret = 0;

@@ -382,6 +382,8 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
 void udma_rtp_pkt_free(struct udma_rtp_pkt *p);
+int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
+		     struct udma_rtp_pkt *p, struct dst_cache *route);
 void udma_rtp_frags_drain(void);
 void udma_tp_closed(struct ubcore_device *ub_dev, u32 tpn);
 struct ubcore_tp_xport;

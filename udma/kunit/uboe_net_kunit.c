@@ -482,13 +482,16 @@ static struct page *span_frag(struct kunit *test, struct sk_buff *skb,
  * GRO leaves a train off the wire: 100 bytes of head, page fragments of
  * 200 and 300 bytes, then a frag_list skb of 150 bytes of head and a page
  * fragment of 50. A packet in one piece is found there; one that
- * straddles two, or lies beyond the datagram, is not.
+ * straddles two, or lies beyond the datagram, is not. One walk finds a
+ * train's packets in turn.
  */
 static void uboe_rx_skb_span(struct kunit *test)
 {
 	struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
 	struct sk_buff *tail = alloc_skb(256, GFP_KERNEL);
+	struct udma_skb_walk w;
 	struct page *a, *b, *c;
+	u32 off;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_ASSERT_NOT_NULL(test, tail);
@@ -522,6 +525,18 @@ static void uboe_rx_skb_span(struct kunit *test)
 	/* what each piece holds: the pointers are the bytes' */
 	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 420, 1), 'b');
 	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 799, 1), 'c');
+
+	/* one walk over packets of 100 bytes: the last one straddles */
+	udma_skb_walk_init(&w, skb);
+	for (off = 0; off < 700; off += 100)
+		KUNIT_EXPECT_NOT_NULL(test, udma_skb_walk_to(&w, off, 100));
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 700, 100), NO_SPAN);
+	udma_skb_walk_init(&w, skb);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 500, 100),
+			    (const u8 *)page_address(b) + 200);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 750, 50),
+			    (const u8 *)page_address(c) + 64);
+	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 800, 1), NO_SPAN);
 	kfree_skb(skb);
 }
 
