@@ -533,7 +533,7 @@ static void uboe_rx_skb_span(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 700, 100), NO_SPAN);
 	udma_skb_walk_init(&w, skb);
 	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 500, 100),
-			    (const u8 *)page_address(b) + 200);
+			    (const u8 *)page_address(b) + 300);
 	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 750, 50),
 			    (const u8 *)page_address(c) + 64);
 	KUNIT_EXPECT_PTR_EQ(test, udma_skb_walk_to(&w, 800, 1), NO_SPAN);

@@ -143,6 +143,12 @@ json_num() {
 
 # iperf NAME PORT ARGS...: iperf3 from fd99::a in A to fd99::b in B, both
 # sides' counters reset first; its JSON in $json.
+# rcvbuf_errors_b: UDP datagrams over IPv6 that B's sockets had no room for.
+rcvbuf_errors_b() {
+	# shellcheck disable=SC2016 # awk's fields
+	ub_ns "$B" awk '$1 == "Udp6RcvbufErrors" { print $2 }' /proc/net/snmp6
+}
+
 iperf() {
 	local name=$1 port=$2
 	shift 2
@@ -406,12 +412,17 @@ in_ns "$B" fd99::b "stat rx_gso_packets; echo \"B: rx_gso_packets \$STAT\"
 ((STAT > 0)) || ub_fail 'RM: no TSO packet received'
 expect_stats 'rx_bad_offload=0 rx_completion_errors=0 rx_bad_header=0'"
 echo "RM: iperf3 UDP, A -> B, 10 Mbit/s of 1400-byte datagrams (checksums left to B)"
+# RM loses none: what iperf3 counts lost is what B's socket had no room
+# for, its reader behind (a KASAN guest with its CPU taken can be)
+rcvbuf_full=$(rcvbuf_errors_b)
 iperf rmudp 5212 -u -b 10M -l 1400 -t 2
+rcvbuf_full=$(($(rcvbuf_errors_b) - rcvbuf_full))
 json=${json##*\"sum\":}
 json_num packets; sent=$NUM
 json_num lost_packets; lost=$NUM
-echo "RM: iperf3 UDP: $sent datagrams, $lost lost"
-((sent > 0 && lost == 0)) || ub_fail "RM: iperf3 UDP: $lost of $sent lost (RM loses none)"
+echo "RM: iperf3 UDP: $sent datagrams, $lost lost, $rcvbuf_full dropped by B's full socket"
+((sent > 0 && lost <= rcvbuf_full)) ||
+	ub_fail "RM: iperf3 UDP: $lost of $sent lost, $rcvbuf_full of them by B's socket (RM loses none)"
 echo "RM: 16 MiB over TCP, A -> B, checked by SHA-256"
 sha_transfer 16 5213
 in_ns "$B" fd99::b "expect_stats 'rx_bad_offload=0 rx_completion_errors=0'"
