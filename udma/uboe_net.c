@@ -418,23 +418,6 @@ const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_to);
 
-/**
- * udma_skb_span() - where one packet of a received datagram is
- * @skb: the datagram, @skb->data at its UDP payload
- * @off: the packet's offset in the payload
- * @len: its length
- *
- * Return: as udma_skb_walk_to() from the datagram's start.
- */
-const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len)
-{
-	struct udma_skb_walk w;
-
-	udma_skb_walk_init(&w, skb);
-	return udma_skb_walk_to(&w, off, len);
-}
-EXPORT_SYMBOL_IF_KUNIT(udma_skb_span);
-
 /* Is every @seg bytes of @skb in one piece? Else linearise it. */
 static int udma_uboe_rcv_pieces(struct udma_dev *ingress, struct sk_buff *skb,
 				u32 seg)

@@ -231,7 +231,6 @@ void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
 void udma_skb_walk_init(struct udma_skb_walk *w, const struct sk_buff *skb);
 const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len);
-const u8 *udma_skb_span(const struct sk_buff *skb, u32 off, u32 len);
 void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
 int udma_uboe_xmit_cached(struct udma_dev *udev, const union ubcore_eid *dst,

@@ -477,8 +477,17 @@ static struct page *span_frag(struct kunit *test, struct sk_buff *skb,
 	return page;
 }
 
+/* A fresh walk to one packet, so each lookup below stands alone. */
+static const u8 *span_at(const struct sk_buff *skb, u32 off, u32 len)
+{
+	struct udma_skb_walk w;
+
+	udma_skb_walk_init(&w, skb);
+	return udma_skb_walk_to(&w, off, len);
+}
+
 /*
- * Where udma_skb_span() finds a packet of a datagram of three pieces, as
+ * Where a walk finds a packet of a datagram of three pieces, as
  * GRO leaves a train off the wire: 100 bytes of head, page fragments of
  * 200 and 300 bytes, then a frag_list skb of 150 bytes of head and a page
  * fragment of 50. A packet in one piece is found there; one that
@@ -505,26 +514,26 @@ static void uboe_rx_skb_span(struct kunit *test)
 	skb->data_len += tail->len;
 	KUNIT_ASSERT_EQ(test, skb->len, 800);
 
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 0, 100), skb->data);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 10, 0), skb->data + 10);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 50, 60), NO_SPAN);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 100, 200),
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 0, 100), skb->data);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 10, 0), skb->data + 10);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 50, 60), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 100, 200),
 			    (const u8 *)page_address(a));
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 150, 50),
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 150, 50),
 			    (const u8 *)page_address(a) + 50);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 299, 2), NO_SPAN);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 300, 300),
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 299, 2), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 300, 300),
 			    (const u8 *)page_address(b) + 100);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 590, 20), NO_SPAN);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 600, 150), tail->data);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 750, 50),
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 590, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 600, 150), tail->data);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 750, 50),
 			    (const u8 *)page_address(c) + 64);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 740, 20), NO_SPAN);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 790, 20), NO_SPAN);
-	KUNIT_EXPECT_PTR_EQ(test, udma_skb_span(skb, 800, 1), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 740, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 790, 20), NO_SPAN);
+	KUNIT_EXPECT_PTR_EQ(test, span_at(skb, 800, 1), NO_SPAN);
 	/* what each piece holds: the pointers are the bytes' */
-	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 420, 1), 'b');
-	KUNIT_EXPECT_EQ(test, *udma_skb_span(skb, 799, 1), 'c');
+	KUNIT_EXPECT_EQ(test, *span_at(skb, 420, 1), 'b');
+	KUNIT_EXPECT_EQ(test, *span_at(skb, 799, 1), 'c');
 
 	/* one walk over packets of 100 bytes: the last one straddles */
 	udma_skb_walk_init(&w, skb);
