@@ -98,10 +98,11 @@ pingpong() {
 	wait $spid
 }
 
-# pp_median NAME: of the rounds NAME.r* (not their .server), the one of median p50 becomes
-# NAME. One boot's p50 of 2000 round trips spread from 277 to 471 us over
-# ipourma0 and from 76 to 154 us over the veth, with whatever the host
-# did meanwhile; rounds that take turns see the same host.
+# pp_median NAME: of the rounds NAME.r* (not their .server), the one of
+# median p50 becomes NAME. One boot's p50 of 2000 round trips spread from
+# 277 to 471 us over ipourma0 and from 76 to 154 us over the veth, with
+# whatever the host did meanwhile; rounds that take turns see the same
+# host.
 pp_median() {
 	local f p50 sorted=()
 	for f in "$out/$1".r*; do

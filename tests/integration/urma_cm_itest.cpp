@@ -64,6 +64,18 @@ bool target_established(uint32_t tpn)
     }, 3000);
 }
 
+// Whether every TP end of udma0 is established within 3 s (a target's
+// end once its CONN_ACK arrives: target_established()).
+bool all_established()
+{
+    return ub_itest::wait_for([] {
+        for (const auto &r : tp_table())
+            if (r.state != "Initiator established" && r.state != "Target established")
+                return false;
+        return true;
+    }, 3000);
+}
+
 class CmTest : public ub_itest::CtxTest {
 protected:
     void SetUp() override
@@ -248,14 +260,7 @@ TEST_F(CmTest, RcGetsOneTpPerBoundPairUmNone)
     // One jetty per imported jetty (UMDK): the TP belongs to the pair.
     EXPECT_EQ(urma_bind_jetty(b, ta), URMA_EEXIST);
     ASSERT_EQ(urma_bind_jetty(b, ta2), URMA_SUCCESS);
-    // (a target's end is established when its CONN_ACK arrives, after the
-    // bind returned: target_established())
-    EXPECT_TRUE(ub_itest::wait_for([] {
-        for (const auto &r : tp_table())
-            if (r.state != "Initiator established" && r.state != "Target established")
-                return false;
-        return true;
-    }, 3000)) << describe(tp_table());
+    EXPECT_TRUE(all_established()) << describe(tp_table());
     rows = tp_table();
     ASSERT_EQ(rows.size(), 4u) << "two pairs, two TPs:\n" << describe(rows);
     int initiators = 0;

@@ -141,14 +141,14 @@ json_num() {
 	NUM=${BASH_REMATCH[1]}
 }
 
-# iperf NAME PORT ARGS...: iperf3 from fd99::a in A to fd99::b in B, both
-# sides' counters reset first; its JSON in $json.
 # rcvbuf_errors_b: UDP datagrams over IPv6 that B's sockets had no room for.
 rcvbuf_errors_b() {
 	# shellcheck disable=SC2016 # awk's fields
 	ub_ns "$B" awk '$1 == "Udp6RcvbufErrors" { print $2 }' /proc/net/snmp6
 }
 
+# iperf NAME PORT ARGS...: iperf3 from fd99::a in A to fd99::b in B, both
+# sides' counters reset first; its JSON in $json.
 iperf() {
 	local name=$1 port=$2
 	shift 2
