@@ -342,9 +342,10 @@ def print_ipourma(res):
     print("packet of at most the MTU a UM message) and rm (TSO packets of up to")
     print("64 KiB a RM message, checksums left to the receiver). Latency: a 14-byte")
     print("TCP ping-pong (tests/guest/pingpong.py; Debian's sockperf 3.7 has no")
-    print("IPv6), half the round trip in microseconds: of the rounds (3 unless")
-    print("UB_BENCH_IPOURMA_PP_ROUNDS says) taking turns between the veth and")
-    print("ipourma0, the one of median p50.")
+    print("IPv6), half the round trip in microseconds. Each row is, of the rounds")
+    print("(3 unless UB_BENCH_IPOURMA_ROUNDS says) taking turns between the veth")
+    print("and ipourma0, the one of median throughput or median p50; the veth's,")
+    print("of all its rounds.")
     for mode, _ in IPOURMA_MODES:
         r = res[mode]
         print()

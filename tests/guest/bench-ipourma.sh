@@ -10,9 +10,10 @@
 #    rm (TSO packets of up to 64 KiB a RM message: ipourma_rm.*);
 #  - latency: a 14-byte TCP ping-pong (tests/guest/pingpong.py, sockperf's
 #    ping-pong in small: Debian's sockperf 3.7 has no IPv6, IPoURMA has
-#    nothing else), half the round trip, both paths, in rounds that take
-#    turns (the veth, then ipourma0, UB_BENCH_IPOURMA_PP_ROUNDS times a
-#    mode); each row is its round of median p50 (pp_median);
+#    nothing else), half the round trip, both paths;
+#  - both in rounds that take turns (the veth, then ipourma0,
+#    UB_BENCH_IPOURMA_ROUNDS times a mode); each row is its round of
+#    median throughput or median p50 (median_round);
 #  - where the time goes: a perf profile (cpu-clock) of iperf3 over
 #    ipourma0 in each mode, kernel symbols by self time.
 # The pair: namespaces ipoA and ipoB joined by a veth (MTU 9000: a UBoE
@@ -29,7 +30,7 @@ out=$1/bench
 mkdir -p "$out"
 secs=${UB_BENCH_IPOURMA_SECS:-5}
 pp_iters=${UB_BENCH_IPOURMA_PP:-2000}
-pp_rounds=${UB_BENCH_IPOURMA_PP_ROUNDS:-3}
+rounds=${UB_BENCH_IPOURMA_ROUNDS:-3}
 A=ipoA B=ipoB
 loaded=
 
@@ -98,21 +99,31 @@ pingpong() {
 	wait $spid
 }
 
-# pp_median NAME: of the rounds NAME.r* (not their .server), the one of
-# median p50 becomes NAME. One boot's p50 of 2000 round trips spread from
-# 277 to 471 us over ipourma0 and from 76 to 154 us over the veth, with
-# whatever the host did meanwhile; rounds that take turns see the same
-# host.
-pp_median() {
-	local f p50 sorted=()
+# median_round NAME FIGURE: of the rounds NAME.r* (not their .server),
+# the one of median FIGURE (a command that prints a file's figure)
+# becomes NAME. One boot's p50 of 2000 round trips spread from 277 to
+# 471 us over ipourma0 and from 76 to 154 us over the veth, and its
+# iperf3 runs from 91 to 289 MB/s over ipourma0 (rm) and from 320 to
+# 876 MB/s over the veth, with whatever the host did meanwhile; rounds
+# that take turns see the same host.
+median_round() {
+	local f v sorted=()
 	for f in "$out/$1".r*; do
 		[[ $f != *.server ]] || continue
-		p50=$(awk '$1 == "p50_usec" { print $2 }' "$f")
-		sorted+=("$p50 $f")
+		v=$("$2" "$f")
+		sorted+=("$v $f")
 	done
-	mapfile -t sorted < <(printf '%s\n' "${sorted[@]}" | sort -n)
+	mapfile -t sorted < <(printf '%s\n' "${sorted[@]}" | sort -g)
 	f=${sorted[$(((${#sorted[@]} - 1) / 2))]#* }
 	cp "$f" "$out/$1"
+}
+
+# pp_p50 FILE, iperf_rate FILE: the figure median_round orders by (the
+# one bench_table.py reports).
+pp_p50() { awk '$1 == "p50_usec" { print $2 }' "$1"; }
+iperf_rate() {
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$1"
 }
 
 log "IPoURMA: the namespace pair"
@@ -175,23 +186,23 @@ profile() {
 	ip netns exec $B cat /sys/class/net/ipourma0/query_ipourma_stats > "$out/$1.stats.B"
 }
 
-log "IPoURMA: iperf3 TCP, ${secs} s, over the veth"
-iperf ipourma.veth.iperf3.json fd77::2 fd77::1
 for mode in um rm; do
 	name=ipourma
 	[[ $mode == um ]] || name=ipourma_$mode
 	ipourma_up $mode
-	log "IPoURMA ($mode): iperf3 TCP, ${secs} s, over ipourma0"
-	iperf $name.iperf3.json fd99::b fd99::a
-	for ((r = 1; r <= pp_rounds; r++)); do
-		log "IPoURMA ($mode): TCP ping-pong, 14 B x $pp_iters, round $r: the veth, then ipourma0"
+	for ((r = 1; r <= rounds; r++)); do
+		log "IPoURMA ($mode): round $r: iperf3 TCP, ${secs} s, and TCP ping-pong, 14 B x $pp_iters: the veth, then ipourma0"
+		iperf ipourma.veth.iperf3.json.r$r.$mode fd77::2 fd77::1
+		iperf $name.iperf3.json.r$r fd99::b fd99::a
 		pingpong ipourma.veth.pp.txt.r$r.$mode fd77::2 fd77::1
 		pingpong $name.pp.txt.r$r fd99::b fd99::a
 	done
-	pp_median $name.pp.txt
+	median_round $name.iperf3.json iperf_rate
+	median_round $name.pp.txt pp_p50
 	log "IPoURMA ($mode): profile of iperf3 TCP over ipourma0"
 	profile ${name}_tcp
 done
-# the veth's row: every mode's rounds
-pp_median ipourma.veth.pp.txt
+# the veth's rows: every mode's rounds
+median_round ipourma.veth.iperf3.json iperf_rate
+median_round ipourma.veth.pp.txt pp_p50
 log "IPoURMA: done"
