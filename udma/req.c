@@ -603,26 +603,8 @@ static const struct udma_sq_budget udma_sq_budgets[] = {
 	},
 };
 
-/**
- * udma_sq_process() - run the requester and the completer of an SQ
- * @sq: the queue; the caller holds @sq->proc_lock
- * @runner: who runs it, which sets the budget: the doorbell caller's (64
- *	WQEs, 256 KiB, and a WQE that does not fit is left taken for the
- *	work); a softirq's (16 WQEs, 256 KiB, likewise; @sq->atomic set, so
- *	a WQE that needs process context is left too); the work's (256
- *	WQEs, 4 MiB, at least one WQE)
- *
- * Reads pi once and sends WQEs up to it while the queue is READY and the
- * window lets it (see the top of this file), completing the answered
- * ones after each. Sleeps unless @sq->atomic (process context): copies,
- * target lookups.
- *
- * Return: true when WQEs may be left (the caller queues the work), false
- * when the SQ is empty, stopped, waits for an RNR retry (its work is
- * queued for that already), for responses (they kick the work) or for
- * its TP's window (the TP's wake kicks it).
- */
-bool udma_sq_process(struct udma_sq *sq, enum udma_sq_runner runner)
+/* udma_sq_process() but the flush of the run's UM train. */
+static bool udma_sq_run_wqes(struct udma_sq *sq, enum udma_sq_runner runner)
 {
 	const struct udma_sq_budget *max = &udma_sq_budgets[runner];
 	struct udma_sq_batch b;
@@ -686,5 +668,33 @@ bool udma_sq_process(struct udma_sq *sq, enum udma_sq_runner runner)
 			cond_resched();
 	}
 	return true;
+}
+
+/**
+ * udma_sq_process() - run the requester and the completer of an SQ
+ * @sq: the queue; the caller holds @sq->proc_lock
+ * @runner: who runs it, which sets the budget: the doorbell caller's (64
+ *	WQEs, 256 KiB, and a WQE that does not fit is left taken for the
+ *	work); a softirq's (16 WQEs, 256 KiB, likewise; @sq->atomic set, so
+ *	a WQE that needs process context is left too); the work's (256
+ *	WQEs, 4 MiB, at least one WQE)
+ *
+ * Reads pi once and sends WQEs up to it while the queue is READY and the
+ * window lets it (see the top of this file), completing the answered
+ * ones after each. The run's UM datagrams leave at its end, in trains
+ * (udma_uboe_sq_flush()). Sleeps unless @sq->atomic (process context):
+ * copies, target lookups.
+ *
+ * Return: true when WQEs may be left (the caller queues the work), false
+ * when the SQ is empty, stopped, waits for an RNR retry (its work is
+ * queued for that already), for responses (they kick the work) or for
+ * its TP's window (the TP's wake kicks it).
+ */
+bool udma_sq_process(struct udma_sq *sq, enum udma_sq_runner runner)
+{
+	bool more = udma_sq_run_wqes(sq, runner);
+
+	udma_uboe_sq_flush(sq);
+	return more;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_sq_process);

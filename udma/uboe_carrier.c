@@ -311,6 +311,7 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 	tx->gfp = gfp;
 	tx->may_defer = false;
 	tx->route = NULL;
+	tx->train = NULL;
 	tx->size = udma_uboe_seg_size(len, udma_uboe_room(udev, tmpl));
 	tx->n = udma_uboe_seg_count(len, tx->size);
 	/* UM: one datagram of the path MTU at most, as the port reports it */
@@ -334,15 +335,18 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			     const void *owner, struct udma_rtp_waiter *w)
 {
+	struct udma_uboe_batch own, *b = tx->train;
 	struct udma_local_buf slice;
-	struct udma_uboe_batch b;
 	struct udma_rtp_pkt *p;
 	int ret = 0;
 	u32 plen;
 	u64 off;
 
 	/* a message's packets leave in trains (see udma_uboe_batch_add()) */
-	udma_uboe_batch_init(&b, udev, tx->n - tx->i);
+	if (!b) {
+		b = &own;
+		udma_uboe_batch_init(b, udev, tx->n - tx->i);
+	}
 	for (; tx->i < tx->n; tx->i++) {
 		off = (u64)tx->i * tx->size;
 		plen = min_t(u64, tx->size, tx->len - off);
@@ -365,12 +369,12 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			}
 		}
 		if (tx->rtp) {
-			ret = udma_rtp_send(tx->rtp, p, owner, w, &b);
+			ret = udma_rtp_send(tx->rtp, p, owner, w, b);
 			if (ret)
 				udma_rtp_pkt_free(p);
 		} else {
 			/* a UM datagram: the train takes its payload's page */
-			ret = udma_rtp_pkt_add(&b, &p->pkt.dst_eid, p,
+			ret = udma_rtp_pkt_add(b, &p->pkt.dst_eid, p,
 					       tx->route);
 			udma_rtp_pkt_free(p);
 		}
@@ -378,7 +382,8 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 			break;
 	}
 	/* the packets queued so far, while @owner still holds the TP */
-	udma_uboe_batch_flush(&b);
+	if (b == &own)
+		udma_uboe_batch_flush(b);
 	return ret;
 }
 
@@ -423,6 +428,7 @@ static int udma_uboe_send_um(struct udma_sq *sq, const struct uboe_pkt *tmpl,
 	if (ret)
 		return ret;
 	tx.route = udma_uboe_um_route(sq, &tmpl->dst_eid);
+	tx.train = &sq->uboe_tx.um_train;
 	return udma_uboe_tx_send(sq->udev, &tx, sq, NULL);
 }
 
@@ -446,6 +452,7 @@ void udma_uboe_sq_init(struct udma_sq *sq)
 	memset(&sq->uboe_tx.um_dst, 0, sizeof(sq->uboe_tx.um_dst));
 	/* without one, every datagram looks its route up (still correct) */
 	dst_cache_init(&sq->uboe_tx.um_route, GFP_KERNEL | __GFP_NOWARN);
+	udma_uboe_batch_init(&sq->uboe_tx.um_train, sq->udev, 1);
 }
 
 /**
@@ -454,7 +461,25 @@ void udma_uboe_sq_init(struct udma_sq *sq)
  */
 void udma_uboe_sq_fini(struct udma_sq *sq)
 {
+	/* (every run flushed its train: an empty one frees nothing) */
+	udma_uboe_batch_flush(&sq->uboe_tx.um_train);
 	dst_cache_destroy(&sq->uboe_tx.um_route);
+}
+
+/**
+ * udma_uboe_sq_flush() - send the UM datagrams of a queue's run
+ * @sq: the queue; the caller holds @sq->proc_lock, at the end of its run
+ *
+ * A run's datagrams to one destination leave together, as one UDP GSO
+ * skb (struct udma_uboe_sq_tx.um_train): the IP layer's work and the
+ * receiver's wake-up once for all, as a message's packets over a TP do.
+ * Their WQEs completed when they joined the train (their payload copied).
+ */
+void udma_uboe_sq_flush(struct udma_sq *sq)
+{
+	udma_sq_assert_held(sq);
+	if (sq->uboe_tx.um_train.skb)
+		udma_uboe_batch_flush(&sq->uboe_tx.um_train);
 }
 
 /**

@@ -17,6 +17,7 @@
 #include <net/dst_cache.h>
 
 #include "msg.h"
+#include "uboe_net.h"
 #include "uboe_rtp.h"
 
 struct udma_dev;
@@ -41,6 +42,9 @@ struct udma_sq;
  *	the message (-ENOMEM)
  * @route: without a TP, the route cache of the datagram's destination
  *	(struct udma_uboe_sq_tx.um_route), or NULL: its route is looked up
+ * @train: without a TP, the train the datagram joins and leaves in when
+ *	its sender flushes it (struct udma_uboe_sq_tx.um_train), or NULL:
+ *	a train of its own, sent at once
  */
 struct udma_uboe_tx {
 	struct udma_rtp *rtp;
@@ -53,6 +57,7 @@ struct udma_uboe_tx {
 	u32 i;
 	gfp_t gfp;
 	bool may_defer;
+	struct udma_uboe_batch *train;
 };
 
 /**
@@ -70,6 +75,9 @@ struct udma_uboe_tx {
  *	for the next datagram to the same EID; the queue's processor only.
  *	Empty for good when it got no memory: every datagram then looks
  *	its route up
+ * @um_train: the UM datagrams of the queue's run so far, for one UDP GSO
+ *	skb (to one destination, of one size but the last); the run
+ *	flushes it at its end (udma_uboe_sq_flush()); the processor only
  */
 struct udma_uboe_sq_tx {
 	struct udma_uboe_tx tx;
@@ -80,6 +88,7 @@ struct udma_uboe_sq_tx {
 	struct udma_local_buf operands;
 	union ubcore_eid um_dst;
 	struct dst_cache um_route;
+	struct udma_uboe_batch um_train;
 };
 
 /*
@@ -147,6 +156,7 @@ void udma_uboe_rx_stop(struct udma_dev *udev);
 void udma_uboe_sq_drain(struct udma_sq *sq);
 void udma_uboe_sq_init(struct udma_sq *sq);
 void udma_uboe_sq_fini(struct udma_sq *sq);
+void udma_uboe_sq_flush(struct udma_sq *sq);
 bool udma_uboe_sq_resume(struct udma_sq *sq);
 void udma_uboe_sq_cancel(struct udma_sq *sq);
 void udma_uboe_sq_purge(struct udma_sq *sq);

@@ -10,7 +10,8 @@
 # Checked (UM, the default): ping -6 both ways (small, 4094-byte and fragmented 8000-byte
 # packets) with the counters exact; iperf3 TCP and UDP, a 4 MiB transfer
 # checked by SHA-256 and a TCP ping-pong (pingpong.py: sockperf 3.7 has no
-# IPv6) over ipourma0; MTU 68 and 4094 taken, 67 and 4095 refused; user
+# IPv6) over ipourma0, the TCP stream's datagrams in trains (rx_trains);
+# MTU 68 and 4094 taken, 67 and 4095 refused; user
 # addresses refused; an EID added and removed while pinging changes the
 # addresses; stats read and reset; ipourma unloaded under a ping flood; a
 # device removed takes its netdev. Before the unload, with trans_mode=rm: the pings,
@@ -262,7 +263,13 @@ expect_stats 'tx_packets=5 rx_packets=5 peer_imports=1 peer_other_jetty=0'"
 
 mkdir -p "$tmp"
 echo "iperf3 TCP, A -> B over ipourma0"
+ub_wire_cnt "$B" "$UB_DEV_B" rx_trains; trains=$WIRE_CNT
 iperf tcp 5201 -t 2
+# a run of A's JFS sends its UM datagrams to B as trains (udma's
+# udma_uboe_sq_flush()): under a TCP stream some carry more than one
+ub_wire_cnt "$B" "$UB_DEV_B" rx_trains; trains=$((WIRE_CNT - trains))
+echo "iperf3 TCP: B received $trains trains of UM datagrams"
+((trains > 0)) || ub_fail "iperf3 TCP: no UM datagrams came in a train"
 # (the JSON's last "sum_received": the receiver's total)
 [[ $json == *'"sum_received":'* ]] || ub_fail "iperf3 TCP: no sum_received in $json"
 json=${json##*\"sum_received\":}
