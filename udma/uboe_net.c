@@ -1262,14 +1262,15 @@ EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add_frag);
 void udma_uboe_batch_flush(struct udma_uboe_batch *b)
 {
 	struct udma_dev *udev = b->udev;
-	struct net *net = ubcore_dev_host_net(&udev->ub_dev);
-	struct udma_net *unet = udma_net(net);
 	struct sk_buff *skb = b->skb;
+	struct udma_net *unet;
 	struct socket *sock;
 	u32 n = b->n, bytes;
 
+	/* (an empty train asks nothing of its device: it may have no net) */
 	if (!skb)
 		return;
+	unet = udma_net(ubcore_dev_host_net(&udev->ub_dev));
 	b->skb = NULL;
 	b->n = 0;
 	b->closed = false;
