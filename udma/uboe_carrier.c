@@ -461,7 +461,7 @@ void udma_uboe_sq_init(struct udma_sq *sq)
  */
 void udma_uboe_sq_fini(struct udma_sq *sq)
 {
-	/* (every run flushed its train: an empty one frees nothing) */
+	/* (every run flushed its train: an empty one is nothing to do) */
 	udma_uboe_batch_flush(&sq->uboe_tx.um_train);
 	dst_cache_destroy(&sq->uboe_tx.um_route);
 }
@@ -478,8 +478,7 @@ void udma_uboe_sq_fini(struct udma_sq *sq)
 void udma_uboe_sq_flush(struct udma_sq *sq)
 {
 	udma_sq_assert_held(sq);
-	if (sq->uboe_tx.um_train.skb)
-		udma_uboe_batch_flush(&sq->uboe_tx.um_train);
+	udma_uboe_batch_flush(&sq->uboe_tx.um_train);
 }
 
 /**
