@@ -1378,6 +1378,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RTP_ACK_RX - UBOE_DROP_MAX] = "rtp_ack_rx",
 	[UDMA_WIRE_RTP_ACK_TIMEOUTS - UBOE_DROP_MAX] = "rtp_ack_timeouts",
 	[UDMA_WIRE_RTP_CLOSED_DROPS - UBOE_DROP_MAX] = "rtp_closed_drops",
+	[UDMA_WIRE_RTP_PACED - UBOE_DROP_MAX] = "rtp_paced",
 	[UDMA_WIRE_TX_FAULT_DROPS - UBOE_DROP_MAX] = "tx_fault_drops",
 	[UDMA_WIRE_TX_ROUTE_LOOKUPS - UBOE_DROP_MAX] = "tx_route_lookups",
 };

@@ -83,7 +83,8 @@ enum udma_wire_cnt {
 	 * NAKed once per gap); received packets beyond the window
 	 * (dropped); NAKs sent and received; ACKs sent and received; TPs
 	 * that failed (no ACK after every retry); unacknowledged packets
-	 * dropped because ubcore closed their TP
+	 * dropped because ubcore closed their TP; times a sender stopped
+	 * for the pacing (uboe_pace_pct)
 	 */
 	UDMA_WIRE_RTP_RETRANSMITS,
 	UDMA_WIRE_RTP_DUP_DROPS,
@@ -95,6 +96,7 @@ enum udma_wire_cnt {
 	UDMA_WIRE_RTP_ACK_RX,
 	UDMA_WIRE_RTP_ACK_TIMEOUTS,
 	UDMA_WIRE_RTP_CLOSED_DROPS,
+	UDMA_WIRE_RTP_PACED,
 	/*
 	 * responses of reliable TPs that fault injection lost on purpose
 	 * (debugfs udma/fail_rtp_response): counted as sent, never sent

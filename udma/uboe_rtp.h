@@ -141,6 +141,9 @@ struct udma_rtp_pkt {
  *	packets sent before it are not all acknowledged: another NAK of
  *	them is the same loss
  * @recover: @next at that loss: @recovering ends when @una reaches it
+ * @pace_ns: pacing: the earliest time (ktime_get_ns()) at which the next
+ *	new packet may leave; a burst of udma_rtp_tx_paced()'s @burst
+ *	packets may leave at once after an idle time
  */
 struct udma_rtp_tx {
 	u32 next;
@@ -155,6 +158,7 @@ struct udma_rtp_tx {
 	struct udma_rtp_pkt *resend;
 	bool recovering;
 	u32 recover;
+	u64 pace_ns;
 };
 
 /**
@@ -274,6 +278,7 @@ struct udma_resp_seg {
  * @rto_timer: retransmits from @tx.una (go-back-N)
  * @ack_timer: the delayed ACK (an hrtimer: UDMA_RTP_ACK_DELAY_US is not
  *	rounded to the jiffies, 4 ms at HZ=250)
+ * @pace_timer: wakes the senders that stopped for pacing at @tx.pace_ns
  * @wait: senders that sleep until they may send (the responder)
  * @tx_owner: the sender whose message is going out in packets, between
  *	its first and its last (they are consecutive PSNs: the receiver
@@ -314,6 +319,7 @@ struct udma_rtp {
 	u32 fail_gen;
 	struct timer_list rto_timer;
 	struct hrtimer ack_timer;
+	struct hrtimer pace_timer;
 	wait_queue_head_t wait;
 	const void *tx_owner;
 	const void *tx_nowait;
@@ -337,6 +343,8 @@ void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p);
 u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
+u64 udma_rtp_pace_gap_ns(const struct udma_rtp_tx *tx, u32 srtt_us, u32 pct);
+void udma_rtp_tx_paced(struct udma_rtp_tx *tx, u64 now, u64 gap, u32 burst);
 u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx);
 bool udma_rtp_tx_ack_wanted(const struct udma_rtp_tx *tx, u32 psn);
 void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first);

@@ -41,7 +41,7 @@ OTHERS = ["rx_packets", "rx_bytes", "rx_trains", "rx_linearized", "mgmt_rx", "mg
           "rtp_retransmits", "rtp_dup_drops", "rtp_out_of_seq",
           "rtp_out_of_window", "rtp_nak_tx", "rtp_nak_rx", "rtp_ack_tx",
           "rtp_ack_rx", "rtp_ack_timeouts", "rtp_closed_drops",
-          "tx_fault_drops", "tx_route_lookups"]
+          "rtp_paced", "tx_fault_drops", "tx_route_lookups"]
 
 # uboe_wire.h
 WIRE_VERSION = 1

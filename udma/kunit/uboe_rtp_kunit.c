@@ -169,6 +169,51 @@ static void rtp_tx_cwnd(struct kunit *test)
 	udma_rtp_tx_purge(&tx);
 }
 
+/*
+ * Pacing: the gap between new packets is the smoothed RTT over the window
+ * at the rate's percentage (twice it in slow start), none without an RTT
+ * or a rate; the token bucket lets a burst go after an idle time, then
+ * one packet per gap, and never banks more than the burst.
+ */
+static void rtp_tx_pace(struct kunit *test)
+{
+	const u64 t0 = 10 * NSEC_PER_SEC;
+	struct udma_rtp_tx tx;
+	u64 gap;
+	int i;
+
+	udma_rtp_tx_init(&tx);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, udma_rtp_pace_gap_ns(&tx, 0, 120), 0ULL);
+	KUNIT_EXPECT_EQ(test, udma_rtp_pace_gap_ns(&tx, 1000, 0), 0ULL);
+	/* slow start (cwnd 64 < ssthresh): 1 ms over 64 packets at 240% */
+	KUNIT_EXPECT_EQ(test, udma_rtp_pace_gap_ns(&tx, 1000, 120),
+			div64_u64(1000000ULL * 100, 64 * 240));
+	tx.ssthresh = tx.cwnd;
+	gap = udma_rtp_pace_gap_ns(&tx, 1000, 100);
+	KUNIT_EXPECT_EQ(test, gap, 1000000ULL / 64);
+	/* the peer's credit bounds the window the rate is of */
+	tx.wnd = 16;
+	KUNIT_EXPECT_EQ(test, udma_rtp_pace_gap_ns(&tx, 1000, 100),
+			1000000ULL / 16);
+	/* an idle TP: 4 packets at t0, the 5th a gap later */
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_LE(test, tx.pace_ns, t0);
+		udma_rtp_tx_paced(&tx, t0, gap, 4);
+	}
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + gap);
+	udma_rtp_tx_paced(&tx, t0 + gap, gap, 4);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + 2 * gap);
+	/* a long idle time banks no more than the burst */
+	udma_rtp_tx_paced(&tx, t0 + 1000 * gap, gap, 4);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + 998 * gap);
+	/* a burst of 0 is 1; a gap of 0 turns pacing off */
+	udma_rtp_tx_paced(&tx, t0 + 2000 * gap, gap, 0);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + 2001 * gap);
+	udma_rtp_tx_paced(&tx, t0 + 2000 * gap, 0, 4);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns, 0ULL);
+}
+
 /* The PSN of the packet a recovery sends next, or -1 for none. */
 static int rtp_resend_psn(struct udma_rtp_tx *tx)
 {
@@ -669,6 +714,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_rto_estimate),
 	KUNIT_CASE(rtp_tx_ack_sample),
 	KUNIT_CASE(rtp_tx_cwnd),
+	KUNIT_CASE(rtp_tx_pace),
 	KUNIT_CASE(rtp_tx_recovery),
 	KUNIT_CASE(rtp_tx_nak_loss),
 	KUNIT_CASE(rtp_tx_ack_wanted),

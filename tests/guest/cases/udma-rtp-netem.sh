@@ -8,7 +8,9 @@
 # write_bw). A WRITE stream of 64 KiB messages (segmented to the 1500-byte
 # MTU) and SEND/RECV messages of 4 KiB must arrive complete and verified,
 # and the wire counters must show that the transport recovered (NAKs,
-# retransmissions, duplicates dropped) without a TP failing. Sizes:
+# retransmissions, duplicates dropped) without a TP failing, and that the
+# client's TP paced its packets (rtp_paced: at netem's 5 ms RTT a window
+# leaves over the RTT, not at once). Sizes:
 # 2 MiB and 200 messages in "make check" (about 50 s in the guest: the
 # 1500-byte MTU carries 1 KiB a packet); 256 MiB and 10,000 messages in
 # "make check-long" (UB_CHECK_LONG).
@@ -138,10 +140,14 @@ for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
 	read -r ns dev <<< "$side"
 	for c in tx_packets rx_packets rtp_retransmits rtp_dup_drops rtp_out_of_seq rtp_nak_tx \
 		rtp_nak_rx rtp_ack_tx rtp_ack_rx rtp_out_of_window \
-		rtp_ack_timeouts rx_queue_full; do
+		rtp_ack_timeouts rx_queue_full rtp_paced; do
 		ub_wire_cnt "$ns" "$dev" "$c"
 		echo "$dev $c $WIRE_CNT"
 		case $c in
+		rtp_paced)
+			# the client's TP sends whole windows at netem's RTT
+			[[ $dev != "$UB_DEV_A" ]] || ((WIRE_CNT > 0)) ||
+				ub_fail "$dev: its TP was never paced";;
 		rtp_ack_timeouts)
 			[[ $WIRE_CNT == 0 ]] || ub_fail "$dev: a TP failed";;
 		tx_packets | rx_packets | rtp_ack_tx | rtp_ack_rx)
