@@ -466,14 +466,16 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pace_gap_ns);
  * @tx: the state
  * @now: the time it left (ktime_get_ns())
  * @gap: udma_rtp_pace_gap_ns(); 0 turns pacing off
- * @burst: packets that may leave at once after an idle time (at least 1)
+ * @burst: packets that may leave at once after an idle time (at least 1,
+ *	at most UDMA_RTP_WND)
  *
  * Sets @tx->pace_ns: a token bucket of @burst packets, refilled one
  * packet per @gap.
  */
 void udma_rtp_tx_paced(struct udma_rtp_tx *tx, u64 now, u64 gap, u32 burst)
 {
-	u64 credit = gap * (max(burst, 1U) - 1);
+	/* (a burst beyond the window means nothing, and must not overflow) */
+	u64 credit = gap * (clamp_t(u32, burst, 1, UDMA_RTP_WND) - 1);
 
 	if (!gap) {
 		tx->pace_ns = 0;

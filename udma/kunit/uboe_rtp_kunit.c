@@ -207,6 +207,10 @@ static void rtp_tx_pace(struct kunit *test)
 	/* a long idle time banks no more than the burst */
 	udma_rtp_tx_paced(&tx, t0 + 1000 * gap, gap, 4);
 	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + 998 * gap);
+	/* a burst beyond the window is the window's */
+	udma_rtp_tx_paced(&tx, t0 + 2000 * gap, gap, U32_MAX);
+	KUNIT_EXPECT_EQ(test, tx.pace_ns,
+			t0 + 2000 * gap - (UDMA_RTP_WND - 2) * gap);
 	/* a burst of 0 is 1; a gap of 0 turns pacing off */
 	udma_rtp_tx_paced(&tx, t0 + 2000 * gap, gap, 0);
 	KUNIT_EXPECT_EQ(test, tx.pace_ns, t0 + 2001 * gap);
