@@ -8,9 +8,9 @@
 # write_bw). A WRITE stream of 64 KiB messages (segmented to the 1500-byte
 # MTU) and SEND/RECV messages of 4 KiB must arrive complete and verified,
 # and the wire counters must show that the transport recovered (NAKs,
-# retransmissions, duplicates dropped) without a TP failing, and that the
-# client's TP paced its packets (rtp_paced: at netem's 5 ms RTT a window
-# leaves over the RTT, not at once). Sizes:
+# retransmissions, duplicates dropped) without a TP failing; the SENDs go
+# with pacing on (uboe_pace_pct), and the client's TP must have paced
+# them (rtp_paced: at netem's 5 ms RTT a window leaves over the RTT). Sizes:
 # 2 MiB and 200 messages in "make check" (about 50 s in the guest: the
 # 1500-byte MTU carries 1 KiB a packet); 256 MiB and 10,000 messages in
 # "make check-long" (UB_CHECK_LONG).
@@ -133,7 +133,10 @@ client ($cli): $(cat "$tmp/$t.client")"
 }
 
 run write_bw 65536 $write_iters
+# The SEND/RECV stream with the TPs paced (off by default: udma/uboe_rtp.c)
+echo 200 > /sys/module/udma/parameters/uboe_pace_pct
 run send_bw 4096 $send_iters
+echo 0 > /sys/module/udma/parameters/uboe_pace_pct
 
 recovered=0
 for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
@@ -145,7 +148,7 @@ for side in "$UB_NS_A $UB_DEV_A" "$UB_NS_B $UB_DEV_B"; do
 		echo "$dev $c $WIRE_CNT"
 		case $c in
 		rtp_paced)
-			# the client's TP sends whole windows at netem's RTT
+			# the client's TP sent the SENDs paced
 			[[ $dev != "$UB_DEV_A" ]] || ((WIRE_CNT > 0)) ||
 				ub_fail "$dev: its TP was never paced";;
 		rtp_ack_timeouts)
