@@ -412,18 +412,22 @@ static enum uboe_drop uboe_check_ta(const struct uboe_pkt *p)
 	return uboe_check_payload(p, r);
 }
 
+/*
+ * ACK: syndrome 0; NAK: SEQ_ERR, or RNR with a timer. The info of an ACK
+ * and of a SEQ_ERR NAK counts the packets held after the hole: any value.
+ */
+static bool uboe_ack_syndrome_ok(const struct uboe_pkt *p)
+{
+	if (p->tp_opcode == UBOE_TP_ACK)
+		return !p->syndrome;
+	return p->syndrome == UBOE_NAK_SEQ_ERR ||
+	       (p->syndrome == UBOE_NAK_RNR && p->info <= UBOE_RNR_TIMER_MAX);
+}
+
 static enum uboe_drop uboe_check_ack(const struct uboe_pkt *p)
 {
-	if (p->tp_opcode == UBOE_TP_ACK) {
-		if (p->syndrome || p->info)
-			return UBOE_DROP_BAD_SYNDROME;
-	} else if (p->syndrome == UBOE_NAK_SEQ_ERR) {
-		if (p->info)
-			return UBOE_DROP_BAD_SYNDROME;
-	} else if (p->syndrome != UBOE_NAK_RNR ||
-		   p->info > UBOE_RNR_TIMER_MAX) {
+	if (!uboe_ack_syndrome_ok(p))
 		return UBOE_DROP_BAD_SYNDROME;
-	}
 	return p->payload_len ? UBOE_DROP_PAYLOAD_LEN : UBOE_DROP_NONE;
 }
 

@@ -95,6 +95,10 @@
  * second copy is a duplicate) and taken,
  * in order, as soon as the hole is filled; once UDMA_RTP_NAK_AFTER
  * packets arrived after the hole, one NAK SEQ_ERR (rtp_nak_tx) names it.
+ * Each ACK and SEQ_ERR NAK says in its TPACKH info how many packets the
+ * receiver holds after the hole (at most 255), and after the NAK it ACKs
+ * again every UDMA_RTP_HELD_ACK_EVERY packets it takes into holding
+ * (udma_rtp_rx_held_ack_due()).
  * One beyond the window is dropped (rtp_out_of_window). The transaction
  * layer still sees every packet once and in PSN order.
  *
@@ -104,7 +108,15 @@
  * each ACK until every packet unacknowledged at the timeout went again
  * (go-back-N, struct udma_rtp_tx.resend; the receiver's cumulative ACK
  * skips what it held); new packets wait for that (rtp_retransmits:
- * packets sent again). Why not go-back-N on a NAK too: a network that
+ * packets sent again). The sender does not count what the peer holds
+ * as in flight (struct udma_rtp_tx.held; RFC 6675's pipe, with the count
+ * in place of SACK blocks): after a loss it goes on sending new packets
+ * within the peer's credit and the halved window, rather than idling
+ * for the round trip the hole's resending takes. When the peer holds
+ * UDMA_RTP_NAK_AFTER packets sent after that resending and the hole is
+ * still open, the resent packet was lost as well and goes again
+ * (udma_rtp_tx_hole_lost()), before the RTO would find it.
+ * Why not go-back-N on a NAK too: a network that
  * reorders (netem's jitter reorders nearly every burst) would have every
  * reordered packet trigger a resend of the whole window; holding what
  * came after a hole costs at most UDMA_RTP_WND packets per TP, and the
@@ -285,6 +297,8 @@ void udma_rtp_tx_init(struct udma_rtp_tx *tx)
 	tx->resend = NULL;
 	tx->recovering = false;
 	tx->recover = 0;
+	tx->held = 0;
+	tx->hole_sent = false;
 	tx->pace_ns = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_init);
@@ -361,6 +375,10 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 	}
 	tx->nr -= n;
 	tx->una = udma_psn_add(tx->una, n);
+	if (n) {
+		tx->held = 0;
+		tx->hole_sent = false;
+	}
 	/* everything sent before the loss is in: the next NAK is news */
 	if (tx->recovering &&
 	    udma_psn_diff(tx->una, tx->recover) <= UBOE_PSN_MASK / 2)
@@ -391,6 +409,8 @@ void udma_rtp_tx_purge(struct udma_rtp_tx *tx)
 	tx->una = tx->next;
 	tx->resend = NULL;
 	tx->recovering = false;
+	tx->held = 0;
+	tx->hole_sent = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_purge);
 
@@ -408,6 +428,67 @@ u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx)
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_limit);
 
 /**
+ * udma_rtp_tx_held() - the peer holds packets after the hole it names
+ * @tx: the state, after udma_rtp_tx_ack() of the same ACK or NAK
+ * @psn: the PSN the peer expects next (the hole)
+ * @held: packets after @psn it holds (TPACKH info, at most 255)
+ *
+ * Only a count of the hole at @tx->una is taken: an older ACK's is of a
+ * hole since filled. At most every unacknowledged packet but the hole.
+ */
+void udma_rtp_tx_held(struct udma_rtp_tx *tx, u32 psn, u32 held)
+{
+	if (psn == tx->una)
+		tx->held = min(held, tx->nr ? tx->nr - 1 : 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_held);
+
+/**
+ * udma_rtp_tx_hole_resent() - the hole a NAK named was sent again
+ * @tx: the state, the hole at @tx->una
+ */
+void udma_rtp_tx_hole_resent(struct udma_rtp_tx *tx)
+{
+	tx->hole_sent = true;
+	tx->hole_next = tx->next;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_hole_resent);
+
+/**
+ * udma_rtp_tx_hole_lost() - was the resent packet of the hole lost too
+ * @tx: the state, after the peer's count of what it holds (@tx->held)
+ *
+ * The peer holds at most the packets sent between the hole and its
+ * resending; holding UDMA_RTP_NAK_AFTER more, sent after it, with the
+ * hole still open, it lost the resent packet too (reordering goes no
+ * further than that, as for a NAK). Without this only the RTO would
+ * find it, and counting what the peer holds (udma_rtp_tx_in_flight())
+ * lets the sender go on sending until then.
+ *
+ * Return: true when the caller is to send the hole again (and call
+ * udma_rtp_tx_hole_resent()).
+ */
+bool udma_rtp_tx_hole_lost(const struct udma_rtp_tx *tx)
+{
+	return tx->hole_sent &&
+	       tx->held >= udma_psn_diff(tx->hole_next, tx->una) - 1 +
+			   UDMA_RTP_NAK_AFTER;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_hole_lost);
+
+/**
+ * udma_rtp_tx_in_flight() - packets in the network
+ * @tx: the state
+ *
+ * Return: the unacknowledged packets but those the peer holds.
+ */
+u32 udma_rtp_tx_in_flight(const struct udma_rtp_tx *tx)
+{
+	return tx->nr - tx->held;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_in_flight);
+
+/**
  * udma_rtp_tx_ack_wanted() - does a packet just queued ask for an ACK
  * @tx: the state, with the packet queued
  * @psn: the packet's PSN
@@ -423,11 +504,11 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_limit);
  */
 bool udma_rtp_tx_ack_wanted(const struct udma_rtp_tx *tx, u32 psn)
 {
-	u32 limit = udma_rtp_tx_limit(tx);
+	u32 limit = udma_rtp_tx_limit(tx), n = udma_rtp_tx_in_flight(tx);
 
-	if (tx->nr < limit / 2)
+	if (n < limit / 2)
 		return false;
-	return tx->nr >= limit || psn % max(limit / 4, 1U) == 0;
+	return n >= limit || psn % max(limit / 4, 1U) == 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_ack_wanted);
 
@@ -435,12 +516,14 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_ack_wanted);
  * udma_rtp_tx_room() - may a new packet be sent
  * @tx: the state
  *
- * Return: true while no recovery is under way and fewer than
- * udma_rtp_tx_limit() packets are unacknowledged.
+ * Return: true while no recovery is under way, fewer packets than the
+ * peer's credit are unacknowledged and fewer than the congestion window
+ * are in flight (udma_rtp_tx_in_flight()).
  */
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx)
 {
-	return !tx->resend && tx->nr < udma_rtp_tx_limit(tx);
+	return !tx->resend && tx->nr < tx->wnd &&
+	       udma_rtp_tx_in_flight(tx) < tx->cwnd;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_room);
 
@@ -508,6 +591,9 @@ void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first)
 	tx->cwnd_acked = 0;
 	tx->recovering = true;
 	tx->recover = tx->next;
+	/* every packet goes again: what the peer held is not counted */
+	tx->held = 0;
+	tx->hole_sent = false;
 	tx->resend = tx->nr ? list_first_entry(&tx->unacked,
 					       struct udma_rtp_pkt, node) :
 			      NULL;
@@ -676,6 +762,22 @@ bool udma_rtp_rx_nak_due(const struct udma_rtp_rx *rx, bool refilled)
 				 (refilled && rx->after));
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_nak_due);
+
+/**
+ * udma_rtp_rx_held_ack_due() - is an ACK of what is held due now
+ * @rx: the receiving half, after a packet was held
+ *
+ * Once the hole at @rx->epsn was NAKed, every UDMA_RTP_HELD_ACK_EVERY
+ * packets held tell the sender (TPACKH info) that as many more may go:
+ * they left the network (struct udma_rtp_tx.held).
+ *
+ * Return: true when an ACK is due.
+ */
+bool udma_rtp_rx_held_ack_due(const struct udma_rtp_rx *rx)
+{
+	return rx->nak_sent && rx->nr_held % UDMA_RTP_HELD_ACK_EVERY == 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_rx_held_ack_due);
 
 /**
  * udma_rtp_rx_hold() - keep a packet that arrived after a hole
@@ -912,6 +1014,7 @@ static void udma_rtp_send_ack(struct udma_rtp *rtp, u8 opcode, u8 syndrome)
 		.src_eid = rtp->src,
 		.dst_eid = rtp->peer,
 		.syndrome = syndrome,
+		.info = min_t(u32, rtp->rx.nr_held, U8_MAX),
 		.window = udma_rtp_credit(rtp),
 	};
 
@@ -961,6 +1064,7 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 	lockdep_assert_held(&rtp->lock);
 	p->pkt.ack_req = true;
 	p->resent = true;
+	udma_rtp_tx_hole_resent(&rtp->tx);
 	if (!udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt, &rtp->route))
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
@@ -1554,6 +1658,8 @@ bool udma_rtp_rx_data(struct udma_rtp *rtp, const struct uboe_pkt *pkt,
 		if (udma_rtp_rx_nak_due(rx, false)) {
 			rx->nak_sent = true;
 			udma_rtp_send_ack(rtp, UBOE_TP_NAK, UBOE_NAK_SEQ_ERR);
+		} else if (kept && udma_rtp_rx_held_ack_due(rx)) {
+			udma_rtp_send_ack(rtp, UBOE_TP_ACK, 0);
 		}
 		break;
 	default:
@@ -1631,12 +1737,19 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 					udma_psn_add(pkt->psn, UBOE_PSN_MASK),
 					pkt->window);
 	}
+	/* what the receiver holds after the hole (TPACKH info) */
+	if (pkt->syndrome != UBOE_NAK_RNR)
+		udma_rtp_tx_held(&rtp->tx, pkt->tp_opcode == UBOE_TP_ACK ?
+				 udma_psn_add(pkt->psn, 1) : pkt->psn,
+				 pkt->info);
 	if (acked)
 		udma_rtp_progress_locked(rtp);
 	/* the hole the receiver names: the oldest unacknowledged packet */
 	if (pkt->tp_opcode == UBOE_TP_NAK && pkt->syndrome == UBOE_NAK_SEQ_ERR &&
 	    pkt->psn == rtp->tx.una && rtp->tx.nr && !rtp->stopped) {
 		udma_rtp_tx_loss(&rtp->tx);
+		udma_rtp_resend_one(rtp);
+	} else if (udma_rtp_tx_hole_lost(&rtp->tx) && !rtp->stopped) {
 		udma_rtp_resend_one(rtp);
 	}
 	/* a recovery goes on as far as the window opened */

@@ -60,6 +60,13 @@ struct udma_dev;
  */
 #define UDMA_RTP_NAK_AFTER	4
 /*
+ * After its NAK, a receiver holding packets after a hole ACKs again (the
+ * same PSN, TPACKH info: how many it holds) every this many it took into
+ * holding, so that the sender keeps its window's worth in the network
+ * instead of idling a round trip per loss (struct udma_rtp_tx.held).
+ */
+#define UDMA_RTP_HELD_ACK_EVERY	4
+/*
  * The congestion window (struct udma_rtp_tx.cwnd): a new TP's, and the
  * least slow-start threshold a timeout leaves (a message's tail loses
  * its last packets with few in flight: halving that would crawl).
@@ -141,6 +148,14 @@ struct udma_rtp_pkt {
  *	packets sent before it are not all acknowledged: another NAK of
  *	them is the same loss
  * @recover: @next at that loss: @recovering ends when @una reaches it
+ * @held: packets of @unacked after the oldest that the peer holds after
+ *	the hole at @una (the TPACKH info of its ACK or NAK of that hole):
+ *	out of the network, so not counted against @cwnd, as TCP's pipe
+ *	(RFC 6675) leaves out what SACK reported; 0 when @una moves on
+ * @hole_sent: the hole at @una that a NAK named was sent again, when
+ *	@next was @hole_next (udma_rtp_tx_hole_lost()); false when @una
+ *	moves on
+ * @hole_next: see @hole_sent
  * @pace_ns: pacing: the earliest time (ktime_get_ns()) at which the next
  *	new packet may leave; a burst of udma_rtp_tx_paced()'s @burst
  *	packets may leave at once after an idle time
@@ -158,6 +173,9 @@ struct udma_rtp_tx {
 	struct udma_rtp_pkt *resend;
 	bool recovering;
 	u32 recover;
+	u32 held;
+	bool hole_sent;
+	u32 hole_next;
 	u64 pace_ns;
 };
 
@@ -343,6 +361,11 @@ void udma_rtp_tx_queue(struct udma_rtp_tx *tx, struct udma_rtp_pkt *p);
 u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd);
 void udma_rtp_tx_purge(struct udma_rtp_tx *tx);
 bool udma_rtp_tx_room(const struct udma_rtp_tx *tx);
+void udma_rtp_tx_held(struct udma_rtp_tx *tx, u32 psn, u32 held);
+u32 udma_rtp_tx_in_flight(const struct udma_rtp_tx *tx);
+bool udma_rtp_rx_held_ack_due(const struct udma_rtp_rx *rx);
+void udma_rtp_tx_hole_resent(struct udma_rtp_tx *tx);
+bool udma_rtp_tx_hole_lost(const struct udma_rtp_tx *tx);
 u64 udma_rtp_pace_gap_ns(const struct udma_rtp_tx *tx, u32 srtt_us, u32 pct);
 void udma_rtp_tx_paced(struct udma_rtp_tx *tx, u64 now, u64 gap, u32 burst);
 u32 udma_rtp_tx_limit(const struct udma_rtp_tx *tx);

@@ -525,7 +525,8 @@ private:
         uint32_t stpn = 1 + static_cast<uint32_t>(rng_.below(UBOE_TPN_MASK));
         bool eid = rng_.pct(30);
         tph(p, op, 0, dtpn, stpn, eid, &here);
-        uint8_t syn = 0, info = 0;
+        // info: the packets held after the hole (ACK, SEQ_ERR NAK), any count
+        uint8_t syn = 0, info = static_cast<uint8_t>(rng_.below(256));
         if (op == UBOE_TP_NAK) {
             syn = rng_.pct(50) ? UBOE_NAK_SEQ_ERR : UBOE_NAK_RNR;
             if (syn == UBOE_NAK_RNR)

@@ -591,7 +591,7 @@ static const struct mutation mutations[] = {
 	/* TPACKH (bytes 16, 17) */
 	{ "ACK with a syndrome", G_ACK, 16, 0, UBOE_NAK_SEQ_ERR,
 	  UBOE_DROP_BAD_SYNDROME },
-	{ "ACK with info", G_ACK, 17, 0, 1, UBOE_DROP_BAD_SYNDROME },
+	{ "ACK holding 255", G_ACK, 17, 0, 0xff, UBOE_DROP_NONE },
 	/* BTAH */
 	{ "TAver 1", G_WRITE, 17, 0xff, 0x40, UBOE_DROP_BAD_TA_VERSION },
 	{ "TAver 3", G_WRITE, 17, 0xff, 0xc0, UBOE_DROP_BAD_TA_VERSION },
@@ -715,7 +715,7 @@ static void tpn_zero(struct kunit *test)
 	}
 }
 
-/* NAK codes: SEQ_ERR with no info, RNR with a timer up to 31. */
+/* NAK codes: SEQ_ERR with any held count, RNR with a timer up to 31. */
 static void nak_codes(struct kunit *test)
 {
 	u8 buf[sizeof(g_ack)];
@@ -726,7 +726,7 @@ static void nak_codes(struct kunit *test)
 		for (info = 0; info < 256; info += 31) {
 			enum uboe_drop want = UBOE_DROP_BAD_SYNDROME;
 
-			if ((code == UBOE_NAK_SEQ_ERR && !info) ||
+			if (code == UBOE_NAK_SEQ_ERR ||
 			    (code == UBOE_NAK_RNR && info <= 31))
 				want = UBOE_DROP_NONE;
 			memcpy(buf, g_ack, sizeof(buf));

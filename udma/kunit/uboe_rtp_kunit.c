@@ -322,6 +322,62 @@ static void rtp_tx_nak_loss(struct kunit *test)
 }
 
 /*
+ * Packets the peer holds after a hole are out of the network: a full
+ * window with 6 of them held lets 6 more go, within the peer's credit;
+ * the hole's resent packet is lost once packets sent after it are held;
+ * a count of another hole is not taken; the hole filled, or a timeout,
+ * and every unacknowledged packet counts again.
+ */
+static void rtp_tx_held(struct kunit *test)
+{
+	struct udma_rtp_tx tx;
+
+	udma_rtp_tx_init(&tx);
+	tx.cwnd = 16;
+	rtp_queue_n(test, &tx, 16);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	/* a NAK of PSN 0: 6 held after it */
+	udma_rtp_tx_held(&tx, 0, 6);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_in_flight(&tx), 10U);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_room(&tx));
+	rtp_queue_n(test, &tx, 6);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	/* never more than all but the hole, nor past the credit */
+	udma_rtp_tx_held(&tx, 0, 255);
+	KUNIT_EXPECT_EQ(test, tx.held, 21U);
+	tx.wnd = 22;
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_room(&tx));
+	tx.wnd = UDMA_RTP_WND;
+	/*
+	 * The hole resent after PSN 21: lost too once UDMA_RTP_NAK_AFTER
+	 * packets sent after it are held as well.
+	 */
+	udma_rtp_tx_hole_resent(&tx);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_hole_lost(&tx));
+	rtp_queue_n(test, &tx, UDMA_RTP_NAK_AFTER);
+	udma_rtp_tx_held(&tx, 0, 21 + UDMA_RTP_NAK_AFTER - 1);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_hole_lost(&tx));
+	udma_rtp_tx_held(&tx, 0, 21 + UDMA_RTP_NAK_AFTER);
+	KUNIT_EXPECT_TRUE(test, udma_rtp_tx_hole_lost(&tx));
+	udma_rtp_tx_hole_resent(&tx);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_tx_hole_lost(&tx));
+	/* the count of a hole that is not the oldest packet: not taken */
+	udma_rtp_tx_held(&tx, 3, 2);
+	KUNIT_EXPECT_EQ(test, tx.held, 21U + UDMA_RTP_NAK_AFTER);
+	/* the hole filled: the ACK moved on, its own count follows */
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_ack(&tx, 9, UDMA_RTP_WND), 10U);
+	KUNIT_EXPECT_EQ(test, tx.held, 0U);
+	KUNIT_EXPECT_FALSE(test, tx.hole_sent);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_in_flight(&tx), 16U);
+	udma_rtp_tx_held(&tx, 10, 4);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_in_flight(&tx), 12U);
+	udma_rtp_tx_timeout(&tx, true);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_in_flight(&tx), 16U);
+	udma_rtp_tx_purge(&tx);
+	KUNIT_EXPECT_EQ(test, udma_rtp_tx_in_flight(&tx), 0U);
+}
+
+/*
  * Which packets ask for an ACK (TPH A): none in the first half of the
  * window, then the quarter window's PSNs and the one that fills it (the
  * receiver ACKs every UDMA_RTP_ACK_EVERY packets itself); with a window
@@ -561,8 +617,9 @@ static void rtp_drop(void *item)
 
 /*
  * Packets after a hole are held, one per PSN (a second copy is refused),
- * and come out in PSN order once the hole is filled; a purge drops what
- * is held.
+ * and come out in PSN order once the hole is filled; once the hole was
+ * NAKed, every UDMA_RTP_HELD_ACK_EVERY held are ACKed; a purge drops
+ * what is held.
  */
 static void rtp_rx_reorder(struct kunit *test)
 {
@@ -578,6 +635,14 @@ static void rtp_rx_reorder(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rx->nr_held, 3);
 	KUNIT_EXPECT_EQ(test, rx->after, 3);
 	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(rx));
+	/* what is held is ACKed every UDMA_RTP_HELD_ACK_EVERY, once NAKed */
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(rx, 3, &items[6]));
+	KUNIT_EXPECT_EQ(test, rx->nr_held, 4);
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_held_ack_due(rx));
+	rx->nak_sent = true;
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_held_ack_due(rx));
+	KUNIT_EXPECT_TRUE(test, udma_rtp_rx_hold(rx, 4, &items[7]));
+	KUNIT_EXPECT_FALSE(test, udma_rtp_rx_held_ack_due(rx));
 
 	/* the hole filled: R_LAST, then 0; 1 is the next hole */
 	udma_rtp_rx_take(rx, false);
@@ -588,11 +653,12 @@ static void rtp_rx_reorder(struct kunit *test)
 	udma_rtp_rx_take(rx, false);
 	KUNIT_EXPECT_EQ(test, rx->epsn, 1);
 	KUNIT_EXPECT_NULL(test, udma_rtp_rx_next(rx));
-	KUNIT_EXPECT_EQ(test, rx->nr_held, 1);
+	KUNIT_EXPECT_EQ(test, rx->nr_held, 3);
+	KUNIT_EXPECT_FALSE(test, rx->nak_sent);
 
 	rtp_dropped = 0;
 	udma_rtp_rx_purge(rx, rtp_drop);
-	KUNIT_EXPECT_EQ(test, rtp_dropped, 1);
+	KUNIT_EXPECT_EQ(test, rtp_dropped, 3);
 	KUNIT_EXPECT_EQ(test, rx->nr_held, 0);
 	KUNIT_EXPECT_NULL(test, rx->ooo[2 % UDMA_RTP_WND]);
 }
@@ -721,6 +787,7 @@ static struct kunit_case rtp_cases[] = {
 	KUNIT_CASE(rtp_tx_pace),
 	KUNIT_CASE(rtp_tx_recovery),
 	KUNIT_CASE(rtp_tx_nak_loss),
+	KUNIT_CASE(rtp_tx_held),
 	KUNIT_CASE(rtp_tx_ack_wanted),
 	KUNIT_CASE(rtp_rx_coalesce),
 	KUNIT_CASE(rtp_rx_nak_due),

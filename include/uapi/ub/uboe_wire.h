@@ -136,9 +136,12 @@ struct uboe_eidh {
  *
  *  off  size  field
  *   0    1    syndrome: 0 in an ACK, enum uboe_nak_code in a NAK
- *   1    1    info: 0 in an ACK and a SEQ_ERR NAK; RNR NAK: the time the
- *             sender waits before it retries, in the rnr_timer encoding
- *             of URMA (0..31); 32..255 are reserved
+ *   1    1    info: in an ACK and a SEQ_ERR NAK, the packets after
+ *             TPH.psn + 1 (ACK) or TPH.psn (NAK), the hole, that the
+ *             receiver holds (255: 255 or more), which the sender does
+ *             not count as in flight; RNR NAK: the time the sender waits
+ *             before it retries, in the rnr_timer encoding of URMA
+ *             (0..31); 32..255 are reserved
  *   2    2    window: packets the receiver takes after TPH.psn (credit)
  */
 struct uboe_tpackh {
