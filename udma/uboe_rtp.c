@@ -279,6 +279,13 @@ static unsigned int udma_rtp_retry_limit(const struct udma_rtp *rtp)
 
 /* The pure parts ------------------------------------------------------ */
 
+/* No hole at @una is known any more: nothing held, nothing resent. */
+static void udma_rtp_tx_forget_hole(struct udma_rtp_tx *tx)
+{
+	tx->held = 0;
+	tx->hole_sent = false;
+}
+
 /**
  * udma_rtp_tx_init() - an empty sending half, PSN 0 next
  * @tx: the state
@@ -297,8 +304,7 @@ void udma_rtp_tx_init(struct udma_rtp_tx *tx)
 	tx->resend = NULL;
 	tx->recovering = false;
 	tx->recover = 0;
-	tx->held = 0;
-	tx->hole_sent = false;
+	udma_rtp_tx_forget_hole(tx);
 	tx->pace_ns = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_init);
@@ -375,10 +381,8 @@ u32 udma_rtp_tx_ack(struct udma_rtp_tx *tx, u32 psn, u16 wnd)
 	}
 	tx->nr -= n;
 	tx->una = udma_psn_add(tx->una, n);
-	if (n) {
-		tx->held = 0;
-		tx->hole_sent = false;
-	}
+	if (n)
+		udma_rtp_tx_forget_hole(tx);
 	/* everything sent before the loss is in: the next NAK is news */
 	if (tx->recovering &&
 	    udma_psn_diff(tx->una, tx->recover) <= UBOE_PSN_MASK / 2)
@@ -409,8 +413,7 @@ void udma_rtp_tx_purge(struct udma_rtp_tx *tx)
 	tx->una = tx->next;
 	tx->resend = NULL;
 	tx->recovering = false;
-	tx->held = 0;
-	tx->hole_sent = false;
+	udma_rtp_tx_forget_hole(tx);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_tx_purge);
 
@@ -592,8 +595,7 @@ void udma_rtp_tx_timeout(struct udma_rtp_tx *tx, bool first)
 	tx->recovering = true;
 	tx->recover = tx->next;
 	/* every packet goes again: what the peer held is not counted */
-	tx->held = 0;
-	tx->hole_sent = false;
+	udma_rtp_tx_forget_hole(tx);
 	tx->resend = tx->nr ? list_first_entry(&tx->unacked,
 					       struct udma_rtp_pkt, node) :
 			      NULL;
