@@ -63,8 +63,15 @@ int ums_cdc_send(struct ums_conn *conn, u8 conn_flags)
 	return ums_lgr_post(conn->lgr, &wr);
 }
 
-/* The connection of @token on @lgr, held; or NULL. */
-static struct ums_conn *ums_conn_lookup(struct ums_lgr *lgr, u32 token)
+/**
+ * ums_conn_lookup() - a connection of a link group by its token
+ * @lgr: the group
+ * @token: the connection's (ours)
+ *
+ * Context: any; takes the group's table lock (bh).
+ * Return: the connection, held (ums_conn_put()), or NULL.
+ */
+struct ums_conn *ums_conn_lookup(struct ums_lgr *lgr, u32 token)
 {
 	struct ums_conn *conn;
 

@@ -30,7 +30,7 @@
 
 /* ums_lgr_mutex protects ums_lgr_list: every link group not terminated */
 DEFINE_MUTEX(ums_lgr_mutex);
-static LIST_HEAD(ums_lgr_list);
+LIST_HEAD(ums_lgr_list);
 static DEFINE_IDA(ums_lgr_ida);
 /* Completion records taken per poll (receive user_ctx: the buffer index) */
 #define UMS_POLL_BATCH		16

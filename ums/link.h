@@ -210,6 +210,7 @@ struct ums_conn {
 };
 
 extern struct mutex ums_lgr_mutex;
+extern struct list_head ums_lgr_list;
 
 /* link.c */
 struct ums_lgr *ums_lgr_find(bool server, const u8 *peer_id,
@@ -250,5 +251,10 @@ void ums_conn_abandon(struct ums_conn *conn);
 int ums_cdc_send(struct ums_conn *conn, u8 conn_flags);
 void ums_cdc_recv(struct ums_lgr *lgr, const void *buf, u32 len);
 void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx);
+struct ums_conn *ums_conn_lookup(struct ums_lgr *lgr, u32 token);
+
+/* debugfs.c */
+void ums_debugfs_init(void);
+void ums_debugfs_exit(void);
 
 #endif /* _UMS_LINK_H */

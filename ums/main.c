@@ -91,6 +91,7 @@ static int __init ums_init(void)
 			pr_err("ums: the AF_SMC socket family is taken: smc.ko is loaded or SMC is built into the kernel (CONFIG_SMC=y); unload smc first\n");
 		goto err_key;
 	}
+	ums_debugfs_init();
 	return 0;
 
 err_key:
@@ -110,6 +111,7 @@ err_wq:
 static void __exit ums_exit(void)
 {
 	sock_unregister(PF_SMC);
+	ums_debugfs_exit();
 	/* every socket held the module: links and their connections remain */
 	ums_link_exit();
 	destroy_workqueue(ums_wq);

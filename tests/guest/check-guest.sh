@@ -54,9 +54,11 @@ claim() {
 # run_case NAME COMMAND...: COMMAND may be a shell function of this script.
 # RAN: whether this guest ran it. STUCK: why this guest runs no more cases
 # (empty: it does); UNLOAD_LIMIT: seconds the unload after a killed case
-# may take.
+# may take; DUMP_BEFORE: seconds before a case's time limit that what it
+# waits for is dumped into its log.
 STUCK=
 UNLOAD_LIMIT=120
+DUMP_BEFORE=20
 run_case() {
 	local name=$1 rc=0
 	shift
@@ -84,7 +86,26 @@ run_case() {
 		# functions of this script.
 		set -- bash -c ". \"\$UB_TOP/tests/guest/lib.sh\"; $(declare -f); $*"
 	fi
-	timeout -k 5 "${UB_CASE_TIMEOUT:-900}" "$@" > "$OUT/cases/$name.log" 2>&1 || rc=$?
+	# timeout runs the case in a process group of its own (its PID):
+	# DUMP_BEFORE s before the limit, what the group waits for goes to
+	# the log (ub_dump_hung), while it still waits.
+	local limit=${UB_CASE_TIMEOUT:-900} tpid wpid
+	timeout -k 5 "$limit" "$@" > "$OUT/cases/$name.log" 2>&1 < /dev/null &
+	tpid=$!
+	(
+		trap 'kill $s 2> /dev/null; exit 0' TERM
+		sleep $((limit > 2 * DUMP_BEFORE ? limit - DUMP_BEFORE : limit)) &
+		s=$!
+		wait $s
+		# shellcheck disable=SC2016 # expanded by the new bash
+		timeout -k 2 $((DUMP_BEFORE / 2)) bash -c \
+			'. "$UB_TOP/tests/guest/lib.sh"; ub_dump_hung "$1"' _ "$tpid" \
+			>> "$OUT/cases/$name.log" 2>&1
+	) &
+	wpid=$!
+	wait $tpid || rc=$?
+	kill $wpid 2> /dev/null
+	wait $wpid 2> /dev/null
 	record "$name" $rc
 	# A case killed at its time limit cleaned nothing up: what it left
 	# (the stack loaded, the namespace pair) would fail the cases after it.

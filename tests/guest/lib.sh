@@ -324,14 +324,16 @@ ub_wire_cnt() {
 # namespaces that stopped moving waits for: the non-zero wire counters
 # and ubcore TPs of every UB device with a wire in them, their
 # neighbours, qdiscs and UDP and UBoE drop counters, udma's TPs and send
-# queues (debugfs), the last lines of FILES (the transfer's outputs), and
-# the kernel stacks of every thread of the processes running PROGRAM.
+# queues and UMS's connections (debugfs), the last lines of FILES (the
+# transfer's outputs), and the kernel stacks of every thread of the
+# processes running PROGRAM (none if it is empty).
 ub_dump_stall() {
-	local prog=$1 ns dev p t
+	local prog=$1 ns dev
 	shift
 	mountpoint -q /sys/kernel/debug ||
 		mount -t debugfs none /sys/kernel/debug || true
 	for ns in "$UB_NS_A" "$UB_NS_B"; do
+		[[ -e /run/netns/$ns ]] || continue
 		for dev in $(ub_ns "$ns" "$UB_BUSYBOX" ls "$UB_CLASS"); do
 			ub_ns "$ns" test -d "$UB_CLASS/$dev/wire" || continue
 			echo "$ns $dev: counters not 0:"
@@ -346,20 +348,51 @@ ub_dump_stall() {
 		ub_ns "$ns" grep '^Udp:' /proc/net/snmp || true
 		ub_ns "$ns" grep -v ' 0$' /proc/net/udma_uboe || true
 	done
-	echo "TPs (/sys/kernel/debug/udma/rtp):"
-	cat /sys/kernel/debug/udma/rtp || true
-	echo "send queues (/sys/kernel/debug/udma/sqs):"
-	cat /sys/kernel/debug/udma/sqs || true
-	echo "the transfer's last lines:"
-	tail -n 3 "$@" || true
-	for p in $(pgrep -f "$prog"); do
-		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline")"
-		grep -E '^(State|Threads):' "/proc/$p/status" || true
+	if [[ -r /sys/kernel/debug/udma/rtp ]]; then
+		echo "TPs (/sys/kernel/debug/udma/rtp):"
+		cat /sys/kernel/debug/udma/rtp || true
+		echo "send queues (/sys/kernel/debug/udma/sqs):"
+		cat /sys/kernel/debug/udma/sqs || true
+	fi
+	if [[ -r /sys/kernel/debug/ums/links ]]; then
+		echo "UMS links and connections (/sys/kernel/debug/ums/links):"
+		cat /sys/kernel/debug/ums/links || true
+	fi
+	if (($#)); then
+		echo "the transfer's last lines:"
+		tail -n 3 "$@" || true
+	fi
+	[[ -z $prog ]] && return 0
+	# shellcheck disable=SC2046 # one PID a word
+	ub_dump_threads $(pgrep -f "$prog")
+}
+
+# ub_dump_threads PID...: the command line, state and every thread's
+# wait channel and kernel stack of each process PID.
+ub_dump_threads() {
+	local p t
+	for p; do
+		[[ -d /proc/$p ]] || continue
+		echo "process $p: $(tr '\0' ' ' < "/proc/$p/cmdline" 2> /dev/null)"
+		grep -E '^(State|Threads):' "/proc/$p/status" 2> /dev/null || true
 		for t in /proc/"$p"/task/*; do
 			echo " thread ${t##*/}: $(cat "$t/wchan" 2> /dev/null)"
 			sed 's/^/  /' "$t/stack" 2> /dev/null || true
 		done
 	done
+}
+
+# ub_dump_hung PGID: what a case about to be killed at its time limit
+# waits for: ub_dump_stall's view of the stack and the threads of every
+# process of the case's process group PGID (timeout's), for the case's
+# log; blocked tasks go to dmesg (sysrq w).
+ub_dump_hung() {
+	echo "--- $(date +%T): the case is near its time limit; what it waits for:"
+	ub_dump_stall "" || true
+	# shellcheck disable=SC2046 # one PID a word
+	ub_dump_threads $(pgrep -g "$1")
+	echo w > /proc/sysrq-trigger 2> /dev/null || true
+	echo "--- end of the dump"
 }
 
 # ub_nspair_destroy: the namespaces, whatever is in them (their devices
