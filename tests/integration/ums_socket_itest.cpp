@@ -174,6 +174,21 @@ bool connect_to(const Fd &s, const Addr &a)
     return connect(s.get(), reinterpret_cast<sockaddr *>(&ss), a.len()) == 0;
 }
 
+uint16_t port_of(const sockaddr_storage &ss)
+{
+    return ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6 &>(ss).sin6_port
+                                          : reinterpret_cast<const sockaddr_in &>(ss).sin_port);
+}
+
+// The port of fd's own end (getsockname) or its peer's (getpeername); 0
+// if the call failed.
+uint16_t end_port(int fd, int (*name)(int, sockaddr *, socklen_t *))
+{
+    sockaddr_storage ss{};
+    socklen_t len = sizeof(ss);
+    return name(fd, reinterpret_cast<sockaddr *>(&ss), &len) == 0 ? port_of(ss) : 0;
+}
+
 // A connected pair: the client's end in uboeA, the server's in uboeB.
 struct Conn {
     Fd cli, srv;
@@ -206,9 +221,23 @@ std::vector<Conn> connect_n(size_t n, Kind cli_kind, Kind srv_kind, const std::s
     EXPECT_EQ(srvs.size(), n);
     if (srvs.size() != n)
         return {};
-    // accept's order is the connects' (one client, in turn)
-    for (size_t i = 0; i < n; i++)
-        conns[i].srv = std::move(srvs[i]);
+    // Accept's order is that of the handshakes' ends at the server, not
+    // of the connects: a server's handshake may end after the client's
+    // connect returned and after the next one's. Each client meets the
+    // server socket whose peer port is its own port.
+    std::map<uint16_t, Fd> by_peer_port;
+    for (auto &s : srvs) {
+        uint16_t port = end_port(s.get(), getpeername);
+        EXPECT_NE(port, 0) << "getpeername: " << std::strerror(errno);
+        by_peer_port[port] = std::move(s);
+    }
+    for (auto &c : conns) {
+        auto it = by_peer_port.find(end_port(c.cli.get(), getsockname));
+        EXPECT_NE(it, by_peer_port.end()) << "no server socket for a client";
+        if (it == by_peer_port.end())
+            return {};
+        c.srv = std::move(it->second);
+    }
     return conns;
 }
 
@@ -288,12 +317,6 @@ std::string recv_stream(int fd, uint64_t seed, size_t n)
         off += static_cast<uint64_t>(k);
     }
     return "";
-}
-
-uint16_t port_of(const sockaddr_storage &ss)
-{
-    return ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6 &>(ss).sin6_port
-                                          : reinterpret_cast<const sockaddr_in &>(ss).sin_port);
 }
 
 // The words of fd's line in /proc/net/ums{,6} of namespace ns, matched by
