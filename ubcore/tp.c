@@ -1827,6 +1827,20 @@ void ubcore_cm_link_down(struct ubcore_device *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(ubcore_cm_link_down);
 
+/**
+ * ubcore_cm_drain() - wait until the connection manager handled every
+ *	message received so far
+ * @dev: the device
+ *
+ * Context: process context, holding no lock the manager's work takes
+ * (cm->lock, an object's); sleeps.
+ */
+void ubcore_cm_drain(struct ubcore_device *dev)
+{
+	if (dev->cm)
+		flush_work(&dev->cm->rx_work);
+}
+
 #define CM_TOKEN_POLICY(flag)	((flag) & 0x7)	/* urma_jfr_flag_t token_policy */
 #define CM_TOKEN_NONE		0
 

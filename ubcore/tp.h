@@ -155,6 +155,7 @@ int ubcore_cm_create(struct ubcore_device *dev);
 void ubcore_cm_stop(struct ubcore_device *dev);
 void ubcore_cm_free(struct ubcore_device *dev);
 void ubcore_cm_link_down(struct ubcore_device *dev);
+void ubcore_cm_drain(struct ubcore_device *dev);
 
 int ubcore_tp_open(struct ubcore_device *dev, const struct ubcore_tp_key *key,
 		   const struct ubcore_tp_target *target, struct ubcore_tp **out);

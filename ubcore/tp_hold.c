@@ -114,6 +114,14 @@ int ubcore_hold_tp(struct ubcore_ucontext *uctx, const struct ubcore_get_tp_cfg 
 	list_add_tail(&h->node, &uctx->held_tps);
 	uctx->held_cnt++;
 	mutex_unlock(&uctx->held_lock);
+	/*
+	 * A TP to the device's own EID has both ends here, and its target
+	 * end is established by the CONN_ACK that this end queued to the
+	 * manager's work before the open returned: once that work ran, the
+	 * caller's listing finds both ends.
+	 */
+	if (!memcmp(cfg->local_eid.raw, cfg->peer_eid.raw, UBCORE_EID_SIZE))
+		ubcore_cm_drain(dev);
 	return 0;
 
 out_free:
