@@ -43,6 +43,7 @@ int ums_cdc_send(struct ums_conn *conn, u8 conn_flags)
 		.send.src = { .sge = &sge, .num_sge = 1 },
 	};
 	struct ums_cdc cdc = { .token = conn->peer_token };
+	int rc;
 
 	spin_lock_bh(&conn->lock);
 	if (conn_flags & (UMS_CDC_CONN_CLOSED | UMS_CDC_CONN_ABORT))
@@ -56,11 +57,18 @@ int ums_cdc_send(struct ums_conn *conn, u8 conn_flags)
 	cdc.conn_flags = conn_flags;
 	if (conn->done_writing)
 		cdc.conn_flags |= UMS_CDC_DONE_WRITING;
+	conn->cdc_pend++;
 	spin_unlock_bh(&conn->lock);
 	wr.user_ctx = UMS_CDC_CTX | (u64)conn->token << UMS_CDC_POS_BITS |
 		      (cdc.prod & UMS_CDC_POS_MASK);
 	ums_cdc_build(msg, sizeof(msg), &cdc);
-	return ums_lgr_post(conn->lgr, &wr);
+	rc = ums_lgr_post(conn->lgr, &wr);
+	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->cdc_pend--;
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
 }
 
 /**
@@ -94,6 +102,7 @@ void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
 {
 	u32 token = (user_ctx & ~UMS_CDC_CTX) >> UMS_CDC_POS_BITS;
 	struct ums_conn *conn;
+	bool push;
 	u64 done;
 
 	if (!(user_ctx & UMS_CDC_CTX))
@@ -109,7 +118,16 @@ void ums_cdc_sent(struct ums_lgr *lgr, u64 user_ctx)
 		if (conn->ums)
 			ums_wake(conn->ums, EPOLLOUT | EPOLLWRNORM);
 	}
+	if (conn->cdc_pend)
+		conn->cdc_pend--;
+	/* the last pending CDC is done: what was corked goes (ums_tx_work) */
+	push = !conn->cdc_pend && conn->tx_prep != conn->tx_write &&
+	       conn->ums && !conn->err;
+	if (push)
+		kref_get(&conn->ref);
 	spin_unlock_bh(&conn->lock);
+	if (push && !queue_work(ums_wq, &conn->tx_work))
+		ums_conn_put(conn);
 	ums_conn_put(conn);
 }
 

@@ -35,6 +35,7 @@ struct ums_conn *ums_conn_create(struct ums_lgr *lgr, struct ums_sock *ums)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&conn->ref);
 	spin_lock_init(&conn->lock);
+	INIT_WORK(&conn->tx_work, ums_tx_work);
 	conn->ums = ums;
 	down_read(&lgr->dp_sem);
 	if (lgr->destroyed)

@@ -67,4 +67,17 @@ static inline bool ums_cdc_cons_ok(u64 cons, u64 peer_cons, u64 tx_write)
 	return cons - peer_cons <= tx_write - peer_cons;
 }
 
+/*
+ * Autocorking (SMC-R's): whether bytes just copied into the send buffer
+ * wait there, @corked in all not yet written, while @cdc_pend CDCs are
+ * on their way: the completion of the last one pushes them (or the next
+ * sendmsg that takes them past @cork_size), one WRITE and one CDC for
+ * many sendmsg calls. With no CDC pending they go at once: a request of
+ * a ping-pong never waits.
+ */
+static inline bool ums_tx_should_cork(u32 cdc_pend, u64 corked, u32 cork_size)
+{
+	return cdc_pend && corked <= cork_size;
+}
+
 #endif /* _UMS_CURSOR_H */

@@ -4,11 +4,14 @@
  *
  * The socket calls of a connection over UMS (struct ums_conn): sendmsg
  * copies into the send buffer, WRITEs into the peer's RMB and sends a
- * CDC; recvmsg copies out of the RMB and sends a CDC once the consumer
- * cursor passed the update limit (a quarter of the RMB, so that the peer
- * is not woken for every read); poll, shutdown and close. Every call
- * runs under the socket lock, which orders the connection's WRITEs and
- * CDCs; the cursors are under the connection's lock (link.h).
+ * CDC, or leaves the bytes corked in the send buffer while a CDC is on
+ * its way (ums_tx_should_cork(); its completion pushes them from
+ * ums_tx_work()); recvmsg copies out of the RMB and sends a CDC once the
+ * consumer cursor passed the update limit (a quarter of the RMB, so that
+ * the peer is not woken for every read); poll, shutdown and close. Every
+ * CDC pushes what is corked first. Every call runs under the socket
+ * lock, which orders the connection's WRITEs and CDCs; the cursors are
+ * under the connection's lock (link.h).
  */
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
@@ -23,8 +26,8 @@
 /* Bytes of the send buffer free, and of the peer's RMB; under lock. */
 static u64 ums_tx_room(const struct ums_conn *conn)
 {
-	u64 snd = conn->sndbuf->size - (conn->tx_write - conn->tx_done);
-	u64 rmb = conn->peer_rmb_len - (conn->tx_write - conn->peer_cons);
+	u64 snd = conn->sndbuf->size - (conn->tx_prep - conn->tx_done);
+	u64 rmb = conn->peer_rmb_len - (conn->tx_prep - conn->peer_cons);
 
 	return min(snd, rmb);
 }
@@ -73,16 +76,11 @@ static int ums_post_write(struct ums_conn *conn, u64 pos, u32 len)
 	return ums_lgr_post(conn->lgr, &wr);
 }
 
-/*
- * Copy @len bytes of @msg into the send buffer at the cursor @pos and
- * WRITE them into the peer's RMB, each contiguous piece of both rings
- * one WRITE. Return: 0 or a negative errno.
- */
-static int ums_tx_chunk(struct ums_conn *conn, struct msghdr *msg, u64 pos,
-			u32 len)
+/* Copy @len bytes of @msg into the send buffer at the cursor @pos. */
+static int ums_tx_copy(struct ums_conn *conn, struct msghdr *msg, u64 pos,
+		       u32 len)
 {
 	u32 sz = conn->sndbuf->size, off, n;
-	int rc;
 
 	for (off = 0; off < len; off += n) {
 		n = ums_ring_piece(pos + off, len - off, sz, sz);
@@ -90,14 +88,74 @@ static int ums_tx_chunk(struct ums_conn *conn, struct msghdr *msg, u64 pos,
 				   n, &msg->msg_iter) != n)
 			return -EFAULT;
 	}
-	for (off = 0; off < len; off += n) {
-		n = ums_ring_piece(pos + off, len - off, sz,
-				   conn->peer_rmb_len);
-		rc = ums_post_write(conn, pos + off, n);
+	return 0;
+}
+
+/*
+ * WRITE what the send buffer holds and the peer's RMB does not (each
+ * contiguous piece of both rings one WRITE), then send a CDC with
+ * @conn_flags: under the socket lock. A failed connection only sends the
+ * CDC (a close after the peer's abort). Return: 0 or a negative errno.
+ */
+static int ums_tx_push(struct ums_conn *conn, u8 conn_flags)
+{
+	u32 sz = conn->sndbuf->size, n;
+	u64 pos, end;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	pos = conn->tx_write;
+	end = conn->err ? pos : conn->tx_prep;
+	spin_unlock_bh(&conn->lock);
+	for (; pos != end; pos += n) {
+		n = ums_ring_piece(pos, end - pos, sz, conn->peer_rmb_len);
+		rc = ums_post_write(conn, pos, n);
 		if (rc)
 			return rc;
+		spin_lock_bh(&conn->lock);
+		conn->tx_write = pos + n;
+		spin_unlock_bh(&conn->lock);
 	}
-	return 0;
+	return ums_cdc_send(conn, conn_flags);
+}
+
+/* The bytes corked at most: half the send buffer, or the sysctl's. */
+static u32 ums_cork_size(struct ums_sock *ums)
+{
+	u32 limit = READ_ONCE(ums_net(sock_net(&ums->sk))->autocorking_size);
+
+	return min(ums->conn->sndbuf->size / 2, limit);
+}
+
+/**
+ * ums_tx_work() - push the corked bytes of a connection
+ * @work: its @tx_work, queued with a reference by the completion of the
+ *	last pending CDC
+ */
+void ums_tx_work(struct work_struct *work)
+{
+	struct ums_conn *conn = container_of(work, struct ums_conn, tx_work);
+	struct ums_sock *ums;
+	bool push;
+
+	spin_lock_bh(&conn->lock);
+	ums = conn->ums;
+	if (ums)
+		sock_hold(&ums->sk);
+	spin_unlock_bh(&conn->lock);
+	if (ums) {
+		lock_sock(&ums->sk);
+		spin_lock_bh(&conn->lock);
+		/* (a sendmsg, a read or the close may have pushed them) */
+		push = ums->conn == conn && !conn->err && !conn->closed &&
+		       conn->tx_prep != conn->tx_write;
+		spin_unlock_bh(&conn->lock);
+		if (push && ums_tx_push(conn, 0))
+			ums_wake(ums, 0);
+		release_sock(&ums->sk);
+		sock_put(&ums->sk);
+	}
+	ums_conn_put(conn);
 }
 
 /**
@@ -113,6 +171,7 @@ int ums_data_sendmsg(struct ums_sock *ums, struct msghdr *msg, size_t len)
 	struct ums_conn *conn = ums->conn;
 	struct sock *sk = &ums->sk;
 	size_t sent = 0;
+	bool cork;
 	long timeo;
 	u64 pos;
 	u32 n;
@@ -128,20 +187,27 @@ int ums_data_sendmsg(struct ums_sock *ums, struct msghdr *msg, size_t len)
 		spin_lock_bh(&conn->lock);
 		rc = ums_tx_error(conn, sk);
 		n = min_t(u64, ums_tx_room(conn), len - sent);
-		pos = conn->tx_write;
+		pos = conn->tx_prep;
 		spin_unlock_bh(&conn->lock);
 		if (rc)
 			break;
-		rc = ums_tx_chunk(conn, msg, pos, n);
+		rc = ums_tx_copy(conn, msg, pos, n);
 		if (rc)
 			break;
 		spin_lock_bh(&conn->lock);
-		conn->tx_write += n;
+		conn->tx_prep += n;
+		cork = ums_tx_should_cork(conn->cdc_pend,
+					  conn->tx_prep - conn->tx_write,
+					  ums_cork_size(ums));
+		if (cork)
+			conn->corked++;
 		spin_unlock_bh(&conn->lock);
-		rc = ums_cdc_send(conn, 0);
-		if (rc)
-			break;
 		sent += n;
+		if (!cork) {
+			rc = ums_tx_push(conn, 0);
+			if (rc)
+				break;
+		}
 	}
 	release_sock(sk);
 	if (sent)
@@ -197,7 +263,7 @@ static int ums_rx_update(struct ums_conn *conn)
 	due = !conn->closed && !conn->err &&
 	      conn->rx_cons - conn->rx_cons_sent >= conn->rmb->size / 4;
 	spin_unlock_bh(&conn->lock);
-	return due ? ums_cdc_send(conn, 0) : 0;
+	return due ? ums_tx_push(conn, 0) : 0;
 }
 
 /**
@@ -319,7 +385,7 @@ int ums_data_shutdown(struct ums_sock *ums, int how)
 	tell = how != SHUT_RD && !conn->done_writing && !conn->err;
 	spin_unlock_bh(&conn->lock);
 	if (tell)
-		rc = ums_cdc_send(conn, UMS_CDC_DONE_WRITING);
+		rc = ums_tx_push(conn, UMS_CDC_DONE_WRITING);
 	release_sock(sk);
 	ums_wake(ums, 0);
 	return rc;
@@ -342,7 +408,7 @@ int ums_data_ioctl(struct ums_sock *ums, unsigned int cmd, int __user *arg)
 
 	spin_lock_bh(&conn->lock);
 	n = cmd == SIOCINQ ? ums_rx_avail(conn, &ums->sk, &eof) :
-			     conn->tx_write - conn->tx_done;
+			     conn->tx_prep - conn->tx_done;
 	spin_unlock_bh(&conn->lock);
 	return put_user((int)min_t(u64, n, INT_MAX), arg);
 }
@@ -368,7 +434,7 @@ void ums_data_close(struct ums_sock *ums)
 	tell = !conn->closed;
 	spin_unlock_bh(&conn->lock);
 	if (tell)
-		ums_cdc_send(conn, flag);
+		ums_tx_push(conn, flag);
 	ums->conn = NULL;
 	ums_conn_detach(conn);
 }

@@ -6,7 +6,8 @@
  * that stopped moving waits for. links: each link group, then each of
  * its connections' cursors (struct ums_conn), from which a reader sees
  * whether a sender waits for its WRITEs' completions (tx_done), for the
- * peer's CDC (peer_cons), or a reader for data (rx_prod). Without
+ * peer's CDC (peer_cons), for its own CDC's completion with bytes corked
+ * (tx_prep past tx_write, cdc_pend), or a reader for data (rx_prod). Without
  * debugfs there are no files and nothing else changes.
  */
 #include <linux/debugfs.h>
@@ -20,9 +21,10 @@ static struct dentry *ums_debugfs_dir;
 static void ums_conn_show(struct seq_file *m, struct ums_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	seq_printf(m, "  conn %08x peer %08x sock %d tx_write %llu tx_done %llu peer_cons %llu peer_rmb %u sndbuf %u rx_prod %llu rx_cons %llu rx_cons_sent %llu rmb %u tx_seq %u peer_flags %#x done_writing %d closed %d err %d linger %d\n",
-		   conn->token, conn->peer_token, !!conn->ums, conn->tx_write,
-		   conn->tx_done, conn->peer_cons, conn->peer_rmb_len,
+	seq_printf(m, "  conn %08x peer %08x sock %d tx_prep %llu tx_write %llu tx_done %llu cdc_pend %u corked %llu peer_cons %llu peer_rmb %u sndbuf %u rx_prod %llu rx_cons %llu rx_cons_sent %llu rmb %u tx_seq %u peer_flags %#x done_writing %d closed %d err %d linger %d\n",
+		   conn->token, conn->peer_token, !!conn->ums, conn->tx_prep,
+		   conn->tx_write, conn->tx_done, conn->cdc_pend, conn->corked,
+		   conn->peer_cons, conn->peer_rmb_len,
 		   conn->sndbuf ? conn->sndbuf->size : 0, conn->rx_prod,
 		   conn->rx_cons, conn->rx_cons_sent,
 		   conn->rmb ? conn->rmb->size : 0, conn->tx_seq,

@@ -163,9 +163,14 @@ struct ums_sock;
  * @peer_rmb_len: its length
  * @lock: protects everything below
  * @ums: the socket, NULL once it is released
- * @tx_write: bytes written (WRITE posted) into the peer's RMB
+ * @tx_prep: bytes copied into the send buffer
+ * @tx_write: of those, bytes written (WRITE posted) into the peer's RMB;
+ *	the rest wait for the pending CDC's completion (autocorking,
+ *	ums_tx_should_cork())
  * @tx_done: of those, bytes whose WRITE completed: the send buffer is
  *	free up to here
+ * @cdc_pend: CDCs posted whose completion has not come
+ * @corked: sendmsg pieces that waited in the send buffer (debugfs)
  * @peer_cons: bytes the peer consumed from its RMB (its CDCs)
  * @rx_prod: bytes the peer wrote into our RMB (its CDCs)
  * @rx_cons: bytes the socket consumed from it
@@ -179,6 +184,8 @@ struct ums_sock;
  *	the connection holds a reference on itself until the peer's
  *	UMS_CDC_CONN_CLOSED or _ABORT, or the link's end
  * @abandoned: the handshake failed: the buffers are not pooled
+ * @tx_work: pushes the corked bytes once no CDC is pending (queued by
+ *	the completion tasklet, with a reference)
  * @free_work: the release after the last reference (it may sleep)
  */
 struct ums_conn {
@@ -193,8 +200,11 @@ struct ums_conn {
 	u32 peer_rmb_len;
 	spinlock_t lock;	/* see above */
 	struct ums_sock *ums;
+	u64 tx_prep;
 	u64 tx_write;
 	u64 tx_done;
+	u32 cdc_pend;
+	u64 corked;
 	u64 peer_cons;
 	u64 rx_prod;
 	u64 rx_cons;
@@ -206,6 +216,7 @@ struct ums_conn {
 	int err;
 	bool linger;
 	bool abandoned;
+	struct work_struct tx_work;
 	struct work_struct free_work;
 };
 
@@ -246,6 +257,9 @@ void ums_conn_reset_all(struct ums_lgr *lgr);
 void ums_conn_end(struct ums_conn *conn, int err);
 void ums_conn_detach(struct ums_conn *conn);
 void ums_conn_abandon(struct ums_conn *conn);
+
+/* data.c */
+void ums_tx_work(struct work_struct *work);
 
 /* cdc.c */
 int ums_cdc_send(struct ums_conn *conn, u8 conn_flags);

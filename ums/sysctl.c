@@ -5,8 +5,9 @@
  * net.ums.* of each network namespace, with the UMS API Guide's ranges:
  * autocorking_size [1, 1073741824], snd_buf and rcv_buf [16384, 2^31).
  * snd_buf and rcv_buf are the initial SO_SNDBUF and SO_RCVBUF of a UMS
- * socket, hence the sizes of its buffers; autocorking_size is kept but
- * not used yet (every sendmsg chunk sends its CDC at once).
+ * socket, hence the sizes of its buffers; autocorking_size bounds the
+ * bytes a connection leaves corked in its send buffer while a CDC is on
+ * its way (with half the send buffer: data.c).
  */
 #include <linux/slab.h>
 #include <linux/sysctl.h>

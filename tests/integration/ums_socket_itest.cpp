@@ -520,6 +520,44 @@ TEST(UmsSocket, FortyConnectionsShareTwoLinks)
     }
 }
 
+// The sendmsg pieces every UMS connection of the guest left corked in its
+// send buffer so far (ums.ko's debugfs: "corked N" on each connection's
+// line).
+uint64_t corked_total()
+{
+    std::istringstream links(read_file("/sys/kernel/debug/ums/links"));
+    std::string word;
+    uint64_t sum = 0;
+    while (links >> word)
+        if (word == "corked" && links >> word)
+            sum += std::stoull(word);
+    return sum;
+}
+
+// Autocorking: small writes that follow each other while a CDC is on its
+// way wait in the send buffer and go together when it completes; every
+// byte arrives, in order, and the stream ends where it should.
+TEST(UmsSocket, SmallWritesCorkBehindAPendingCdc)
+{
+    const size_t writes = 20000, each = 100;
+    Conn c = connect_one(Kind::kUms, Kind::kUms, kIp4B, false);
+    ASSERT_GE(c.srv.get(), 0);
+    const uint64_t before = corked_total();
+    auto rx = std::async(std::launch::async, [&] { return recv_stream(c.srv.get(), 9, writes * each); });
+    std::vector<uint8_t> buf(each);
+    for (size_t w = 0; w < writes; w++) {
+        for (size_t i = 0; i < each; i++)
+            buf[i] = pattern(9, w * each + i);
+        ASSERT_TRUE(send_all(c.cli.get(), buf.data(), each)) << "write " << w << ": " << std::strerror(errno);
+    }
+    EXPECT_EQ(rx.get(), "");
+    EXPECT_GT(corked_total(), before) << read_file("/sys/kernel/debug/ums/links");
+    ASSERT_EQ(shutdown(c.cli.get(), SHUT_WR), 0);
+    char b;
+    EXPECT_EQ(recv(c.srv.get(), &b, 1, 0), 0) << "the end of the stream";
+    expect_ums(kNsA, c.cli.get());
+}
+
 // A non-blocking client driven by epoll: connect in progress, then
 // writable; sends past what the buffers hold (EAGAIN, then EPOLLOUT
 // again) while the server reads slowly; then the answer by EPOLLIN.

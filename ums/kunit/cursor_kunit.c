@@ -101,6 +101,17 @@ static void cdc_consumer_cursor(struct kunit *test)
 						 tx_write));
 }
 
+/* Bytes wait only behind a pending CDC, and only up to the cork size. */
+static void tx_cork_behind_a_pending_cdc(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, ums_tx_should_cork(0, 1, 4096));
+	KUNIT_EXPECT_FALSE(test, ums_tx_should_cork(0, 0, 4096));
+	KUNIT_EXPECT_TRUE(test, ums_tx_should_cork(1, 1, 4096));
+	KUNIT_EXPECT_TRUE(test, ums_tx_should_cork(3, 4096, 4096));
+	KUNIT_EXPECT_FALSE(test, ums_tx_should_cork(1, 4097, 4096));
+	KUNIT_EXPECT_FALSE(test, ums_tx_should_cork(1, 1ULL << 40, 4096));
+}
+
 static struct kunit_case ums_cursor_cases[] = {
 	KUNIT_CASE(ring_contig_at_the_end),
 	KUNIT_CASE(ring_pieces_of_two_rings),
@@ -108,6 +119,7 @@ static struct kunit_case ums_cursor_cases[] = {
 	KUNIT_CASE(cursor_expand_from_low_bits),
 	KUNIT_CASE(cdc_producer_cursor),
 	KUNIT_CASE(cdc_consumer_cursor),
+	KUNIT_CASE(tx_cork_behind_a_pending_cdc),
 	{}
 };
 
