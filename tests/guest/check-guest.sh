@@ -93,7 +93,8 @@ run_case() {
 	timeout -k 5 "$limit" "$@" > "$OUT/cases/$name.log" 2>&1 < /dev/null &
 	tpid=$!
 	(
-		trap 'kill $s 2> /dev/null; exit 0' TERM
+		s=
+		trap '[[ -z $s ]] || kill $s 2> /dev/null; exit 0' TERM
 		sleep $((limit > 2 * DUMP_BEFORE ? limit - DUMP_BEFORE : limit)) &
 		s=$!
 		wait $s
