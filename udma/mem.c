@@ -16,13 +16,18 @@
  * The copy loop moves the largest piece that is contiguous on both sides
  * (up to a page for user memory) with one memcpy(): no per-byte work and
  * no allocation. It may sleep between pieces (cond_resched()), so it is
- * for process context.
+ * for process context. A received payload in several pieces of its skb
+ * (struct udma_local_buf.skb) is copied from there with skb_copy_bits(),
+ * one destination piece at a time.
  */
 #include <linux/highmem.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/bvec.h>
 #include <linux/mm.h>
+#include <linux/net.h>
 #include <linux/sched.h>
+#include <linux/skbuff.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -34,14 +39,17 @@
 #define UDMA_COPY_RESCHED_BYTES	SZ_1M
 
 /*
- * A position in a list of ranges (@nr > 0) or in inline data (@nr == 0).
- * @idx and @off are the range and the offset in it; for inline data @off
- * is the offset in @data.
+ * A position in a list of ranges (@nr > 0), in inline data (@nr == 0) or
+ * in an skb from @skb_off on (@skb: a source only, @data_len its bytes).
+ * @idx and @off are the range and the offset in it; for inline data or an
+ * skb @off is the offset in @data or from @skb_off.
  */
 struct udma_mem_iter {
 	const struct udma_mem_range *range;
 	u32 nr;
 	const u8 *data;
+	const struct sk_buff *skb;
+	u32 skb_off;
 	u64 data_len;
 	u32 idx;
 	u64 off;
@@ -58,6 +66,10 @@ static void udma_iter_init_buf(struct udma_mem_iter *it,
 {
 	if (buf->nr) {
 		udma_iter_init_ranges(it, buf->range, buf->nr);
+	} else if (!buf->inline_data && buf->skb) {
+		*it = (struct udma_mem_iter){ .skb = buf->skb,
+					      .skb_off = buf->skb_off,
+					      .data_len = buf->total };
 	} else {
 		*it = (struct udma_mem_iter){ .data = buf->inline_data,
 					      .data_len = buf->inline_data ?
@@ -121,12 +133,44 @@ static void udma_iter_advance(struct udma_mem_iter *it, u64 n)
 	it->off += n;
 }
 
+/*
+ * Copy @len bytes from @src, an skb, to @dst: a piece of @dst at a time.
+ * Any context (nothing sleeps: an skb's payload is one packet's).
+ */
+static int udma_iter_copy_skb(struct udma_mem_iter *dst,
+			      struct udma_mem_iter *src, u64 len)
+{
+	struct page *dpage;
+	u64 dlen;
+	void *d;
+	int ret;
+
+	while (len) {
+		d = udma_iter_map(dst, len, &dlen, &dpage);
+		if (!d)
+			return -EFAULT;
+		ret = skb_copy_bits(src->skb, src->skb_off + src->off, d, dlen);
+		if (dpage) {
+			flush_dcache_page(dpage);
+			kunmap_local(d);
+		}
+		if (ret)
+			return -EFAULT;
+		udma_iter_advance(src, dlen);
+		udma_iter_advance(dst, dlen);
+		len -= dlen;
+	}
+	return 0;
+}
+
 /* Copy @len bytes from @src to @dst; both hold at least @len. */
 static int udma_iter_copy(struct udma_mem_iter *dst, struct udma_mem_iter *src,
 			  u64 len)
 {
 	u64 since_resched = 0;
 
+	if (src->skb)
+		return udma_iter_copy_skb(dst, src, len);
 	while (len) {
 		struct page *spage, *dpage;
 		u64 slen, dlen, n;
@@ -303,6 +347,76 @@ int udma_buf_copy_to_kernel(void *data, const struct udma_local_buf *src,
 	return udma_copy(&d, &s, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_buf_copy_to_kernel);
+
+/*
+ * The page of the byte at kernel address @va, if the network stack may
+ * hold a reference on it (sendpage_ok(): not a slab page, a page of its
+ * own or of a compound page); else NULL.
+ */
+static struct page *udma_kernel_page(u64 va)
+{
+	const void *addr = (const void *)(uintptr_t)va;
+	struct page *page;
+
+	if (is_vmalloc_addr(addr))
+		page = vmalloc_to_page(addr);
+	else if (virt_addr_valid(addr))
+		page = virt_to_page(addr);
+	else
+		return NULL;
+	return page && sendpage_ok(page) ? page : NULL;
+}
+
+/**
+ * udma_buf_pages() - the pages a local buffer's bytes are in
+ * @src: ranges of registered memory (inline data has no pages: -EINVAL)
+ * @bv: out: the pieces of @src in order, at most a page each, with a
+ *	reference held on each page (put_page() them)
+ * @max: entries of @bv
+ *
+ * For the UBoE carrier to send @src without copying it. Kernel memory
+ * qualifies when the network stack may hold its pages (not kmalloc'd
+ * from a slab); pinned user pages always do.
+ *
+ * Context: any context.
+ * Return: the entries of @bv filled, or -EINVAL when @src is not in such
+ * pages, -E2BIG when it is in more than @max pieces, -EFAULT when a range
+ * is not inside its segment; nothing is held then.
+ */
+int udma_buf_pages(const struct udma_local_buf *src, struct bio_vec *bv,
+		   u32 max)
+{
+	const struct udma_mem_range *r;
+	struct page *page;
+	u32 n = 0, i, len;
+	u64 va, end;
+	int ret;
+
+	if (!src->nr)
+		return -EINVAL;
+	for (i = 0; i < src->nr; i++) {
+		r = &src->range[i];
+		for (va = r->va, end = r->va + r->len; va < end; va += len) {
+			len = min_t(u64, end - va, PAGE_SIZE - offset_in_page(va));
+			if (r->seg->umem)
+				page = ubcore_umem_page(r->seg->umem, va);
+			else
+				page = udma_kernel_page(va);
+			ret = !page ? (r->seg->umem ? -EFAULT : -EINVAL) :
+			      n == max ? -E2BIG : 0;
+			if (ret)
+				goto put;
+			get_page(page);
+			bvec_set_page(&bv[n++], page, len, offset_in_page(va));
+		}
+	}
+	return n;
+put:
+	while (n)
+		put_page(bv[--n].bv_page);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_buf_pages);
 
 /**
  * udma_sges_get() - the registered memory a list of SGEs names

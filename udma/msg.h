@@ -60,16 +60,24 @@ struct udma_mem_range {
  * struct udma_local_buf - bytes in registered memory or in kernel memory:
  *	the initiator's local memory of one operation, or the payload of a
  *	message
- * @nr: ranges in @range (0: @inline_data)
+ * @nr: ranges in @range (0: @inline_data, or @skb)
  * @range: registered memory, each range holding a segment reference
  * @inline_data: kernel bytes (an SQE's inline payload, the operands of an
- *	atomic), or NULL
- * @total: bytes of all ranges, or the bytes at @inline_data
+ *	atomic, a received payload in one piece), or NULL
+ * @skb: with @nr 0 and no @inline_data, a received datagram that holds
+ *	the bytes from @skb_off on, in several of its pieces (a payload
+ *	that was sent without a copy, udma_uboe_payload_by_ref()), or NULL
+ * @skb_off: see @skb
+ * @total: bytes of all ranges, or the bytes at @inline_data or in @skb
  */
+struct sk_buff;
+
 struct udma_local_buf {
 	u32 nr;
 	struct udma_mem_range range[UDMA_SQE_MAX_SGE];
 	const void *inline_data;
+	const struct sk_buff *skb;
+	u32 skb_off;
 	u64 total;
 };
 

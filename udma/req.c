@@ -195,6 +195,7 @@ static u8 udma_sq_get_local(const struct udma_sq_batch *b,
 	buf->nr = 0;
 	buf->total = 0;
 	buf->inline_data = NULL;
+	buf->skb = NULL;
 	if (sqe->flags & UDMA_SQE_F_INLINE) {
 		buf->inline_data = sqe->inline_data;
 		buf->total = sqe->inline_len;
@@ -439,6 +440,7 @@ static bool udma_req_send(struct udma_sq *sq, const struct udma_sq_batch *b)
 	udma_req_build(&req, sq, b, wqe, sq->next, &t);
 	if (udma_ta_is_atomic(req.pkt.ta_opcode)) {
 		operands.nr = 0;
+		operands.skb = NULL;
 		operands.inline_data = req.word;
 		operands.total = sizeof(req.word);
 		req.payload = &operands;

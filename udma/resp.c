@@ -930,6 +930,7 @@ void udma_resp_rcv(struct ubcore_device *dev, const struct udma_msg *req)
 	out.data.nr = 0;
 	out.data.total = 0;
 	out.data.inline_data = NULL;
+	out.data.skb = NULL;
 	out.has_data = false;
 	out.has_word = false;
 	st = udma_resp_execute(dev, req, &out, NULL, NULL);

@@ -47,6 +47,8 @@ void udma_resp_init(struct udma_msg *rsp, const struct udma_msg *req, u8 st);
 /* mem.c */
 int udma_buf_copy_to_ranges(const struct udma_local_buf *src,
 			    const struct udma_mem_range *dst, u32 nr, u64 len);
+int udma_buf_pages(const struct udma_local_buf *src, struct bio_vec *bv,
+		   u32 max);
 int udma_buf_copy_to_kernel(void *data, const struct udma_local_buf *src,
 			    u64 len);
 int udma_buf_copy_from_kernel(const struct udma_local_buf *dst,

@@ -36,10 +36,18 @@
  *    way. Messages up to max_msg_size (and the 32 bits of MAETAH length);
  *    an MTU that leaves less than 1 KiB of payload segments nothing
  *    (LOC_LEN_ERR, tx_msg_too_big);
- *  - the payload is copied from the initiator's registered memory into
- *    each packet (kept by the transport until ACKed, then the train's
- *    skb: udma_uboe_batch_add() encodes); a send that fails completes the WQE with
- *    the status of udma_uboe_tx_status(); a TP that failed (no ACK after
+ *  - a packet over a TP of WRITE, SEND or READ response data
+ *    (udma_uboe_payload_by_ref()) of at least UDMA_UBOE_ZC_MIN bytes
+ *    in pages the network stack may hold (pinned user memory, kernel
+ *    memory not from a slab: udma_buf_pages()) holds references on
+ *    those pages, and its skbs take them as fragments after a header
+ *    fragment (udma_uboe_batch_add_pages()): no copy. Any other payload
+ *    is copied from the registered memory into each packet (kept by
+ *    the transport until ACKed, then the train's skb:
+ *    udma_uboe_batch_add() encodes). Not UM's: its WQE completes once
+ *    sent, and the application may write its buffer while the skb is
+ *    still on its way. A send that fails completes the WQE with the
+ *    status of udma_uboe_tx_status(); a TP that failed (no ACK after
  *    every retry) with ACK_TIMEOUT_ERR, and the queue goes to ERROR.
  *
  * Receiving (udma_uboe_rx_data(), softirq under RCU): an RTP packet's
@@ -140,10 +148,44 @@ void udma_uboe_pkt_to_msg(const struct uboe_pkt *pkt,
 	msg->pkt.payload_len = 0;
 	pl->nr = 0;
 	pl->inline_data = pkt->payload_len ? pkt->payload : NULL;
+	pl->skb = NULL;
 	pl->total = pkt->payload_len;
 	msg->payload = pkt->payload_len ? pl : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_pkt_to_msg);
+
+/**
+ * udma_uboe_payload_by_ref() - does a packet's payload go by reference
+ * @pkt: a data packet's headers
+ *
+ * The payload of a WRITE, SEND or READ response is only copied, by the
+ * target into its registered memory or by the completer into the
+ * initiator's: so it may be sent from the pages of the registered memory
+ * it comes from without a copy (udma_rtp_pkt.bvec), and received in
+ * several pieces of its datagram (struct udma_local_buf.skb). Every other
+ * payload (management, an atomic's operands) is read as bytes, in one
+ * piece.
+ *
+ * Return: true for those three kinds.
+ */
+bool udma_uboe_payload_by_ref(const struct uboe_pkt *pkt)
+{
+	if (pkt->tp_opcode != UBOE_TP_RTP_DATA &&
+	    pkt->tp_opcode != UBOE_TP_UTP_DATA)
+		return false;
+	switch (pkt->ta_opcode) {
+	case UBOE_TA_SEND:
+	case UBOE_TA_SEND_IMM:
+	case UBOE_TA_WRITE:
+	case UBOE_TA_WRITE_IMM:
+	case UBOE_TA_WRITE_NOTIFY:
+	case UBOE_TA_READ_RESP:
+		return true;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_payload_by_ref);
 
 /**
  * udma_uboe_max_payload() - the largest payload of a packet at an MTU
@@ -252,12 +294,17 @@ void udma_buf_slice(const struct udma_local_buf *src, u64 off, u64 len,
 {
 	dst->total = len;
 	dst->inline_data = NULL;
+	dst->skb = NULL;
 	dst->nr = 0;
-	if (src->nr)
+	if (src->nr) {
 		dst->nr = udma_ranges_slice(src->range, src->nr, off, len,
 					    dst->range);
-	else if (src->inline_data)
+	} else if (src->inline_data) {
 		dst->inline_data = (const u8 *)src->inline_data + off;
+	} else if (src->skb) {
+		dst->skb = src->skb;
+		dst->skb_off = src->skb_off + off;
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_buf_slice);
 
@@ -308,6 +355,7 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 			     const struct udma_local_buf *src, u64 len,
 			     gfp_t gfp)
 {
+	tx->zerocopy = rtp && src && src->nr && udma_uboe_payload_by_ref(tmpl);
 	tx->gfp = gfp;
 	tx->may_defer = false;
 	tx->route = NULL;
@@ -324,6 +372,38 @@ static int udma_uboe_tx_init(struct udma_uboe_tx *tx, struct udma_dev *udev,
 	tx->len = len;
 	tx->i = 0;
 	return 0;
+}
+
+/*
+ * The packet of @tx of @plen bytes of @slice: its pages referenced (see
+ * the top of this file), or a copy of it; an ERR_PTR() when not.
+ */
+static struct udma_rtp_pkt *udma_uboe_tx_pkt(struct udma_dev *udev,
+					     struct udma_uboe_tx *tx,
+					     const struct udma_local_buf *slice,
+					     u32 plen)
+{
+	struct udma_rtp_pkt *p;
+	int ret;
+
+	if (tx->zerocopy && plen >= UDMA_UBOE_ZC_MIN) {
+		p = udma_rtp_pkt_alloc_pages(slice, tx->gfp);
+		if (p) {
+			udma_wire_inc(udev, UDMA_WIRE_TX_ZEROCOPY);
+			return p;
+		}
+	}
+	p = udma_rtp_pkt_alloc(plen, tx->gfp);
+	if (!p)
+		return ERR_PTR(tx->may_defer ? -EWOULDBLOCK : -ENOMEM);
+	if (plen) {
+		ret = udma_buf_copy_to_kernel(p->buf, slice, plen);
+		if (ret) {
+			udma_rtp_pkt_free(p);
+			return ERR_PTR(ret == -EINVAL ? -EFAULT : ret);
+		}
+	}
+	return p;
 }
 
 /*
@@ -350,24 +430,17 @@ static int udma_uboe_tx_send(struct udma_dev *udev, struct udma_uboe_tx *tx,
 	for (; tx->i < tx->n; tx->i++) {
 		off = (u64)tx->i * tx->size;
 		plen = min_t(u64, tx->size, tx->len - off);
-		p = udma_rtp_pkt_alloc(plen, tx->gfp);
-		if (!p) {
+		if (plen)
+			udma_buf_slice(tx->src, off, plen, &slice);
+		p = udma_uboe_tx_pkt(udev, tx, &slice, plen);
+		if (IS_ERR(p)) {
 			/* (nothing of packet i went: it can go on from there) */
-			ret = tx->may_defer ? -EWOULDBLOCK : -ENOMEM;
+			ret = PTR_ERR(p);
 			break;
 		}
 		udma_uboe_seg_pkt(&tx->tmpl, tx->i, tx->n, tx->size, tx->len,
 				  &p->pkt);
 		p->pkt.payload = p->buf;
-		if (plen) {
-			udma_buf_slice(tx->src, off, plen, &slice);
-			ret = udma_buf_copy_to_kernel(p->buf, &slice, plen);
-			if (ret) {
-				udma_rtp_pkt_free(p);
-				ret = ret == -EINVAL ? -EFAULT : ret;
-				break;
-			}
-		}
 		if (tx->rtp) {
 			ret = udma_rtp_send(tx->rtp, p, owner, w, b);
 			if (ret)
@@ -657,6 +730,7 @@ static int udma_uboe_carrier_xmit(struct udma_msg *req)
 	if (req->payload && req->payload->inline_data == req->word) {
 		memcpy(st->word, req->word, sizeof(st->word));
 		st->operands.nr = 0;
+		st->operands.skb = NULL;
 		st->operands.inline_data = st->word;
 		st->operands.total = req->payload->total;
 		st->tx.src = &st->operands;
@@ -836,8 +910,12 @@ enum uboe_drop udma_uboe_rx_data(struct udma_dev *udev,
 	it->atomic = false;
 	udma_uboe_pkt_to_msg(pkt, &it->pl, &it->msg);
 	it->msg.pkt.src_eid = src;
-	/* the payload points into @skb: ours until the item is freed */
+	/* the payload is in @skb: ours until the item is freed */
 	it->skb = skb_get(skb);
+	if (!pkt->payload && pkt->payload_len) {
+		it->pl.skb = skb;
+		it->pl.skb_off = pkt->payload_off;
+	}
 
 	if (pkt->tp_opcode == UBOE_TP_RTP_DATA) {
 		rtp = udma_rtp_get(udev, pkt->dtpn, pkt->stpn, &src, GFP_ATOMIC);

@@ -45,6 +45,8 @@ struct udma_sq;
  * @train: without a TP, the train the datagram joins and leaves in when
  *	its sender flushes it (struct udma_uboe_sq_tx.um_train), or NULL:
  *	a train of its own, sent at once
+ * @zerocopy: its packets may go without a copy of their payload (see
+ *	uboe_carrier.c)
  */
 struct udma_uboe_tx {
 	struct udma_rtp *rtp;
@@ -58,7 +60,14 @@ struct udma_uboe_tx {
 	gfp_t gfp;
 	bool may_defer;
 	struct udma_uboe_batch *train;
+	bool zerocopy;
 };
+
+/*
+ * The smallest payload a packet sends without a copy: below, taking a
+ * reference on each page costs about what copying the bytes does.
+ */
+#define UDMA_UBOE_ZC_MIN	2048
 
 /**
  * struct udma_uboe_sq_tx - the request of a queue that stopped for its TP
@@ -171,6 +180,7 @@ void udma_uboe_msg_to_pkt(const struct udma_msg *msg, u32 stpn, u32 dtpn,
 void udma_uboe_pkt_to_msg(const struct uboe_pkt *pkt,
 			  struct udma_local_buf *pl, struct udma_msg *msg);
 u32 udma_uboe_max_payload(u32 mtu, bool ipv4, const struct uboe_pkt *pkt);
+bool udma_uboe_payload_by_ref(const struct uboe_pkt *pkt);
 u8 udma_uboe_tx_status(int err);
 u32 udma_ranges_slice(const struct udma_mem_range *r, u32 nr, u64 off,
 		      u64 len, struct udma_mem_range *out);

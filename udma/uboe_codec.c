@@ -940,28 +940,32 @@ static enum uboe_drop uboe_get_tph(const struct uboe_tph *tph,
 }
 
 /**
- * uboe_decode() - validate a received packet and read its fields
- * @buf: the packet: the whole UDP payload, in one piece
- * @len: its length (the UDP length minus the UDP header)
+ * uboe_decode_head() - validate a received packet whose headers are in
+ *	one piece and read its fields
+ * @head: the packet's first bytes: its headers at least
+ * @head_len: bytes at @head, at most @len
+ * @len: the packet's length (the UDP length minus the UDP header)
  * @flags: UBOE_DEC_*
- * @pkt: filled in; on success @pkt->payload points into @buf
+ * @pkt: filled in: @pkt->payload_off is where the payload starts in the
+ *	packet; @pkt->payload points to it when the whole payload is at
+ *	@head, else it is NULL (the caller knows where the rest is)
  *
- * Nothing in @buf is trusted: every length is checked before a byte is
- * read, every reserved bit and value is refused, and the packet must
- * follow its opcode's rules (uboe_check()). An ICRC, when the packet has
- * one, is checked before anything after the TPH's first 4 bytes is used.
- * @pkt is undefined when a packet is dropped.
+ * As uboe_decode(), but a packet with an ICRC must be whole at @head
+ * (the ICRC covers the payload): UBOE_DROP_TRUNCATED if it is not.
  *
  * Return: UBOE_DROP_NONE, or why the packet must be dropped.
  */
-enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
-			   struct uboe_pkt *pkt)
+enum uboe_drop uboe_decode_head(const void *head, size_t head_len, size_t len,
+				u32 flags, struct uboe_pkt *pkt)
 {
-	const struct uboe_tph *tph = buf;
-	struct uboe_rd rd = { .p = buf, .end = (const u8 *)buf + len };
+	const struct uboe_tph *tph = head;
+	struct uboe_rd rd = { .p = head, .end = (const u8 *)head + head_len };
+	size_t hlen, trailer = 0;
 	enum uboe_drop drop;
 
 	memset(pkt, 0, sizeof(*pkt));
+	if (head_len > len)
+		return UBOE_DROP_LEN_MISMATCH;
 	if (!uboe_pull(&rd, sizeof(*tph)))
 		return UBOE_DROP_TRUNCATED;
 	if (tph->ver >> UBOE_TPH_VER_SHIFT != UBOE_WIRE_VERSION)
@@ -969,10 +973,11 @@ enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
 	if (be16_to_cpu(tph->pkt_len) != len)
 		return UBOE_DROP_LEN_MISMATCH;
 	if (tph->flags_dtpn & cpu_to_be32(UBOE_TPH_F_ICRC)) {
-		if (len < sizeof(*tph) + UBOE_ICRC_SIZE)
+		if (head_len != len || len < sizeof(*tph) + UBOE_ICRC_SIZE)
 			return UBOE_DROP_TRUNCATED;
 		rd.end -= UBOE_ICRC_SIZE;
-		if (uboe_icrc(0, buf, len - UBOE_ICRC_SIZE) !=
+		trailer = UBOE_ICRC_SIZE;
+		if (uboe_icrc(0, head, len - UBOE_ICRC_SIZE) !=
 		    get_unaligned_be32(rd.end))
 			return UBOE_DROP_BAD_ICRC;
 		pkt->icrc = true;
@@ -1005,8 +1010,32 @@ enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
 	}
 	if (drop)
 		return drop;
-	pkt->payload = rd.p;
-	pkt->payload_len = rd.end - rd.p;
+	hlen = rd.p - (const u8 *)head;
+	pkt->payload_off = hlen;
+	pkt->payload_len = len - hlen - trailer;
+	pkt->payload = head_len == len ? rd.p : NULL;
 	return uboe_check(pkt);
+}
+EXPORT_SYMBOL_IF_KUNIT(uboe_decode_head);
+
+/**
+ * uboe_decode() - validate a received packet and read its fields
+ * @buf: the packet: the whole UDP payload, in one piece
+ * @len: its length (the UDP length minus the UDP header)
+ * @flags: UBOE_DEC_*
+ * @pkt: filled in; on success @pkt->payload points into @buf
+ *
+ * Nothing in @buf is trusted: every length is checked before a byte is
+ * read, every reserved bit and value is refused, and the packet must
+ * follow its opcode's rules (uboe_check()). An ICRC, when the packet has
+ * one, is checked before anything after the TPH's first 4 bytes is used.
+ * @pkt is undefined when a packet is dropped.
+ *
+ * Return: UBOE_DROP_NONE, or why the packet must be dropped.
+ */
+enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
+			   struct uboe_pkt *pkt)
+{
+	return uboe_decode_head(buf, len, len, flags, pkt);
 }
 EXPORT_SYMBOL_IF_KUNIT(uboe_decode);

@@ -151,6 +151,8 @@ enum uboe_drop {
  * @uasid: UDETAH
  * @payload: the payload; after uboe_decode() it points into the buffer
  * @payload_len: bytes at @payload
+ * @payload_off: set by the decoder: the payload's offset in the packet
+ *	(where it is when uboe_decode_head() leaves @payload NULL)
  *
  * Fields of headers the packet does not have are ignored by the encoder
  * and left as they were by the decoder, which starts from a zeroed struct.
@@ -223,6 +225,7 @@ struct uboe_pkt {
 
 	const void *payload;
 	u32 payload_len;
+	u32 payload_off;
 };
 
 /**
@@ -250,6 +253,8 @@ size_t uboe_hdr_len(const struct uboe_pkt *pkt);
 u32 uboe_last_hdrs(u8 ta_opcode);
 int uboe_encode_hdr(const struct uboe_pkt *pkt, void *buf, size_t size);
 int uboe_encode(const struct uboe_pkt *pkt, void *buf, size_t size);
+enum uboe_drop uboe_decode_head(const void *head, size_t head_len, size_t len,
+				u32 flags, struct uboe_pkt *pkt);
 enum uboe_drop uboe_decode(const void *buf, size_t len, u32 flags,
 			   struct uboe_pkt *pkt);
 u32 uboe_icrc(u32 crc, const void *buf, size_t len);

@@ -41,6 +41,7 @@
 
 #include <linux/device.h>
 #include <linux/fault-inject.h>
+#include <linux/highmem.h>
 #include <linux/in.h>
 #include <linux/interrupt.h>
 #include <linux/in6.h>
@@ -253,10 +254,9 @@ static struct udma_dev *udma_wire_by_ifindex(struct udma_net *unet,
 }
 
 /* The destination EID of a packet without an EIDH: its IP destination. */
-static void udma_skb_dst_eid(const struct sock *sk, const struct sk_buff *skb,
-			     union ubcore_eid *eid)
+static void udma_skb_dst_eid(const struct sk_buff *skb, union ubcore_eid *eid)
 {
-	if (sk->sk_family == AF_INET)
+	if (ip_hdr(skb)->version == 4)
 		ubcore_eid_from_ipv4(eid, ip_hdr(skb)->daddr);
 	else
 		eid->ip6 = ipv6_hdr(skb)->daddr;
@@ -267,6 +267,10 @@ static enum uboe_drop udma_uboe_dispatch(struct udma_dev *udev,
 					 const struct uboe_pkt *pkt,
 					 struct sk_buff *skb)
 {
+	/* (udma_uboe_rcv_pieces() let only such packets be scattered) */
+	if (WARN_ON_ONCE(!pkt->payload && pkt->payload_len &&
+			 !udma_uboe_payload_by_ref(pkt)))
+		return UBOE_DROP_TRUNCATED;
 	switch (pkt->tp_opcode) {
 	case UBOE_TP_ACK:
 	case UBOE_TP_NAK:
@@ -283,29 +287,60 @@ static enum uboe_drop udma_uboe_dispatch(struct udma_dev *udev,
 }
 
 /*
- * One UBoE packet of @len bytes at @data in @skb (a datagram, or a
- * segment of a train), which came in on @ingress (or NULL). Return: it
- * went to a device's dispatch point, which holds @skb if it needs it.
+ * The decode flags of the datagrams of @sk: without a UDP checksum (IPv4
+ * allows it), the ICRC must be there. (A CHECKSUM_PARTIAL datagram or
+ * train of this host's holds the pseudo-header's sum there, never 0: the
+ * protocol number is in it.)
  */
-static bool udma_uboe_rcv_pkt(struct udma_net *unet, struct sock *sk,
-			      struct sk_buff *skb, struct udma_dev *ingress,
-			      const u8 *data, u32 len)
+static u32 udma_uboe_dec_flags(const struct sock *sk, const struct sk_buff *skb)
+{
+	if (READ_ONCE(udma_uboe_icrc) ||
+	    (sk->sk_family == AF_INET && !udp_hdr(skb)->check))
+		return UBOE_DEC_NEED_ICRC;
+	return 0;
+}
+
+/*
+ * Decode the packet of @len bytes at @off of the datagram @w walks: in one
+ * piece, or its headers in one and a payload that the target only copies
+ * (udma_uboe_payload_by_ref()) in the pieces after; then the payload is
+ * NULL and @pkt->payload_off its offset in the datagram.
+ */
+static enum uboe_drop udma_uboe_rcv_decode(struct udma_skb_walk *w, u32 off,
+					   u32 len, u32 flags,
+					   struct uboe_pkt *pkt)
+{
+	enum uboe_drop drop;
+	const u8 *head;
+	u32 head_len;
+
+	head = udma_skb_walk_head(w, off, len, &head_len);
+	if (!head)
+		return UBOE_DROP_TRUNCATED;
+	drop = uboe_decode_head(head, head_len, len, flags, pkt);
+	if (drop || pkt->payload || !pkt->payload_len)
+		return drop;
+	if (!udma_uboe_payload_by_ref(pkt))
+		return UBOE_DROP_TRUNCATED;
+	pkt->payload_off += off;
+	return UBOE_DROP_NONE;
+}
+
+/*
+ * The UBoE packet of @len bytes at @off in @skb (a datagram, or a segment
+ * of a train, walked by @w), which came in on @ingress (or NULL). Return:
+ * it went to a device's dispatch point, which holds @skb if it needs it.
+ */
+static bool udma_uboe_rcv_pkt(struct udma_net *unet, struct sk_buff *skb,
+			      struct udma_dev *ingress, struct udma_skb_walk *w,
+			      u32 off, u32 len, u32 flags)
 {
 	struct udma_dev *udev;
 	union ubcore_eid dst;
 	struct uboe_pkt pkt;
 	enum uboe_drop drop;
-	u32 flags = 0;
 
-	/*
-	 * Without a UDP checksum (IPv4 allows it), the ICRC must be there.
-	 * (A CHECKSUM_PARTIAL datagram or train of this host's holds the
-	 * pseudo-header's sum there, never 0: the protocol number is in it.)
-	 */
-	if (READ_ONCE(udma_uboe_icrc) ||
-	    (sk->sk_family == AF_INET && !udp_hdr(skb)->check))
-		flags |= UBOE_DEC_NEED_ICRC;
-	drop = uboe_decode(data, len, flags, &pkt);
+	drop = udma_uboe_rcv_decode(w, off, len, flags, &pkt);
 	if (drop) {
 		udma_stats_add(ingress ? ingress->wire.stats : unet->stats,
 			       drop, 1);
@@ -315,7 +350,7 @@ static bool udma_uboe_rcv_pkt(struct udma_net *unet, struct sock *sk,
 	if (pkt.has_eid)
 		dst = pkt.dst_eid;
 	else
-		udma_skb_dst_eid(sk, skb, &dst);
+		udma_skb_dst_eid(skb, &dst);
 	udev = udma_wire_by_eid(unet, &dst);
 	if (!udev) {
 		udma_stats_add(unet->stats, UBOE_DROP_EID_NOT_HERE, 1);
@@ -327,6 +362,8 @@ static bool udma_uboe_rcv_pkt(struct udma_net *unet, struct sock *sk,
 
 	udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_PACKETS, 1);
 	udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_BYTES, len);
+	if (!pkt.payload && pkt.payload_len)
+		udma_stats_add(udev->wire.stats, UDMA_WIRE_RX_SCATTERED, 1);
 	drop = udma_uboe_dispatch(udev, &pkt, skb);
 	if (drop) {
 		udma_stats_add(udev->wire.stats, drop, 1);
@@ -386,22 +423,27 @@ void udma_skb_walk_init(struct udma_skb_walk *w, const struct sk_buff *skb)
 EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_init);
 
 /**
- * udma_skb_walk_to() - where a packet of a received datagram is, if in one piece
+ * udma_skb_walk_head() - where a packet of a received datagram starts
  * @w: a walk over the datagram, at no packet beyond this one
  * @off: the packet's offset in the payload
  * @len: its length; @off + @len at most the datagram's length
+ * @head_len: out: the packet's bytes from there in that piece, 1 .. @len
+ *	(@len for an empty packet)
  *
  * A train that GRO merged off the wire keeps every datagram's payload
  * where the NIC put it: one page fragment each, or one skb each of the
- * frag_list. So a packet is usually in one piece, and decoded there.
- * The walk moves forward only: a train's packets cost one pass over its
- * pieces, not one each.
+ * frag_list. So a packet is usually in one piece, and decoded there; a
+ * train of this host's sender may carry a payload in the pages it was
+ * sent from, after its headers (udma_uboe_batch_add_pages()). The walk
+ * moves forward only: a train's packets cost one pass over its pieces,
+ * not one each.
  *
- * Return: the packet's first byte, or NULL when it straddles two pieces,
- * sits in a high memory page (the datagram must be linearised) or lies
- * beyond the datagram.
+ * Return: the packet's first byte, or NULL when it sits in a high memory
+ * page or in a piece not looked into (the datagram must be linearised)
+ * or lies beyond the datagram.
  */
-const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len)
+const u8 *udma_skb_walk_head(struct udma_skb_walk *w, u32 off, u32 len,
+			     u32 *head_len)
 {
 	const u8 *base;
 
@@ -409,20 +451,47 @@ const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len)
 	while (off > w->end || (off == w->end && len))
 		if (!udma_skb_walk_step(w))
 			return NULL;
-	if (off < w->start || off + len > w->end || w->opaque)
+	if (off < w->start || w->opaque)
 		return NULL;
+	*head_len = min(len, w->end - off);
 	if (w->frag < 0)
 		return w->skb->data + (off - w->start);
 	base = skb_frag_address_safe(&skb_shinfo(w->skb)->frags[w->frag]);
 	return base ? base + (off - w->start) : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_head);
+
+/**
+ * udma_skb_walk_to() - where a packet of a received datagram is, if in one piece
+ * @w: a walk over the datagram, at no packet beyond this one
+ * @off: the packet's offset in the payload
+ * @len: its length; @off + @len at most the datagram's length
+ *
+ * See udma_skb_walk_head().
+ *
+ * Return: the packet's first byte, or NULL when it straddles two pieces,
+ * sits in a high memory page (the datagram must be linearised) or lies
+ * beyond the datagram.
+ */
+const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len)
+{
+	const u8 *head;
+	u32 head_len;
+
+	head = udma_skb_walk_head(w, off, len, &head_len);
+	return head && head_len == len ? head : NULL;
+}
 EXPORT_SYMBOL_IF_KUNIT(udma_skb_walk_to);
 
-/* Is every @seg bytes of @skb in one piece? Else linearise it. */
+/*
+ * Is every @seg bytes of @skb in one piece, or decodable where it is
+ * (udma_uboe_rcv_decode())? Else linearise it.
+ */
 static int udma_uboe_rcv_pieces(struct udma_dev *ingress, struct sk_buff *skb,
-				u32 seg)
+				u32 seg, u32 flags)
 {
 	struct udma_skb_walk w;
+	struct uboe_pkt pkt;
 	u32 off = 0, len;
 
 	if (!skb_is_nonlinear(skb))
@@ -430,7 +499,8 @@ static int udma_uboe_rcv_pieces(struct udma_dev *ingress, struct sk_buff *skb,
 	udma_skb_walk_init(&w, skb);
 	do {
 		len = min(seg, skb->len - off);
-		if (!udma_skb_walk_to(&w, off, len))
+		if (!udma_skb_walk_to(&w, off, len) &&
+		    udma_uboe_rcv_decode(&w, off, len, flags, &pkt))
 			goto linearize;
 		off += len;
 	} while (seg && off < skb->len);
@@ -452,10 +522,10 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 {
 	bool csum_ok = udp_skb_csum_unnecessary(skb) ||
 		       !__udp_lib_checksum_complete(skb);
+	u32 off = 0, seg, segs, flags = udma_uboe_dec_flags(sk, skb);
 	struct udma_skb_walk walk;
 	struct udma_dev *ingress;
 	bool taken = false;
-	u32 off = 0, seg, segs;
 
 	/* skb->dev held the UDP layer's scratch space since the queue */
 	skb->dev = NULL;
@@ -472,7 +542,7 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 		segs = 1;
 	}
 	ingress = udma_wire_by_ifindex(unet, skb->skb_iif);
-	if (udma_uboe_rcv_pieces(ingress, skb, seg)) {
+	if (udma_uboe_rcv_pieces(ingress, skb, seg, flags)) {
 		udma_uboe_udp_mib(sk, UDP_MIB_INERRORS, 1);
 		goto free;
 	}
@@ -483,9 +553,8 @@ static void udma_uboe_rcv(struct udma_net *unet, struct sock *sk,
 	do {
 		u32 len = min(seg, skb->len - off);
 
-		taken |= udma_uboe_rcv_pkt(unet, sk, skb, ingress,
-					   udma_skb_walk_to(&walk, off, len),
-					   len);
+		taken |= udma_uboe_rcv_pkt(unet, skb, ingress, &walk, off, len,
+					   flags);
 		off += len;
 	} while (seg && off < skb->len);
 	/*
@@ -1076,14 +1145,15 @@ free:
 	return ret;
 }
 
-/* May a packet of @len bytes like @p join the train? */
+/* May a packet of @len bytes like @p, in @nfrags fragments, join the train? */
 static bool udma_batch_fits(const struct udma_uboe_batch *b,
 			    const union ubcore_eid *dst,
-			    const struct uboe_pkt *p, u32 len)
+			    const struct uboe_pkt *p, u32 len, u32 nfrags)
 {
 	return !b->closed && b->n < READ_ONCE(udma_uboe_train_pkts) &&
 	       len <= b->seg &&
-	       (b->frags ? skb_shinfo(b->skb)->nr_frags < MAX_SKB_FRAGS :
+	       (b->frags ? skb_shinfo(b->skb)->nr_frags + nfrags <=
+			   MAX_SKB_FRAGS :
 			   len <= skb_tailroom(b->skb)) &&
 	       b->skb->len + len <= UDMA_UBOE_TRAIN_MAX &&
 	       p->stpn == b->stpn && p->dtpn == b->dtpn &&
@@ -1100,20 +1170,23 @@ static int udma_uboe_tx_err(struct udma_dev *udev, int ret)
 }
 
 /*
- * Make room in @b for a packet like @p of @len bytes, in a train of page
- * fragments or not (@frags): flush it if the packet cannot join, start one
- * if there is none. Return: 0, 1 when fault injection dropped the packet
- * (counted as sent), or the error (counted).
+ * Make room in @b for a packet like @p of @len bytes, in @nfrags page
+ * fragments (a train of fragments) or in the head (0): flush it if the
+ * packet cannot join, start one if there is none. Return: 0, 1 when
+ * fault injection dropped the packet (counted as sent), or the error
+ * (counted).
  */
 static int udma_batch_open(struct udma_uboe_batch *b,
 			   const union ubcore_eid *dst,
-			   const struct uboe_pkt *p, u32 len, bool frags)
+			   const struct uboe_pkt *p, u32 len, u32 nfrags)
 {
+	bool frags = nfrags;
 	int ret;
 
-	if (len > UBOE_MAX_PKT)
+	if (len > UBOE_MAX_PKT || nfrags > MAX_SKB_FRAGS)
 		return udma_uboe_tx_err(b->udev, -EMSGSIZE);
-	if (b->skb && (b->frags != frags || !udma_batch_fits(b, dst, p, len)))
+	if (b->skb && (b->frags != frags ||
+		       !udma_batch_fits(b, dst, p, len, nfrags)))
 		udma_uboe_batch_flush(b);
 	if (udma_uboe_fault(p)) {
 		udma_stats_add(b->udev->wire.stats, UDMA_WIRE_TX_FAULT_DROPS, 1);
@@ -1127,6 +1200,14 @@ static int udma_batch_open(struct udma_uboe_batch *b,
 	b->frags = frags;
 	ret = udma_batch_start(b, dst, p, len);
 	return ret ? udma_uboe_tx_err(b->udev, ret) : 0;
+}
+
+/* Add @len bytes at @off of @page to @b's skb, whose reference it takes. */
+static void udma_batch_add_frag(struct udma_uboe_batch *b, struct page *page,
+				u32 off, u32 len)
+{
+	skb_add_rx_frag(b->skb, skb_shinfo(b->skb)->nr_frags, page, off, len,
+			len);
 }
 
 /* A packet of @len bytes joined @b. */
@@ -1172,7 +1253,7 @@ int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 
 	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
 	len = uboe_pkt_len(&p, uboe_hdr_len(&p));
-	ret = udma_batch_open(b, dst, &p, len, false);
+	ret = udma_batch_open(b, dst, &p, len, 0);
 	if (ret)
 		return ret > 0 ? 0 : ret;
 	ret = uboe_encode(&p, skb_put(b->skb, len), len);
@@ -1223,7 +1304,7 @@ int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
 	if (!p.payload_len || hlen > headroom)
 		return udma_uboe_batch_add(b, dst, pkt);
 	len = uboe_pkt_len(&p, hlen);
-	ret = udma_batch_open(b, dst, &p, len, true);
+	ret = udma_batch_open(b, dst, &p, len, 1);
 	if (ret)
 		return ret > 0 ? 0 : ret;
 	start = (u8 *)p.payload - hlen;
@@ -1237,12 +1318,95 @@ int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
 		uboe_put_icrc(start, len);
 	page = virt_to_head_page(start);
 	get_page(page);
-	skb_add_rx_frag(b->skb, skb_shinfo(b->skb)->nr_frags, page,
-			start - (u8 *)page_address(page), len, len);
+	udma_batch_add_frag(b, page, start - (u8 *)page_address(page), len);
 	udma_batch_added(b, &p, len);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add_frag);
+
+/* The ICRC of a packet: its headers at @hdr, then the bytes of @bv. */
+static u32 udma_uboe_pages_icrc(const u8 *hdr, u32 hlen,
+				const struct bio_vec *bv, u32 nr)
+{
+	u32 crc = uboe_icrc(0, hdr, hlen), i;
+	void *va;
+
+	for (i = 0; i < nr; i++) {
+		va = kmap_local_page(bv[i].bv_page);
+		crc = uboe_icrc(crc, va + bv[i].bv_offset, bv[i].bv_len);
+		kunmap_local(va);
+	}
+	return crc;
+}
+
+/**
+ * udma_uboe_batch_add_pages() - add a UBoE packet to a train, its payload
+ *	where it is
+ * @b: the train (udma_uboe_batch_init())
+ * @dst: the destination EID, as for udma_uboe_batch_add()
+ * @pkt: the packet, as for udma_uboe_batch_add(), but its payload
+ *	(@pkt->payload_len bytes, @pkt->payload unused) is @bv
+ * @bv: the payload's pieces, in pages the caller holds a reference on
+ * @nr: entries of @bv, at least 1
+ *
+ * The headers are encoded into a fragment of their own, and the train
+ * takes it and then a reference on each page of the payload: no copy.
+ * The skb is marked as holding pages others may write
+ * (SKBFL_SHARED_FRAG): whatever would change them in place (a checksum
+ * in software) copies them first. With an ICRC, it is computed over the
+ * pages and goes in a last fragment.
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: as udma_uboe_batch_add().
+ */
+int udma_uboe_batch_add_pages(struct udma_uboe_batch *b,
+			      const union ubcore_eid *dst,
+			      const struct uboe_pkt *pkt,
+			      const struct bio_vec *bv, u32 nr)
+{
+	struct uboe_pkt p = *pkt;
+	struct page *hpage;
+	u32 hlen, len, i;
+	int ret;
+	u8 *hdr;
+
+	p.icrc = p.icrc || READ_ONCE(udma_uboe_icrc);
+	hlen = uboe_hdr_len(&p);
+	len = uboe_pkt_len(&p, hlen);
+	ret = udma_batch_open(b, dst, &p, len, 1 + nr + p.icrc);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	hdr = netdev_alloc_frag(hlen + UBOE_ICRC_SIZE);
+	ret = hdr ? uboe_encode_hdr(&p, hdr, hlen) : -ENOMEM;
+	if (ret < 0) {
+		if (hdr)
+			skb_free_frag(hdr);
+		if (!b->n)
+			udma_uboe_batch_flush(b);
+		return udma_uboe_tx_err(b->udev, ret);
+	}
+	if (p.icrc)
+		put_unaligned_be32(udma_uboe_pages_icrc(hdr, hlen, bv, nr),
+				   hdr + hlen);
+	hpage = virt_to_head_page(hdr);
+	udma_batch_add_frag(b, hpage, hdr - (u8 *)page_address(hpage), hlen);
+	for (i = 0; i < nr; i++) {
+		get_page(bv[i].bv_page);
+		udma_batch_add_frag(b, bv[i].bv_page, bv[i].bv_offset,
+				    bv[i].bv_len);
+	}
+	if (p.icrc) {
+		get_page(hpage);
+		udma_batch_add_frag(b, hpage,
+				    hdr + hlen - (u8 *)page_address(hpage),
+				    UBOE_ICRC_SIZE);
+	}
+	skb_shinfo(b->skb)->flags |= SKBFL_SHARED_FRAG;
+	udma_batch_added(b, &p, len);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_uboe_batch_add_pages);
 
 /**
  * udma_uboe_batch_flush() - send a train's packets
@@ -1359,6 +1523,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RX_BYTES - UBOE_DROP_MAX] = "rx_bytes",
 	[UDMA_WIRE_RX_TRAINS - UBOE_DROP_MAX] = "rx_trains",
 	[UDMA_WIRE_RX_LINEARIZED - UBOE_DROP_MAX] = "rx_linearized",
+	[UDMA_WIRE_RX_SCATTERED - UBOE_DROP_MAX] = "rx_scattered",
 	[UDMA_WIRE_MGMT_RX - UBOE_DROP_MAX] = "mgmt_rx",
 	[UDMA_WIRE_MGMT_TX - UBOE_DROP_MAX] = "mgmt_tx",
 	[UDMA_WIRE_TX_PACKETS - UBOE_DROP_MAX] = "tx_packets",
@@ -1381,6 +1546,7 @@ static const char * const udma_wire_cnt_names[] = {
 	[UDMA_WIRE_RTP_PACED - UBOE_DROP_MAX] = "rtp_paced",
 	[UDMA_WIRE_TX_FAULT_DROPS - UBOE_DROP_MAX] = "tx_fault_drops",
 	[UDMA_WIRE_TX_ROUTE_LOOKUPS - UBOE_DROP_MAX] = "tx_route_lookups",
+	[UDMA_WIRE_TX_ZEROCOPY - UBOE_DROP_MAX] = "tx_zerocopy",
 };
 
 static_assert(ARRAY_SIZE(udma_wire_cnt_names) ==

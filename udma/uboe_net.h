@@ -22,6 +22,8 @@
 
 #include "uboe_codec.h"
 
+struct bio_vec;
+
 struct udma_dev;
 struct udma_net;
 
@@ -54,6 +56,11 @@ enum udma_wire_cnt {
 	 * skbs); every other one is decoded where it is
 	 */
 	UDMA_WIRE_RX_LINEARIZED,
+	/*
+	 * received packets whose payload straddles pieces of their datagram
+	 * and is copied from there by the target (udma_uboe_payload_by_ref())
+	 */
+	UDMA_WIRE_RX_SCATTERED,
 	/* of the packets delivered, management messages */
 	UDMA_WIRE_MGMT_RX,
 	/* management messages sent through UBoE (mgmt.c) */
@@ -107,6 +114,12 @@ enum udma_wire_cnt {
 	 * take the route its cache holds (udma_uboe_batch.route_cache)
 	 */
 	UDMA_WIRE_TX_ROUTE_LOOKUPS,
+	/*
+	 * packets of the reliable transport sent with their payload as
+	 * references to the pages of the registered memory, not a copy
+	 * (udma_rtp_pkt.bvec): once per packet, resends not counted
+	 */
+	UDMA_WIRE_TX_ZEROCOPY,
 	UDMA_WIRE_NR_CNT
 };
 
@@ -232,6 +245,8 @@ void udma_wire_dev_del(struct udma_dev *udev);
 void udma_wire_dev_put(struct udma_dev *udev);
 u64 udma_wire_read(struct udma_dev *udev, unsigned int idx);
 void udma_skb_walk_init(struct udma_skb_walk *w, const struct sk_buff *skb);
+const u8 *udma_skb_walk_head(struct udma_skb_walk *w, u32 off, u32 len,
+			     u32 *head_len);
 const u8 *udma_skb_walk_to(struct udma_skb_walk *w, u32 off, u32 len);
 void udma_wire_add(struct udma_dev *udev, unsigned int idx, u64 n);
 void udma_wire_inc(struct udma_dev *udev, unsigned int idx);
@@ -250,6 +265,10 @@ void udma_uboe_batch_init(struct udma_uboe_batch *b, struct udma_dev *udev,
 			  u32 hint);
 int udma_uboe_batch_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 			const struct uboe_pkt *pkt);
+int udma_uboe_batch_add_pages(struct udma_uboe_batch *b,
+			      const union ubcore_eid *dst,
+			      const struct uboe_pkt *pkt,
+			      const struct bio_vec *bv, u32 nr);
 int udma_uboe_batch_add_frag(struct udma_uboe_batch *b,
 			     const union ubcore_eid *dst,
 			     const struct uboe_pkt *pkt, u32 headroom);

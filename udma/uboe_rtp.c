@@ -19,7 +19,11 @@
  * WQE: a packet may be a response (READ data the target may have changed
  * since, an atomic's old value that must not be computed twice), and the
  * WQE's local memory may be released before the transport's ACK (the
- * transaction's response can overtake it). Once half the window is in
+ * transaction's response can overtake it). A WRITE's, SEND's or READ
+ * response's payload in pages may be kept as references to those pages
+ * instead of a copy (udma_rtp_pkt.bvec: the pages outlive the memory's
+ * release, and their bytes no longer matter once the target placed
+ * them: a retransmission is then a duplicate it drops). Once half the window is in
  * flight, a packet on each quarter window's PSN and the one that fills
  * the window ask for the ACK (TPH A, udma_rtp_tx_ack_wanted()); the others
  * leave it to the receiver's ACK every UDMA_RTP_ACK_EVERY packets and
@@ -962,6 +966,38 @@ struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp)
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc);
 
 /**
+ * udma_rtp_pkt_alloc_pages() - a packet for udma_rtp_send() whose payload
+ *	stays where it is
+ * @src: the payload: registered memory in pages a reference can be held
+ *	on (udma_buf_pages())
+ * @gfp: allocation flags
+ *
+ * Return: the packet, its fields zeroed but @nr_bvec and @bvec (@buf
+ * NULL), or NULL when @src is not in such pages, in more pieces than a
+ * packet's skb fragments, or without memory: the caller copies it then
+ * (udma_rtp_pkt_alloc()).
+ */
+struct udma_rtp_pkt *udma_rtp_pkt_alloc_pages(const struct udma_local_buf *src,
+					      gfp_t gfp)
+{
+	struct udma_rtp_pkt *p;
+	int n;
+
+	p = kmalloc(struct_size(p, bvec, UDMA_RTP_PKT_BVECS), gfp);
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	n = udma_buf_pages(src, p->bvec, UDMA_RTP_PKT_BVECS);
+	if (n <= 0) {
+		kfree(p);
+		return NULL;
+	}
+	p->nr_bvec = n;
+	return p;
+}
+EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc_pages);
+
+/**
  * udma_rtp_pkt_free() - free a packet of udma_rtp_pkt_alloc()
  * @p: the packet; a train that took its payload as a fragment keeps it
  *
@@ -969,8 +1005,12 @@ EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_alloc);
  */
 void udma_rtp_pkt_free(struct udma_rtp_pkt *p)
 {
+	u32 i;
+
 	if (p->frag)
 		skb_free_frag(p->buf - UDMA_RTP_PKT_HEADROOM);
+	for (i = 0; i < p->nr_bvec; i++)
+		put_page(p->bvec[i].bv_page);
 	kfree(p);
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_free);
@@ -992,10 +1032,40 @@ int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 		     struct udma_rtp_pkt *p, struct dst_cache *route)
 {
 	b->route_cache = route;
+	if (p->nr_bvec)
+		return udma_uboe_batch_add_pages(b, dst, &p->pkt, p->bvec,
+						 p->nr_bvec);
 	if (p->frag)
 		return udma_uboe_batch_add_frag(b, dst, &p->pkt,
 						UDMA_RTP_PKT_HEADROOM);
 	return udma_uboe_batch_add(b, dst, &p->pkt);
+}
+
+/*
+ * @p sent again, or alone: its payload copied into the train, or its
+ * pages referenced again after a new header fragment.
+ */
+static int udma_rtp_pkt_again(struct udma_uboe_batch *b,
+			      const union ubcore_eid *dst,
+			      const struct udma_rtp_pkt *p)
+{
+	if (p->nr_bvec)
+		return udma_uboe_batch_add_pages(b, dst, &p->pkt, p->bvec,
+						 p->nr_bvec);
+	return udma_uboe_batch_add(b, dst, &p->pkt);
+}
+
+/* @p of @rtp in a train of its own. */
+static int udma_rtp_pkt_xmit(struct udma_rtp *rtp, const struct udma_rtp_pkt *p)
+{
+	struct udma_uboe_batch b;
+	int ret;
+
+	udma_uboe_batch_init(&b, rtp->udev, 1);
+	b.route_cache = &rtp->route;
+	ret = udma_rtp_pkt_again(&b, &rtp->peer, p);
+	udma_uboe_batch_flush(&b);
+	return ret;
 }
 
 /* The receive queue's room, the credit an ACK gives. */
@@ -1051,7 +1121,7 @@ static void udma_rtp_recover_locked(struct udma_rtp *rtp)
 		/* the last of the train asks for the ACK that lets more go */
 		p->pkt.ack_req = !udma_rtp_tx_resend_due(&rtp->tx);
 		p->resent = true;
-		if (!udma_uboe_batch_add(&b, &rtp->peer, &p->pkt))
+		if (!udma_rtp_pkt_again(&b, &rtp->peer, p))
 			udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 	}
 	udma_uboe_batch_flush(&b);
@@ -1067,7 +1137,7 @@ static void udma_rtp_resend_one(struct udma_rtp *rtp)
 	p->pkt.ack_req = true;
 	p->resent = true;
 	udma_rtp_tx_hole_resent(&rtp->tx);
-	if (!udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt, &rtp->route))
+	if (!udma_rtp_pkt_xmit(rtp, p))
 		udma_wire_inc(rtp->udev, UDMA_WIRE_RTP_RETRANSMITS);
 }
 
@@ -1479,8 +1549,7 @@ int udma_rtp_send(struct udma_rtp *rtp, struct udma_rtp_pkt *p,
 	if (b)
 		ret = udma_rtp_pkt_add(b, &rtp->peer, p, &rtp->route);
 	else
-		ret = udma_uboe_xmit_cached(rtp->udev, &rtp->peer, &p->pkt,
-					    &rtp->route);
+		ret = udma_rtp_pkt_xmit(rtp, p);
 	/* a route that went (a port down): lost, the RTO sends it again */
 	if (udma_rtp_route_lost(ret))
 		ret = 0;

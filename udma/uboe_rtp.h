@@ -10,8 +10,10 @@
 #ifndef _UDMA_UBOE_RTP_H
 #define _UDMA_UBOE_RTP_H
 
+#include <linux/bvec.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -98,15 +100,24 @@ static inline bool udma_psn_before(u32 a, u32 b)
  * struct udma_rtp_pkt - a packet the peer has not acknowledged yet
  * @node: in struct udma_rtp_tx.unacked, PSN order
  * @pkt: the packet as udma_uboe_xmit() takes it; @pkt.payload is @buf
+ *	(NULL with @nr_bvec)
  * @sent_ns: when it was first sent (ktime_get_ns()), for an RTT sample
  * @resent: it was sent again: its ACK gives no RTT sample (Karn)
  * @buf: the payload (a copy: the sender rebuilds nothing, see
- *	uboe_rtp.c), @payload_len bytes; NULL without one
+ *	uboe_rtp.c), @payload_len bytes; NULL without one, or with @nr_bvec
  * @frag: @buf is in a page fragment, with UDMA_RTP_PKT_HEADROOM bytes
  *	before it and UBOE_ICRC_SIZE after it: the first sending encodes the
  *	packet there, and its train takes it as a fragment without a copy
  *	(udma_uboe_batch_add_frag()); else @buf is @data
+ * @nr_bvec: entries of @bvec, 0 when the payload is at @buf
  * @data: the payload when not in a page fragment
+ * @bvec: the payload without a copy: the pages of the registered memory
+ *	it is in, a reference held on each (udma_rtp_pkt_alloc_pages());
+ *	every sending puts them in its skb after a header fragment
+ *	(udma_uboe_batch_add_pages()). Their bytes cannot change under the
+ *	packet while it matters: the WQE completes on its TAACK, sent once
+ *	every packet of it was placed, and a later sending of it is a
+ *	duplicate the receiver drops by its PSN before it reads the payload.
  */
 struct udma_rtp_pkt {
 	struct list_head node;
@@ -115,7 +126,11 @@ struct udma_rtp_pkt {
 	bool resent;
 	bool frag;
 	u8 *buf;
-	u8 data[];
+	u32 nr_bvec;
+	union {
+		DECLARE_FLEX_ARRAY(u8, data);
+		DECLARE_FLEX_ARRAY(struct bio_vec, bvec);
+	};
 };
 
 /*
@@ -123,6 +138,13 @@ struct udma_rtp_pkt {
  * longest headers (TPH, EIDH, TA header, every extension) are 168 bytes.
  */
 #define UDMA_RTP_PKT_HEADROOM	192
+
+/*
+ * Pages a packet's payload may be referenced in (udma_rtp_pkt.bvec): an
+ * skb's fragments less its header's and its ICRC's. A payload in more is
+ * copied.
+ */
+#define UDMA_RTP_PKT_BVECS	(MAX_SKB_FRAGS - 2)
 
 /**
  * struct udma_rtp_tx - the sending half of a TP's transport (pure state,
@@ -412,6 +434,8 @@ enum uboe_drop udma_rtp_rx_ack(struct udma_dev *udev,
 			       const struct uboe_pkt *pkt,
 			       const union ubcore_eid *src);
 struct udma_rtp_pkt *udma_rtp_pkt_alloc(u32 len, gfp_t gfp);
+struct udma_rtp_pkt *udma_rtp_pkt_alloc_pages(const struct udma_local_buf *src,
+					      gfp_t gfp);
 void udma_rtp_pkt_free(struct udma_rtp_pkt *p);
 int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
 		     struct udma_rtp_pkt *p, struct dst_cache *route);

@@ -34,14 +34,16 @@ DROPS = ["truncated", "len_mismatch", "bad_version", "no_icrc", "bad_icrc",
          "ext_unexpected", "bad_segment", "payload_len", "bad_mgmt_version",
          "unknown_mgmt_type", "unknown_tpn", "eid_not_here", "mgmt_body_len",
          "mgmt_body_version", "mgmt_eid_mismatch", "mgmt_refused"]
-OTHERS = ["rx_packets", "rx_bytes", "rx_trains", "rx_linearized", "mgmt_rx", "mgmt_tx", "tx_packets",
+OTHERS = ["rx_packets", "rx_bytes", "rx_trains", "rx_linearized",
+          "rx_scattered", "mgmt_rx", "mgmt_tx", "tx_packets",
           "tx_bytes", "tx_errors", "rx_queue_full", "rsp_no_sq",
           "tx_msg_too_big", "tx_no_tp",
           # the reliable transport of TPs (udma/uboe_rtp.c)
           "rtp_retransmits", "rtp_dup_drops", "rtp_out_of_seq",
           "rtp_out_of_window", "rtp_nak_tx", "rtp_nak_rx", "rtp_ack_tx",
           "rtp_ack_rx", "rtp_ack_timeouts", "rtp_closed_drops",
-          "rtp_paced", "tx_fault_drops", "tx_route_lookups"]
+          "rtp_paced", "tx_fault_drops", "tx_route_lookups",
+          "tx_zerocopy"]
 
 # uboe_wire.h
 WIRE_VERSION = 1

@@ -52,7 +52,7 @@ using ub_itest::TpRow;
 // The bed: lib.sh's defaults (UB_NS_A, UB_DEV_A, UB_IP6_A ...).
 inline const std::string kNsA = "uboeA", kNsB = "uboeB";
 inline const std::string kDevA = "udmaA", kDevB = "udmaB";
-inline const std::string kVethB = "vB";
+inline const std::string kVethA = "vA", kVethB = "vB";
 inline const std::string kIp6A = "fd77::1", kIp6B = "fd77::2";
 
 using ub_itest::lib_sh;
@@ -128,6 +128,17 @@ inline bool set_link(const std::string &netdev, bool up)
     char v[32];
     std::snprintf(v, sizeof(v), "%#lx\n", up ? f | 1 : f & ~1L);
     return f != 0 && ub_itest::write_sysfs(path, v);
+}
+
+// Both ends of the veth at mtu (the bed's is 1500), as "ip link set mtu"
+// does it: sysfs "mtu". udma's packets follow it from the next message.
+inline bool set_mtu(int mtu)
+{
+    const std::string v = std::to_string(mtu) + "\n";
+    return ub_itest::write_sysfs("/sys/class/net/" + kVethA + "/mtu", v) &&
+           in_ns(kNsB, [&v] {
+               return ub_itest::write_sysfs("/sys/class/net/" + kVethB + "/mtu", v) ? "ok" : "";
+           }) == "ok";
 }
 
 // A wire counter of udmaB (read in uboeB).

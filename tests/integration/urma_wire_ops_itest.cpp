@@ -352,6 +352,45 @@ TEST_P(WireOps, ReadEverySize)
     }
 }
 
+// At MTU 9000 (8 KiB a packet) a WRITE's and a READ response's packets go
+// from the pages of the registered memory, not copied, and the target
+// places them from the pieces of the datagrams they came in, not
+// linearised (docs/uboe-wire.md, "Zero-copy"); every byte arrives. At the
+// bed's MTU of 1500 (1 KiB a packet) the payloads are copied: see the
+// constant UDMA_UBOE_ZC_MIN.
+TEST_P(WireOps, BigPacketsGoWithoutACopy)
+{
+    struct Mtu {
+        ~Mtu() { EXPECT_TRUE(set_mtu(1500)); }
+    } restore;
+    ASSERT_TRUE(set_mtu(9000));
+    const size_t size = 1u << 20;
+    ASSERT_NO_FATAL_FAILURE(open(kBigLen, size + 2 * kPad));
+    const long zc_a = wire_a("tx_zerocopy"), zc_b = wire_b("tx_zerocopy");
+    const long sc_a = wire_a("rx_scattered"), sc_b = wire_b("rx_scattered");
+    const long lin_b = wire_b("rx_linearized");
+
+    fill(l->p + 3, size, 77);
+    ask("set", 0, size + kDataOff + kPad, 0xee);
+    urma_cr_t cr = rw(URMA_OPC_WRITE, 3, va + kDataOff, size, rs, 1);
+    EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+    peer_holds(size, 77);
+    // 128 packets of 8 KiB
+    EXPECT_GE(wire_a("tx_zerocopy") - zc_a, 128);
+    EXPECT_GE(wire_b("rx_scattered") - sc_b, 128);
+    EXPECT_EQ(wire_b("rx_linearized"), lin_b);
+
+    ask("fill", kDataOff, size, 78);
+    std::memset(l->p, 0x11, size + 2 * kPad);
+    cr = rw(URMA_OPC_READ, 1, va + kDataOff, size, rs, 2);
+    EXPECT_EQ(cr.status, URMA_CR_SUCCESS);
+    EXPECT_EQ(first_diff(l->p + 1, size, 78), size);
+    EXPECT_EQ(l->p[0], 0x11);
+    EXPECT_EQ(first_not(l->p + 1 + size, kPad, 0x11), kPad);
+    EXPECT_GE(wire_b("tx_zerocopy") - zc_b, 128);
+    EXPECT_GE(wire_a("rx_scattered") - sc_a, 128);
+}
+
 // SEND and SEND_IMM into an RQE larger than the message; WRITE_IMM into
 // the address with a receive record that takes an RQE.
 TEST_P(WireOps, SendSendImmWriteImmEverySize)

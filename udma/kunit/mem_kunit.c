@@ -11,7 +11,9 @@
 #include <kunit/test.h>
 #include <kunit/resource.h>
 #include <linux/kthread.h>
+#include <linux/bvec.h>
 #include <linux/mm.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -592,6 +594,118 @@ static void atomics_concurrent_faa(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum, n * (n - 1) / 2);
 }
 
+/*
+ * The pages of a local buffer, for a send without a copy: a piece per
+ * page of each range, with the offsets and lengths of its bytes, and a
+ * reference on each page. Kernel memory from a slab and inline data have
+ * none; too many pieces for @max: none either, and nothing held.
+ */
+static void buf_pages(struct kunit *test)
+{
+	struct mem_seg *v = kseg(test, BUF_LEN, true);
+	struct mem_seg *k = kseg(test, 512, false);
+	struct mem_seg *u = useg(test, BUF_LEN, 100);
+	struct bio_vec bv[8];
+	struct udma_local_buf buf;
+	int before, n, i;
+	u64 total;
+
+	seg_fill(v, 3);
+	seg_fill(u, 4);
+	/* three ranges of a page each at odd offsets: 2 pieces each */
+	buf_of(&buf, v, 3 * PAGE_SIZE, 3);
+	before = page_count(vmalloc_to_page(v->kbuf));
+	n = udma_buf_pages(&buf, bv, ARRAY_SIZE(bv));
+	KUNIT_ASSERT_EQ(test, n, 6);
+	for (i = 0, total = 0; i < n; i++) {
+		KUNIT_EXPECT_LE(test, bv[i].bv_offset + bv[i].bv_len,
+				(u32)PAGE_SIZE);
+		total += bv[i].bv_len;
+	}
+	KUNIT_EXPECT_EQ(test, total, (u64)(3 * PAGE_SIZE));
+	KUNIT_EXPECT_PTR_EQ(test, bv[0].bv_page, vmalloc_to_page(v->kbuf));
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 3);
+	KUNIT_EXPECT_EQ(test, page_count(bv[0].bv_page), before + 1);
+	KUNIT_EXPECT_EQ(test, *((u8 *)page_address(bv[2].bv_page) +
+				bv[2].bv_offset),
+			fill_byte(PAGE_SIZE + 77, 3));
+	for (i = 0; i < n; i++)
+		put_page(bv[i].bv_page);
+	KUNIT_EXPECT_EQ(test, page_count(vmalloc_to_page(v->kbuf)), before);
+	/* not enough entries: nothing held */
+	KUNIT_EXPECT_EQ(test, udma_buf_pages(&buf, bv, 4), -E2BIG);
+	KUNIT_EXPECT_EQ(test, page_count(vmalloc_to_page(v->kbuf)), before);
+	/* a user segment's pinned pages, the first at its offset */
+	buf_of(&buf, u, 3000, 1);
+	n = udma_buf_pages(&buf, bv, ARRAY_SIZE(bv));
+	KUNIT_ASSERT_EQ(test, n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, bv[0].bv_page, u->pages[0]);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 105);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_len, 3000);
+	put_page(bv[0].bv_page);
+	/* slab memory, inline data: a copy */
+	buf_of(&buf, k, 100, 1);
+	KUNIT_EXPECT_EQ(test, udma_buf_pages(&buf, bv, ARRAY_SIZE(bv)),
+			-EINVAL);
+	memset(&buf, 0, sizeof(buf));
+	buf.inline_data = "abc";
+	buf.total = 3;
+	KUNIT_EXPECT_EQ(test, udma_buf_pages(&buf, bv, ARRAY_SIZE(bv)),
+			-EINVAL);
+}
+
+/*
+ * A received payload in several pieces of its skb (its head, then page
+ * fragments) is copied from there into the ranges, from any offset.
+ */
+static void copy_from_skb(struct kunit *test)
+{
+	struct mem_seg *dst = kseg(test, BUF_LEN, true);
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	u32 off, len, i, total = 200;
+	struct udma_mem_range r;
+	struct udma_local_buf src;
+	struct page *pg;
+	u8 *ref;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	ref = kunit_kzalloc(test, 200 + 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	for (i = 0; i < 200; i++)
+		ref[i] = fill_byte(i, 9);
+	skb_put_data(skb, ref, 200);
+	for (i = 0; i < 2; i++) {
+		pg = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pg);
+		len = i ? PAGE_SIZE - 500 : PAGE_SIZE - 10;
+		for (off = 0; off < len; off++)
+			ref[total + off] = ((u8 *)page_address(pg))[10 + off] =
+				fill_byte(total + off, 9);
+		skb_add_rx_frag(skb, i, pg, 10, len, PAGE_SIZE);
+		total += len;
+	}
+	for (off = 0; off < total; off += 997) {
+		memset(&src, 0, sizeof(src));
+		src.skb = skb;
+		src.skb_off = off;
+		src.total = total - off;
+		memset(dst->kbuf, 0, BUF_LEN);
+		r = range_of(dst, 1, src.total);
+		KUNIT_ASSERT_EQ(test, udma_buf_copy_to_range(&src, &r,
+							     src.total), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(dst->kbuf + 1, ref + off,
+					     src.total), 0);
+		KUNIT_EXPECT_EQ(test, dst->kbuf[1 + src.total], 0);
+	}
+	/* more than the skb holds: refused, nothing read beyond it */
+	src.total = total + 1;
+	src.skb_off = 0;
+	r = range_of(dst, 0, src.total);
+	KUNIT_EXPECT_EQ(test, udma_buf_copy_to_range(&src, &r, src.total),
+			-EFAULT);
+	kfree_skb(skb);
+}
+
 static struct kunit_case udma_mem_cases[] = {
 	KUNIT_CASE(copy_kernel_to_kernel),
 	KUNIT_CASE(copy_user_segments),
@@ -600,6 +714,8 @@ static struct kunit_case udma_mem_cases[] = {
 	KUNIT_CASE(copy_errors),
 	KUNIT_CASE(map_word),
 	KUNIT_CASE(copy_across_chunks),
+	KUNIT_CASE(buf_pages),
+	KUNIT_CASE(copy_from_skb),
 	KUNIT_CASE(atomics_semantics),
 	KUNIT_CASE(atomics_concurrent_faa),
 	{}

@@ -479,6 +479,51 @@ static void len_mismatch(struct kunit *test)
 			UBOE_DROP_LEN_MISMATCH);
 }
 
+/*
+ * Headers in one piece, the payload beyond it: decoded from the headers
+ * alone, the payload's place given by its offset. The same bytes whole
+ * decode the same. Too short a head, a head longer than the packet, or
+ * an ICRC the head cannot cover: dropped.
+ */
+static void decode_head(struct kunit *test)
+{
+	u32 hlen = sizeof(g_write) - 8;	/* golden_write_pkt(): 8 B payload */
+	struct uboe_pkt want, got;
+	u32 head;
+
+	golden_write_pkt(&want);
+	for (head = hlen; head < sizeof(g_write); head++) {
+		KUNIT_ASSERT_EQ(test, uboe_decode_head(g_write, head,
+						       sizeof(g_write), 0,
+						       &got),
+				UBOE_DROP_NONE);
+		KUNIT_EXPECT_PTR_EQ(test, got.payload, NULL);
+		KUNIT_EXPECT_EQ(test, got.payload_off, hlen);
+		/* the payload is where its offset says */
+		got.payload = g_write + got.payload_off;
+		expect_pkt_eq(test, &got, &want, "write, head only");
+	}
+	KUNIT_ASSERT_EQ(test, uboe_decode_head(g_write, sizeof(g_write),
+					       sizeof(g_write), 0, &got),
+			UBOE_DROP_NONE);
+	KUNIT_EXPECT_PTR_EQ(test, got.payload,
+			    (const void *)(g_write + hlen));
+	KUNIT_EXPECT_EQ(test, got.payload_off, hlen);
+	KUNIT_EXPECT_EQ(test, uboe_decode_head(g_write, hlen - 1,
+					       sizeof(g_write), 0, &got),
+			UBOE_DROP_TRUNCATED);
+	KUNIT_EXPECT_EQ(test, uboe_decode_head(g_write, sizeof(g_write),
+					       sizeof(g_write) - 1, 0, &got),
+			UBOE_DROP_LEN_MISMATCH);
+	/* the management golden has an ICRC: whole, or dropped */
+	KUNIT_EXPECT_EQ(test, uboe_decode_head(g_mgmt, sizeof(g_mgmt) - 1,
+					       sizeof(g_mgmt), 0, &got),
+			UBOE_DROP_TRUNCATED);
+	KUNIT_EXPECT_EQ(test, uboe_decode_head(g_mgmt, sizeof(g_mgmt),
+					       sizeof(g_mgmt), 0, &got),
+			UBOE_DROP_NONE);
+}
+
 static void bad_version(struct kunit *test)
 {
 	u8 buf[sizeof(g_write)];
@@ -1610,6 +1655,7 @@ static struct kunit_case uboe_codec_cases[] = {
 	KUNIT_CASE(icrc_crc32c),
 	KUNIT_CASE_PARAM(truncated_every_offset, golden_gen_params),
 	KUNIT_CASE(len_mismatch),
+	KUNIT_CASE(decode_head),
 	KUNIT_CASE(bad_version),
 	KUNIT_CASE(bad_icrc),
 	KUNIT_CASE_PARAM(mutated, mutation_gen_params),

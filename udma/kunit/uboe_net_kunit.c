@@ -18,6 +18,7 @@
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/inet.h>
+#include <linux/bvec.h>
 #include <linux/netdevice.h>
 #include <net/dst_cache.h>
 #include <net/net_namespace.h>
@@ -369,6 +370,106 @@ static void uboe_train_frags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
 }
 
+/* A WRITE of @len bytes over a TP this device does not have, to @eid. */
+static void write_pkt(struct uboe_pkt *p, const union ubcore_eid *eid,
+		      u32 psn, u32 len)
+{
+	*p = (struct uboe_pkt){
+		.tp_opcode = UBOE_TP_RTP_DATA,
+		.seg = UBOE_SEG_ONLY,
+		.has_eid = true,
+		.src_eid = *eid,
+		.dst_eid = *eid,
+		.dtpn = 0x777,
+		.stpn = 0x778,
+		.psn = psn,
+		.ta_opcode = UBOE_TA_WRITE,
+		.hdrs = UBOE_EXT_MAETAH | UBOE_X_TVETAH,
+		.token_value = 0x1234,
+		.mae = { .va = 0x10000, .token_id = 5, .len = len },
+		.payload_len = len,
+	};
+}
+
+/*
+ * A WRITE's payload sent where it is (udma_uboe_batch_add_pages()): a
+ * header fragment, then the pages, in a train marked as sharing them.
+ * Each packet's bytes are what the encoder writes for the same packet in
+ * one piece. The pages may go before the train does: it holds them. On
+ * lo the packets arrive in pieces, are decoded from their headers
+ * without being linearised (rx_scattered), and go to the data path,
+ * which knows no such TP (unknown_tpn). With an ICRC, computed over the
+ * pages, the packet is linearised to be checked, and passes.
+ */
+static void uboe_train_pages(struct kunit *test)
+{
+	struct uboe_kunit *k = test->priv;
+	u32 len = 4096, hlen, i, plen;
+	struct udma_uboe_batch b;
+	struct page *pg[2];
+	struct bio_vec bv[2];
+	union ubcore_eid v4;
+	struct uboe_pkt p;
+	u8 *want, *got;
+
+	eid_v4(&v4, "127.0.0.1");
+	want = kunit_kzalloc(test, 2 * 8192, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	got = want + 8192;
+	for (i = 0; i < 2; i++) {
+		pg[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pg[i]);
+		memset(page_address(pg[i]), 'a' + i, PAGE_SIZE);
+	}
+	bvec_set_page(&bv[0], pg[0], 3096, 1000);
+	bvec_set_page(&bv[1], pg[1], 1000, 0);
+	udma_uboe_batch_init(&b, k->udev, 8);
+	for (i = 0; i < 3; i++) {
+		write_pkt(&p, &v4, i, len);
+		KUNIT_ASSERT_EQ(test, udma_uboe_batch_add_pages(&b, &v4, &p,
+								bv, 2), 0);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, b.skb);
+	KUNIT_EXPECT_TRUE(test, b.frags);
+	KUNIT_EXPECT_EQ(test, b.n, 3);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(b.skb)->nr_frags, 9);
+	KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(b.skb));
+	/* the first packet, against the encoder's */
+	write_pkt(&p, &v4, 0, len);
+	memset(got, 'a', 3096);
+	memset(got + 3096, 'b', 1000);
+	p.payload = got;
+	hlen = uboe_hdr_len(&p);
+	plen = uboe_pkt_len(&p, hlen);
+	KUNIT_ASSERT_EQ(test, uboe_encode(&p, want, plen), (int)plen);
+	KUNIT_EXPECT_EQ(test, b.skb->len, 3 * plen);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(b.skb, 0, got, plen), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, want, plen), 0);
+	put_page(pg[1]);
+	udma_uboe_batch_flush(&b);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_PACKETS), 3);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UBOE_DROP_UNKNOWN_TPN, 3), 3);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_SCATTERED),
+			3);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_LINEARIZED),
+			0);
+
+	/* one with an ICRC: 4 fragments, linearised on receipt, valid */
+	bvec_set_page(&bv[0], pg[0], 4096, 0);
+	write_pkt(&p, &v4, 3, len);
+	p.icrc = true;
+	KUNIT_ASSERT_EQ(test, udma_uboe_batch_add_pages(&b, &v4, &p, bv, 1),
+			0);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(b.skb)->nr_frags, 3);
+	put_page(pg[0]);
+	udma_uboe_batch_flush(&b);
+	KUNIT_EXPECT_EQ(test, wait_cnt(k->udev, UBOE_DROP_UNKNOWN_TPN, 4), 4);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_RX_LINEARIZED),
+			1);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UBOE_DROP_BAD_ICRC), 0);
+	KUNIT_EXPECT_EQ(test, udma_wire_read(k->udev, UDMA_WIRE_TX_ERRORS), 0);
+}
+
 /* A train's refusals are its packets': the ones before still leave. */
 static void uboe_train_refused(struct kunit *test)
 {
@@ -553,6 +654,7 @@ static struct kunit_case udma_uboe_net_cases[] = {
 	KUNIT_CASE(uboe_xmit_v4_v6_loop),
 	KUNIT_CASE(uboe_train_segments),
 	KUNIT_CASE(uboe_train_frags),
+	KUNIT_CASE(uboe_train_pages),
 	KUNIT_CASE(uboe_train_refused),
 	KUNIT_CASE(uboe_train_route_cache),
 	KUNIT_CASE(uboe_xmit_refused),
