@@ -914,17 +914,19 @@ TEST(UrmaAdminWireStats, FormatTrafficThenDropsByName)
     s.counters = {{"truncated", 68},  {"rx_bytes", 1000}, {"eid_not_here", 2}, {"rx_packets", 10},
                   {"tx_packets", 3},  {"tx_bytes", 300},  {"tx_errors", 1},    {"mgmt_rx", 4},
                   {"mgmt_tx", 5},     {"tx_route_lookups", 2}, {"rx_trains", 1},
-                  {"rx_linearized", 6}};
+                  {"rx_linearized", 6}, {"rx_scattered", 8}, {"tx_zerocopy", 9}};
     EXPECT_EQ(format_wire_stats("udma0", s),
               "udma0 wire:\n"
               "  rx_packets: 10\n"
               "  rx_bytes: 1000\n"
               "  rx_trains: 1\n"
               "  rx_linearized: 6\n"
+              "  rx_scattered: 8\n"
               "  mgmt_rx: 4\n"
               "  mgmt_tx: 5\n"
               "  tx_packets: 3\n"
               "  tx_bytes: 300\n"
+              "  tx_zerocopy: 9\n"
               "  tx_errors: 1\n"
               "  tx_route_lookups: 2\n"
               "  drops:\n"

@@ -17,9 +17,10 @@ namespace {
 
 // The counters that are not drop reasons of received packets, in the order
 // they are shown (the UBoE carrier's messages not sent among them).
-const char *const kTraffic[] = {"rx_packets", "rx_bytes",   "rx_trains",      "rx_linearized",
-                                "mgmt_rx",    "mgmt_tx",    "tx_packets",     "tx_bytes",
-                                "tx_errors",  "tx_msg_too_big", "tx_no_tp",   "tx_route_lookups"};
+const char *const kTraffic[] = {"rx_packets",     "rx_bytes",    "rx_trains",   "rx_linearized",
+                                "rx_scattered",   "mgmt_rx",     "mgmt_tx",     "tx_packets",
+                                "tx_bytes",       "tx_zerocopy", "tx_errors",   "tx_msg_too_big",
+                                "tx_no_tp",       "tx_route_lookups"};
 
 bool is_dir(const std::string &path)
 {
