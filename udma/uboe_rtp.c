@@ -23,8 +23,8 @@
  * response's payload in pages may be kept as references to those pages
  * instead of a copy (udma_rtp_pkt.bvec: the pages outlive the memory's
  * release, and their bytes no longer matter once the target placed
- * them: a retransmission is then a duplicate it drops). Once half the window is in
- * flight, a packet on each quarter window's PSN and the one that fills
+ * them: a retransmission is then a duplicate it drops). Once half the
+ * window is in flight, a packet on each quarter window's PSN and the one that fills
  * the window ask for the ACK (TPH A, udma_rtp_tx_ack_wanted()); the others
  * leave it to the receiver's ACK every UDMA_RTP_ACK_EVERY packets and
  * its delayed ACK (UDMA_RTP_ACK_DELAY_US, long against a round
@@ -1015,32 +1015,6 @@ void udma_rtp_pkt_free(struct udma_rtp_pkt *p)
 }
 EXPORT_SYMBOL_IF_KUNIT(udma_rtp_pkt_free);
 
-/**
- * udma_rtp_pkt_add() - a packet's first sending: add it to a train
- * @b: the train (udma_uboe_batch_init())
- * @dst: the destination EID
- * @p: the packet; its payload's fragment, if it has one, is in no skb yet
- *	and the train takes it (udma_uboe_batch_add_frag()), else its
- *	payload is copied
- * @route: the route cache of @dst, or NULL (the route is looked up)
- *
- * Context: any (process, softirq); does not sleep.
- *
- * Return: as udma_uboe_batch_add().
- */
-int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
-		     struct udma_rtp_pkt *p, struct dst_cache *route)
-{
-	b->route_cache = route;
-	if (p->nr_bvec)
-		return udma_uboe_batch_add_pages(b, dst, &p->pkt, p->bvec,
-						 p->nr_bvec);
-	if (p->frag)
-		return udma_uboe_batch_add_frag(b, dst, &p->pkt,
-						UDMA_RTP_PKT_HEADROOM);
-	return udma_uboe_batch_add(b, dst, &p->pkt);
-}
-
 /*
  * @p sent again, or alone: its payload copied into the train, or its
  * pages referenced again after a new header fragment.
@@ -1053,6 +1027,29 @@ static int udma_rtp_pkt_again(struct udma_uboe_batch *b,
 		return udma_uboe_batch_add_pages(b, dst, &p->pkt, p->bvec,
 						 p->nr_bvec);
 	return udma_uboe_batch_add(b, dst, &p->pkt);
+}
+
+/**
+ * udma_rtp_pkt_add() - a packet's first sending: add it to a train
+ * @b: the train (udma_uboe_batch_init())
+ * @dst: the destination EID
+ * @p: the packet; its payload's fragment, if it has one, is in no skb yet
+ *	and the train takes it (udma_uboe_batch_add_frag()); else as
+ *	udma_rtp_pkt_again(): its pages referenced, or its payload copied
+ * @route: the route cache of @dst, or NULL (the route is looked up)
+ *
+ * Context: any (process, softirq); does not sleep.
+ *
+ * Return: as udma_uboe_batch_add().
+ */
+int udma_rtp_pkt_add(struct udma_uboe_batch *b, const union ubcore_eid *dst,
+		     struct udma_rtp_pkt *p, struct dst_cache *route)
+{
+	b->route_cache = route;
+	if (p->frag)
+		return udma_uboe_batch_add_frag(b, dst, &p->pkt,
+						UDMA_RTP_PKT_HEADROOM);
+	return udma_rtp_pkt_again(b, dst, p);
 }
 
 /* @p of @rtp in a train of its own. */
