@@ -15,7 +15,14 @@
 #    UB_BENCH_IPOURMA_ROUNDS times a mode); each row is its round of
 #    median throughput or median p50 (median_round);
 #  - where the time goes: a perf profile (cpu-clock) of iperf3 over
-#    ipourma0 in each mode, kernel symbols by self time.
+#    ipourma0 in each mode, kernel symbols by self time; with
+#    UB_BENCH_TRACE set, also one more ping-pong of UB_BENCH_TRACE_PP
+#    round trips (300) on each path traced with ftrace into
+#    $1/bench/trace/ipourma.{veth,um,rm}.trace (scripts/trace-nspair.sh
+#    reads them with scripts/rtt_timeline.py).
+#    UB_BENCH_TRACE_PROBES adds probes (set_ftrace_filter's syntax,
+#    separated by spaces or commas: ":mod:udma" is every function of
+#    udma.ko).
 # The pair: namespaces ipoA and ipoB joined by a veth (MTU 9000: a UBoE
 # message must fit one packet; each end receives on its own CPU, lib.sh's
 # ub_veth_rx_cpu, and its programs run there), udmaA and udmaB on it with
@@ -84,20 +91,38 @@ iperf() {
 	wait $spid
 }
 
-# pingpong NAME DST SRC: pingpong.py from SRC in A (on CPU 0) to DST in
-# B (on CPU 1): each where its namespace receives (lib.sh's ub_pin).
+# pingpong NAME DST SRC [TRACE]: pingpong.py from SRC in A (on CPU 0)
+# to DST in B (on CPU 1): each where its namespace receives (lib.sh's
+# ub_pin); with TRACE, UB_BENCH_TRACE_PP round trips traced into TRACE.
 pingpong() {
-	local spid pin_a pin_b
+	local spid pin_a pin_b n=$pp_iters rc=0
 	read -ra pin_a <<< "$(ub_pin 0)"
 	read -ra pin_b <<< "$(ub_pin 1)"
 	"${pin_b[@]}" ip netns exec $B python3 "$UB_TOP/tests/guest/pingpong.py" \
 		server "$2" 5204 > "$out/$1.server" 2>&1 &
 	spid=$!
 	wait_listen $B 5204
+	if [[ -n ${4:-} ]]; then
+		n=${UB_BENCH_TRACE_PP:-300}
+		# shellcheck disable=SC2086 # lists of probes
+		ub_ftrace_start "$trace_events" $trace_probes ${more_probes//,/ }
+	fi
 	"${pin_a[@]}" ip netns exec $A python3 "$UB_TOP/tests/guest/pingpong.py" \
-		client "$2" 5204 -n "$pp_iters" -w 100 -s "$3" > "$out/$1"
+		client "$2" 5204 -n "$n" -w 100 -s "$3" > "$out/$1"
+	[[ -z ${4:-} ]] || ub_ftrace_stop "$4" || rc=1
 	wait $spid
+	return $rc
 }
+
+# What a traced ping-pong records: the scheduler, the softirqs, and the
+# calls on the way of a packet through TCP, ipourma, udma and the veth.
+more_probes=${UB_BENCH_TRACE_PROBES:-}
+trace_events="sched/sched_switch sched/sched_wakeup irq/softirq_entry irq/softirq_exit"
+trace_probes="tcp_sendmsg tcp_recvmsg tcp_v6_rcv ipourma_xmit ipourma_comp
+ipourma_poll napi_gro_receive udma_post_jfs_wr udma_sq_tasklet
+udma_sq_process udma_cq_post udma_uboe_batch_flush veth_xmit net_rx_action
+process_backlog udma_uboe_data_ready udma_uboe_rx_tasklet udma_uboe_rx_data
+udma_resp_rcv udma_uboe_reply udma_rtp_rx_ack"
 
 # median_round NAME FIGURE: of the rounds NAME.r* (not their .server),
 # the one of median FIGURE (a command that prints a file's figure)
@@ -201,6 +226,17 @@ for mode in um rm; do
 	median_round $name.pp.txt pp_p50
 	log "IPoURMA ($mode): profile of iperf3 TCP over ipourma0"
 	profile ${name}_tcp
+	if [[ -n ${UB_BENCH_TRACE:-} ]]; then
+		mkdir -p "$out/trace"
+		if [[ $mode == um ]]; then
+			log "IPoURMA: a traced ping-pong over the veth"
+			pingpong ipourma.veth.pp.traced fd77::2 fd77::1 \
+				"$out/trace/ipourma.veth.trace"
+		fi
+		log "IPoURMA ($mode): a traced ping-pong over ipourma0"
+		pingpong $name.pp.traced fd99::b fd99::a \
+			"$out/trace/ipourma.$mode.trace"
+	fi
 done
 # the veth's rows: every mode's rounds
 median_round ipourma.veth.iperf3.json iperf_rate

@@ -9,6 +9,12 @@
 #  - throughput: iperf3 with 64 KiB writes, 5 s;
 #  - latency: sockperf's ping-pong, 14 B (its TCP minimum), 5 s, half the
 #    round trip.
+# With UB_BENCH_TRACE set, one more ping-pong of each kind
+# (tests/guest/pingpong.py, 14 B, UB_BENCH_TRACE_PP round trips: 300) is
+# traced with ftrace into $1/bench/trace/ums.{tcp,ums}.trace
+# (scripts/trace-nspair.sh reads them with scripts/rtt_timeline.py).
+# UB_BENCH_TRACE_PROBES adds probes (set_ftrace_filter's syntax, separated
+# by spaces or commas: ":mod:udma" is every function of udma.ko).
 # Every UMS socket must have stayed on UMS: the fallback counts of both
 # namespaces are checked to be 0 after the runs, else the rows would be TCP.
 set -euo pipefail
@@ -57,6 +63,17 @@ run_pair() {
 	wait "$srv" 2> /dev/null || :
 }
 
+# What a traced ping-pong records: the scheduler, the softirqs, and the
+# calls on the way of a message through TCP or UMS, udma and the veth.
+more_probes=${UB_BENCH_TRACE_PROBES:-}
+trace_events="sched/sched_switch sched/sched_wakeup irq/softirq_entry irq/softirq_exit"
+trace_probes="tcp_sendmsg tcp_recvmsg tcp_v4_rcv ums_sendmsg ums_recvmsg
+ums_cdc_recv ums_cdc_sent ums_lgr_comp ums_lgr_cq_tasklet
+udma_post_jetty_send_wr udma_sq_tasklet udma_sq_process udma_cq_post
+udma_uboe_batch_flush veth_xmit net_rx_action process_backlog
+udma_uboe_data_ready udma_uboe_rx_tasklet udma_uboe_rx_data udma_resp_rcv
+udma_uboe_reply udma_rtp_rx_ack"
+
 log "UMS: the namespace pair, $UB_DEV_A and $UB_DEV_B, ums.ko"
 ub_nspair_create
 # MTU 9000 on both ends before the devices take it: a UBoE packet then
@@ -83,6 +100,17 @@ for w in tcp ums; do
 	run_pair "ums.$w.sockperf.txt" sockperf server --tcp \
 		-i "$UB_IP4_B" -p @PORT@ -- sockperf ping-pong --tcp \
 		-i "$UB_IP4_B" -p @PORT@ -m 14 -t "$secs"
+	if [[ -n ${UB_BENCH_TRACE:-} ]]; then
+		log "UMS: a traced ping-pong, 14 B, $w"
+		mkdir -p "$out/trace"
+		pp=$UB_TOP/tests/guest/pingpong.py
+		# shellcheck disable=SC2086 # lists of probes
+		ub_ftrace_start "$trace_events" $trace_probes ${more_probes//,/ }
+		run_pair "ums.$w.pp.traced" python3 "$pp" server \
+			"$UB_IP4_B" @PORT@ -- python3 "$pp" client "$UB_IP4_B" \
+			@PORT@ -n "${UB_BENCH_TRACE_PP:-300}" -w 100
+		ub_ftrace_stop "$out/trace/ums.$w.trace"
+	fi
 done
 for ns in "$A" "$B"; do
 	ip netns exec "$ns" cat /proc/net/ums_fallback > "$out/ums.fallback.$ns"

@@ -403,3 +403,40 @@ ub_nspair_destroy() {
 	netns del $UB_NS_B
 	IP
 }
+
+# ub_ftrace_start EVENTS PROBE...: ftrace's function tracer on the
+# PROBEs (one the kernel does not have, inlined or renamed, is named on
+# stderr) and the trace events EVENTS (a space-separated list, e.g.
+# "sched/sched_switch irq/softirq_entry"), the buffer emptied
+# (UB_FTRACE_KB a CPU, default 32768), tracing on. ub_ftrace_stop ends it.
+ub_ftrace_start() {
+	local T=/sys/kernel/tracing e f
+	[[ -d $T/events ]] || mount -t tracefs none $T
+	echo 0 > $T/tracing_on
+	echo "${UB_FTRACE_KB:-32768}" > $T/buffer_size_kb
+	: > $T/set_ftrace_filter
+	for e in $1; do echo 1 > "$T/events/$e/enable"; done
+	shift
+	for f in "$@"; do
+		echo "$f" >> $T/set_ftrace_filter 2> /dev/null ||
+			echo "ftrace: no probe $f" >&2
+	done
+	echo function > $T/current_tracer
+	: > $T/trace
+	echo 1 > $T/tracing_on
+}
+
+# ub_ftrace_stop FILE: tracing off, the buffer into FILE, the tracer and
+# its events off. Returns 1 (and says so) if the buffer overran.
+ub_ftrace_stop() {
+	local T=/sys/kernel/tracing
+	echo 0 > $T/tracing_on
+	cat $T/trace > "$1"
+	echo nop > $T/current_tracer
+	echo 0 > $T/events/enable
+	: > $T/set_ftrace_filter
+	if grep -q "overrun: [1-9]" $T/per_cpu/cpu*/stats; then
+		echo "ftrace: the buffer overran ($1): raise UB_FTRACE_KB or trace less" >&2
+		return 1
+	fi
+}

@@ -46,36 +46,22 @@ ub_pair_sync start
 ub_pair_wait_peer 60
 ub_load_stack "$dev" || ub_fail "cannot load the stack on $dev"
 ub_wait_eid udma0 || ub_fail "udma0 has no EID"
-[[ -d $T/events ]] || mount -t tracefs none $T
-echo 0 > $T/tracing_on
-echo 16384 > $T/buffer_size_kb
-: > $T/set_ftrace_filter
-for f in $probes; do
-	# a probe the kernel does not have (inlined, renamed) is named
-	echo "$f" >> $T/set_ftrace_filter 2> /dev/null || echo "trace-pair: no probe $f" >&2
-done
-echo function > $T/current_tracer
-for e in sched/sched_switch sched/sched_wakeup workqueue/workqueue_execute_start; do
-	echo 1 > "$T/events/$e/enable"
-done
 printf 'test=%s\niters=%s\nsize=%s\nmtu=%s\nrole=%s\ncomm=urma_perftest\n' \
 	"$test" "$iters" "$size" "$mtu" "$UB_PAIR_ROLE" > "$out/meta"
 "$admin" show dev udma0 --stats > "$out/stats.before"
-: > $T/trace
-echo 1 > $T/tracing_on
+# (the buffer: 16 MiB a CPU)
+# shellcheck disable=SC2086 # a list of probes
+UB_FTRACE_KB=16384 ub_ftrace_start \
+	"sched/sched_switch sched/sched_wakeup workqueue/workqueue_execute_start" \
+	$probes
 uboe=(-d udma0 -u --sip "$UB_PAIR_ADDR" --dip "$UB_PAIR_PEER")
 rc=0
 ub_pair_serve "$test" $port "$out/$test.txt" \
 	"$perf" "$test" "${uboe[@]}" -P $port -s "$size" -n "$iters" -- \
 	"$perf" "$test" "${uboe[@]}" -P $port -s "$size" -n "$iters" -S $srv_addr || rc=1
-echo 0 > $T/tracing_on
+ub_ftrace_stop "$out/trace.txt" || :
 "$admin" show dev udma0 --stats > "$out/stats.after"
-cat $T/trace > "$out/trace.txt"
-grep -q "overrun: [1-9]" $T/per_cpu/cpu*/stats &&
-	echo "trace-pair: the trace buffer overran: raise buffer_size_kb or lower UB_TRACE_ITERS" >&2
 ((rc == 0)) || ub_fail "$test failed"
 ub_unload_stack || ub_fail "cannot unload the stack"
 trap - EXIT
-echo 0 > $T/events/enable
-echo nop > $T/current_tracer
 ub_pair_sync finished
