@@ -62,12 +62,11 @@ def parse(lines):
     return events
 
 
-def busiest_pid(events, anchor, want_cpu):
-    """The pid that calls @anchor most on @want_cpu (True: that CPU;
-    else any other CPU)."""
+def busiest_pid(events, anchor, cpu, on_cpu):
+    """The pid that calls @anchor most on @cpu (@on_cpu) or on the
+    other CPUs (not @on_cpu)."""
     counts = collections.Counter(
-        e[3] for e in events
-        if e[4] == anchor and (e[1] == want_cpu[0]) == want_cpu[1])
+        e[3] for e in events if e[4] == anchor and (e[1] == cpu) == on_cpu)
     return counts.most_common(1)[0][0] if counts else None
 
 
@@ -83,10 +82,10 @@ def role(event, client, server):
 
 def analyse(events, anchor, cpu=0, skip=10, min_share=0.5):
     """The figures of a dump (see the module's text), as a dict."""
-    client = busiest_pid(events, anchor, (cpu, True))
+    client = busiest_pid(events, anchor, cpu, True)
     if client is None:
         raise ValueError("no call of %s on CPU %d" % (anchor, cpu))
-    server = busiest_pid(events, anchor, (cpu, False))
+    server = busiest_pid(events, anchor, cpu, False)
     starts = [e[0] for e in events if e[4] == anchor and e[3] == client]
     starts = starts[skip:]
     if len(starts) < 2:
@@ -101,6 +100,7 @@ def analyse(events, anchor, cpu=0, skip=10, min_share=0.5):
             i += 1
         seen = collections.Counter()
         counts = collections.Counter()
+        server_sent = False
         j = i
         while j < len(events) and events[j][0] < end:
             e = events[j]
@@ -113,8 +113,8 @@ def analyse(events, anchor, cpu=0, skip=10, min_share=0.5):
                 counts["ksoftirqd hand-offs"] += 1
             if e[4].startswith("wakeup "):
                 counts["wake-ups"] += 1
-            if e[4] == anchor and e[3] == server and "server" not in counts:
-                counts["server"] = 1
+            if e[4] == anchor and e[3] == server and not server_sent:
+                server_sent = True
                 server_sends.append(e[0] - begin)
             j += 1
         for k in ("softirq runs", "ksoftirqd hand-offs", "wake-ups"):
